@@ -1,0 +1,92 @@
+#pragma once
+/// \file
+/// The perfx error model: recoverable failures are returned as `Result<T>`,
+/// never thrown. An `Error` carries a category, the errno when it came from the
+/// kernel, and a message built up in context layers, outermost first:
+/// "opening event 'cycles:u' on cpu 3: no hardware PMU for this event ...".
+
+#include <cerrno>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+#include <tl/expected.hpp>
+
+namespace perfx {
+
+/// What kind of failure an Error is; stable for callers that branch on it.
+enum class Errc {
+  kInvalidArgument,  ///< bad input from the caller (event spec, option, attr field)
+  kNotFound,         ///< a named thing does not exist (event, PMU, file, symbol)
+  kNotSupported,     ///< exists, but this machine/kernel cannot do it (no PMU, ...)
+  kPermission,       ///< EACCES/EPERM: paranoid level, capabilities, file owner
+  kResourceLimit,    ///< EMFILE, ENOSPC on breakpoints, mlock limit, ...
+  kMalformedData,    ///< a file or buffer that does not decode (offset in message)
+  kIo,               ///< read/write failure of a file or pipe
+  kSystem,           ///< any other kernel failure (errno set)
+};
+
+/// A failure with an actionable message. Cheap to move; copying is fine too.
+class Error {
+ public:
+  Error(Errc code, std::string message, int sys_errno = 0)
+      : code_(code), errno_(sys_errno), message_(std::move(message)) {}
+
+  /// The category of the failure.
+  [[nodiscard]] Errc code() const noexcept { return code_; }
+  /// The kernel errno this failure came from, or 0 when it did not come from a syscall.
+  [[nodiscard]] int sys_errno() const noexcept { return errno_; }
+  /// The full message, context layers first ("opening 'x': reading ...: reason").
+  [[nodiscard]] const std::string& message() const noexcept { return message_; }
+
+  /// Prepends a context layer: `err.context("opening event '{}'", name)`.
+  template <typename... Args>
+  Error& context(fmt::format_string<Args...> fmt_str, Args&&... args) & {
+    message_ = fmt::format(fmt_str, std::forward<Args>(args)...) + ": " + message_;
+    return *this;
+  }
+  template <typename... Args>
+  Error&& context(fmt::format_string<Args...> fmt_str, Args&&... args) && {
+    message_ = fmt::format(fmt_str, std::forward<Args>(args)...) + ": " + message_;
+    return std::move(*this);
+  }
+
+ private:
+  Errc code_;
+  int errno_;
+  std::string message_;
+};
+
+/// Result of an operation that can fail recoverably.
+template <typename T>
+using Result = tl::expected<T, Error>;
+
+/// Shorthand for returning a failure: `return fail(Errc::kNotFound, "no event '{}'", name);`
+template <typename... Args>
+[[nodiscard]] tl::unexpected<Error> fail(Errc code, fmt::format_string<Args...> fmt_str,
+                                         Args&&... args) {
+  return tl::unexpected<Error>(Error(code, fmt::format(fmt_str, std::forward<Args>(args)...)));
+}
+
+/// A failure from a syscall: maps errno to a category and appends strerror.
+[[nodiscard]] tl::unexpected<Error> fail_errno(int err, std::string what);
+
+/// Category for a raw errno value (EACCES -> kPermission, ENOENT -> kNotFound, ...).
+[[nodiscard]] Errc errc_from_errno(int err) noexcept;
+
+}  // namespace perfx
+
+/// Evaluates a Result expression; on failure returns its error from the enclosing function.
+#define PERFX_TRY(var, expr)                                      \
+  auto var##_result_ = (expr);                                    \
+  if (!var##_result_) return tl::unexpected(std::move(var##_result_).error()); \
+  auto var = std::move(*var##_result_)
+
+/// Like PERFX_TRY for Result<void>.
+#define PERFX_CHECK(expr)                                          \
+  do {                                                             \
+    auto perfx_check_result_ = (expr);                             \
+    if (!perfx_check_result_)                                      \
+      return tl::unexpected(std::move(perfx_check_result_).error()); \
+  } while (0)

@@ -1,0 +1,47 @@
+#include "sys/perf_event_open.hpp"
+
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace perfx::sys {
+namespace {
+
+long raw_open(raw::EventAttr* attr, pid_t pid, int cpu, int group_fd, unsigned long flags) {
+  return ::syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+bool tail_is_zero(const raw::EventAttr& attr, std::size_t from) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&attr);
+  for (std::size_t i = from; i < sizeof(attr); ++i) {
+    if (bytes[i] != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<UniqueFd> perf_event_open(raw::EventAttr attr, pid_t pid, int cpu, int group_fd,
+                                 unsigned long flags) {
+  if (attr.size == 0) attr.size = raw::kAttrSizeVer8;
+  flags |= PERF_FLAG_FD_CLOEXEC;
+  long fd = raw_open(&attr, pid, cpu, group_fd, flags);
+  if (fd < 0 && errno == E2BIG) {
+    // The kernel rewrote attr.size to the size it knows (seen: 136 on 6.18,
+    // 128 or less on older kernels). Retry only if nothing we set is lost.
+    const std::uint32_t kernel_size = attr.size;
+    if (kernel_size >= PERF_ATTR_SIZE_VER0 && kernel_size < sizeof(attr) &&
+        tail_is_zero(attr, kernel_size)) {
+      fd = raw_open(&attr, pid, cpu, group_fd, flags);
+    } else {
+      errno = E2BIG;
+    }
+  }
+  if (fd < 0) return fail_errno(errno, "perf_event_open");
+  return UniqueFd(static_cast<int>(fd));
+}
+
+}  // namespace perfx::sys

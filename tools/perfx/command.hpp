@@ -1,0 +1,26 @@
+#pragma once
+// Subcommand registry. Each tools/perfx/cmd_<name>.cpp registers itself with
+//   static const perfx::cli::Registration kReg{{"stat", "Count events", &run_stat}};
+// so adding a subcommand never touches main.cpp. A command gets argv with
+// argv[0] = "perfx <name>" and returns the process exit status.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace perfx::cli {
+
+struct Command {
+  std::string name;
+  std::string summary;
+  std::function<int(int argc, char** argv)> run;
+};
+
+/// All registered commands, sorted by name.
+const std::vector<Command>& commands();
+
+struct Registration {
+  explicit Registration(Command cmd);
+};
+
+}  // namespace perfx::cli
