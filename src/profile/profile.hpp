@@ -1,0 +1,75 @@
+#pragma once
+// The resolved profile: what every presentation (text report, folded stacks,
+// flame graphs, pprof, speedscope, Firefox Profiler, diff) is drawn from.
+// Built by the aggregation in src/profile from decoded samples + symbols; pure
+// data, interned so a 400k-sample recording stays small:
+//   frames  - one entry per unique (function, dso, address-or-line, inline) frame
+//   stacks  - one entry per unique call stack, root first, as frame indices
+//   samples - one entry per sample: which stack, thread, time and weight
+// Every index is into the vectors of the same Profile.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace perfx::profile {
+
+/// Where a frame's code lives; drives flame-graph colours and filters.
+enum class FrameKind : std::uint8_t { kUser, kKernel, kJit, kUnknown };
+
+struct Mapping {
+  std::uint64_t start = 0;   ///< first address of the mapping
+  std::uint64_t limit = 0;   ///< one past the last address
+  std::uint64_t offset = 0;  ///< file offset of `start`
+  std::string file;          ///< path of the DSO ("[kernel.kallsyms]", "[vdso]", ...)
+  std::string build_id;      ///< lower-case hex, empty when unknown
+};
+
+struct Frame {
+  std::string function;        ///< demangled name; "[unknown]" when unresolved (as perf)
+  std::string dso;             ///< short DSO name as perf shows it ("libc.so.6")
+  std::uint64_t address = 0;   ///< instruction address (sample ip or return address)
+  std::uint64_t symbol_offset = 0;  ///< address - symbol start, when resolved
+  std::string file;            ///< source file, empty when no debug info
+  std::uint32_t line = 0;      ///< source line, 0 when unknown
+  bool inlined = false;        ///< an inline frame expanded from the next-outer frame
+  FrameKind kind = FrameKind::kUnknown;
+  std::int32_t mapping = -1;   ///< index into Profile::mappings, -1 if none
+};
+
+struct Thread {
+  std::int32_t pid = 0;
+  std::int32_t tid = 0;
+  std::string comm;
+};
+
+struct Sample {
+  std::uint32_t stack = 0;   ///< index into Profile::stacks
+  std::uint32_t thread = 0;  ///< index into Profile::threads
+  std::uint32_t cpu = 0;
+  std::uint64_t time_ns = 0; ///< perf clock (0 if the recording has no time)
+  std::uint64_t period = 1;  ///< event count this sample stands for
+  std::uint32_t event = 0;   ///< index into Profile::events
+};
+
+struct Event {
+  std::string name;          ///< "cpu-clock", "sched:sched_switch", ...
+  std::string unit;          ///< "nanoseconds" for clocks, else "events"
+};
+
+struct Profile {
+  std::vector<Frame> frames;
+  /// Each stack: frame indices, root (outermost caller) first, leaf last.
+  std::vector<std::vector<std::uint32_t>> stacks;
+  std::vector<Sample> samples;
+  std::vector<Thread> threads;
+  std::vector<Mapping> mappings;
+  std::vector<Event> events;
+  std::uint64_t start_time_ns = 0;  ///< first sample time
+  std::uint64_t end_time_ns = 0;    ///< last sample time
+  std::uint64_t lost_samples = 0;   ///< from LOST records; shown, never hidden
+  std::string command_line;         ///< the recorded command, when the file has it
+  std::string hostname;
+};
+
+}  // namespace perfx::profile
