@@ -1,0 +1,49 @@
+#pragma once
+/// \file
+/// perf.data -> profile::Profile: decodes the samples of a recording (file or pipe),
+/// replays the process model (MMAP/MMAP2/COMM/FORK/EXIT), symbolizes every unique
+/// address once (ELF symtab/dynsym, separate debug files, kallsyms, JIT maps, DWARF
+/// lines and inline frames) and interns frames and stacks.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfx/error.hpp"
+#include "profile/profile.hpp"
+
+namespace perfx::profile {
+
+/// What load_profile() resolves and keeps. Defaults give what `perf report` shows.
+struct LoadOptions {
+  /// Resolve source file + line for every frame (DWARF). Costs time on big binaries.
+  bool source_lines = false;
+  /// Expand inline frames from DWARF (Frame::inlined = true for the expanded ones).
+  bool inline_frames = false;
+  /// Keep callchains; false keeps only the sampled ip (one frame per stack).
+  bool callchains = true;
+  /// Worker threads for symbolization; 0 = all cores.
+  unsigned threads = 0;
+  /// Filters (empty = all). Samples not matching are dropped before aggregation.
+  std::vector<std::string> comms;
+  std::vector<std::int32_t> pids;
+  std::vector<std::int32_t> tids;
+  std::vector<std::uint32_t> cpus;
+  /// Time window in perf clock nanoseconds, inclusive; nullopt = unbounded.
+  std::optional<std::uint64_t> time_begin_ns;
+  std::optional<std::uint64_t> time_end_ns;
+  /// Directory searched for perf's build-id cache (~/.debug); empty = $HOME/.debug.
+  std::string buildid_dir;
+  /// Called now and then with (bytes done, bytes total) while reading; may be empty.
+  void (*progress)(std::uint64_t done, std::uint64_t total) = nullptr;
+};
+
+/// Reads the perf.data at `path` ("-" = stdin, pipe mode) into a Profile.
+/// Each Sample of the result is one recorded sample (Profile::samples keeps the
+/// recording order); Profile::stacks are interned (root first).
+/// Errors: kNotFound / kIo when the file cannot be read; kMalformedData (with the
+/// byte offset) when it is truncated or corrupt.
+[[nodiscard]] Result<Profile> load_profile(const std::string& path, const LoadOptions& options = {});
+
+}  // namespace perfx::profile
