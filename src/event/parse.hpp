@@ -33,8 +33,7 @@ namespace perfx::event {
 /// tracepoint or symbol. The message names the offending token and its 1-based column
 /// in `spec`: "event syntax error at column 5: 'no_such_event' is not a known event
 /// (see 'perfx list')".
-Result<std::vector<EventGroup>> parse_event_list(std::string_view spec,
-                                                 const Resolver& resolver);
+Result<std::vector<EventGroup>> parse_event_list(std::string_view spec, const Resolver& resolver);
 
 /// Parses one event (no commas, no braces), e.g. "page-faults:u".
 Result<EventSpec> parse_event(std::string_view spec, const Resolver& resolver);

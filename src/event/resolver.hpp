@@ -51,9 +51,9 @@ struct PmuAlias {
 /// A dynamic PMU in /sys/bus/event_source/devices/<name>.
 struct PmuInfo {
   std::string name;
-  std::uint32_t type = 0;             ///< the `type` file: attr.type for this PMU
-  std::vector<FormatField> format;    ///< format/*, sorted by name
-  std::vector<PmuAlias> aliases;      ///< events/* (without .unit/.scale files), by name
+  std::uint32_t type = 0;           ///< the `type` file: attr.type for this PMU
+  std::vector<FormatField> format;  ///< format/*, sorted by name
+  std::vector<PmuAlias> aliases;    ///< events/* (without .unit/.scale files), by name
 };
 
 /// A tracepoint as found in tracefs events/<subsys>/<name>/.

@@ -1,0 +1,89 @@
+#include "event/event_spec.hpp"
+
+#include <fmt/format.h>
+
+namespace perfx::event {
+
+const char* kind_name(EventKind kind) noexcept {
+  switch (kind) {
+    case EventKind::kHardware:
+      return "Hardware event";
+    case EventKind::kSoftware:
+      return "Software event";
+    case EventKind::kHwCache:
+      return "Hardware cache event";
+    case EventKind::kRaw:
+      return "Raw hardware event descriptor";
+    case EventKind::kPmu:
+      return "Kernel PMU event";
+    case EventKind::kTracepoint:
+      return "Tracepoint event";
+    case EventKind::kBreakpoint:
+      return "Hardware breakpoint";
+    case EventKind::kUprobe:
+      return "Uprobe";
+  }
+  return "Unknown";
+}
+
+raw::EventAttr EventSpec::attr_for_open() const {
+  raw::EventAttr a = attr;
+  if (kind == EventKind::kUprobe) {
+    // The kernel copies the path from this user pointer during perf_event_open(2).
+    a.config1 = reinterpret_cast<std::uintptr_t>(uprobe_path.c_str());
+  }
+  return a;
+}
+
+std::string describe_attr(const raw::EventAttr& attr) {
+  const char* type_name = "";
+  switch (attr.type) {
+    case PERF_TYPE_HARDWARE:
+      type_name = " (hardware)";
+      break;
+    case PERF_TYPE_SOFTWARE:
+      type_name = " (software)";
+      break;
+    case PERF_TYPE_TRACEPOINT:
+      type_name = " (tracepoint)";
+      break;
+    case PERF_TYPE_HW_CACHE:
+      type_name = " (hw-cache)";
+      break;
+    case PERF_TYPE_RAW:
+      type_name = " (raw)";
+      break;
+    case PERF_TYPE_BREAKPOINT:
+      type_name = " (breakpoint)";
+      break;
+    default:
+      break;
+  }
+  std::string out = fmt::format("type={}{} config={:#x}", attr.type, type_name, attr.config);
+  if (attr.type == PERF_TYPE_BREAKPOINT) {
+    out +=
+        fmt::format(" bp_type={} bp_addr={:#x} bp_len={}", attr.bp_type, attr.bp_addr, attr.bp_len);
+  } else {
+    if (attr.config1 != 0) out += fmt::format(" config1={:#x}", attr.config1);
+    if (attr.config2 != 0) out += fmt::format(" config2={:#x}", attr.config2);
+  }
+  if (attr.config3 != 0) out += fmt::format(" config3={:#x}", attr.config3);
+  if (attr.sample_period != 0) {
+    out += fmt::format(" {}={}", attr.freq ? "sample_freq" : "sample_period", attr.sample_period);
+  }
+  const auto flag = [&out](const char* name, unsigned long long v) {
+    if (v != 0) out += fmt::format(" {}={}", name, v);
+  };
+  flag("exclude_user", attr.exclude_user);
+  flag("exclude_kernel", attr.exclude_kernel);
+  flag("exclude_hv", attr.exclude_hv);
+  flag("exclude_idle", attr.exclude_idle);
+  flag("exclude_host", attr.exclude_host);
+  flag("exclude_guest", attr.exclude_guest);
+  flag("precise_ip", attr.precise_ip);
+  flag("pinned", attr.pinned);
+  flag("exclusive", attr.exclusive);
+  return out;
+}
+
+}  // namespace perfx::event
