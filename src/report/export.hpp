@@ -1,0 +1,58 @@
+#pragma once
+/// \file
+/// Exports of a resolved profile::Profile to interchange formats and pictures:
+/// folded stacks, HTML and SVG flame graphs, pprof, speedscope, Firefox Profiler
+/// and perfx's own JSON. Pure: a Profile in, bytes out; no perf.data, no kernel.
+/// Formats are documented in docs/exports.md.
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfx/error.hpp"
+#include "profile/profile.hpp"
+
+namespace perfx::report {
+
+/// Knobs shared by the exporters; every field has a sensible default.
+struct ExportOptions {
+  /// Title shown by the HTML/SVG flame graphs and stored as the profile name in
+  /// speedscope/Firefox; empty = derived from Profile::command_line.
+  std::string title;
+  /// Only samples of this event index (into Profile::events) are exported; -1 = the
+  /// first event that has samples (flame graphs, folded) or all events (pprof, json,
+  /// speedscope, firefox keep events apart by their own means).
+  std::int32_t event = -1;
+  /// folded/html/svg: put the thread's comm as the first (root) frame, as
+  /// stackcollapse-perf.pl and inferno do.
+  bool include_comm = true;
+  /// folded: suffix kernel frames with "_[k]" (stackcollapse-perf.pl --all style).
+  bool annotate_kernel = true;
+  /// Keep inline frames (Frame::inlined); false folds them into their caller.
+  bool inline_frames = true;
+  /// svg: image width in pixels.
+  std::uint32_t width = 1200;
+  /// html/svg: start as an icicle (callers at the top) instead of a flame graph.
+  bool inverted = false;
+};
+
+/// The format names export_profile() accepts, in documentation order:
+/// folded, html, svg, pprof, speedscope, firefox, json.
+[[nodiscard]] const std::vector<std::string_view>& export_formats();
+
+/// True when `format` is one of export_formats().
+[[nodiscard]] bool is_export_format(std::string_view format) noexcept;
+
+/// True when the format writes binary bytes (pprof: gzip), so a CLI refuses a terminal.
+[[nodiscard]] bool is_binary_format(std::string_view format) noexcept;
+
+/// Writes `profile` to `out` in `format`.
+/// Errors: kInvalidArgument for an unknown format (the message lists the valid ones)
+/// or an `options.event` out of range; kIo when the stream fails.
+[[nodiscard]] Result<void> export_profile(std::string_view format,
+                                          const profile::Profile& profile, std::ostream& out,
+                                          const ExportOptions& options = {});
+
+}  // namespace perfx::report

@@ -1,0 +1,184 @@
+#include "report/firefox.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "report/export_util.hpp"
+
+namespace perfx::report {
+namespace {
+
+// Category indices into meta.categories below.
+int category_of(profile::FrameKind kind) {
+  switch (kind) {
+    case profile::FrameKind::kUser: return 0;
+    case profile::FrameKind::kKernel: return 1;
+    case profile::FrameKind::kJit: return 2;
+    case profile::FrameKind::kUnknown: break;
+  }
+  return 3;
+}
+
+// Per-thread tables of the Gecko format (every thread has its own string table).
+struct ThreadTables {
+  std::vector<std::string> strings;
+  std::unordered_map<std::string, std::uint32_t> string_index;
+  std::unordered_map<std::uint32_t, std::uint32_t> frame_index;  // profile frame -> row
+  std::string frame_rows;
+  std::uint32_t frame_count = 0;
+  std::unordered_map<std::uint64_t, std::uint32_t> stack_index;  // (prefix+1)<<32|frame
+  std::string stack_rows;
+  std::uint32_t stack_count = 0;
+  std::unordered_map<std::uint32_t, std::int64_t> profile_stack;  // profile stack -> row
+
+  std::uint32_t intern(const std::string& s) {
+    auto [it, inserted] = string_index.try_emplace(s, static_cast<std::uint32_t>(strings.size()));
+    if (inserted) strings.push_back(s);
+    return it->second;
+  }
+};
+
+}  // namespace
+
+Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
+                           const ExportOptions& options) {
+  PERFX_TRY(event, detail::select_event(profile, options));
+  const std::string title = detail::display_title(profile, options);
+  const double interval_ms = [&] {
+    // Mean time between samples of one thread is a fair "interval" for the UI.
+    if (profile.samples.size() < 2 || profile.end_time_ns <= profile.start_time_ns) return 1.0;
+    const double span = static_cast<double>(profile.end_time_ns - profile.start_time_ns) / 1e6;
+    return std::max(0.001, span * static_cast<double>(std::max<std::size_t>(profile.threads.size(), 1)) /
+                               static_cast<double>(profile.samples.size()));
+  }();
+
+  std::string j = "{\"meta\":{";
+  fmt::format_to(std::back_inserter(j),
+                 "\"version\":{},\"interval\":{:.6f},\"startTime\":0,\"shutdownTime\":null,"
+                 "\"processType\":0,\"stackwalk\":1,\"debug\":0,\"gcpoison\":0,\"asyncstack\":0,"
+                 "\"presymbolicated\":true,\"markerSchema\":[],\"product\":",
+                 kGeckoFormatVersion, interval_ms);
+  detail::append_json_string(j, title);
+  j += ",\"categories\":["
+       "{\"name\":\"User\",\"color\":\"yellow\",\"subcategories\":[\"Other\"]},"
+       "{\"name\":\"Kernel\",\"color\":\"orange\",\"subcategories\":[\"Other\"]},"
+       "{\"name\":\"JIT\",\"color\":\"green\",\"subcategories\":[\"Other\"]},"
+       "{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]}]";
+  j += "},\"libs\":[],\"processes\":[],\"pausedRanges\":[],\"threads\":[";
+
+  // Samples of the event grouped by thread, in time order.
+  std::vector<std::uint32_t> order;
+  order.reserve(profile.samples.size());
+  for (std::uint32_t i = 0; i < profile.samples.size(); ++i) {
+    if (profile.samples[i].event == event) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const auto& x = profile.samples[a];
+    const auto& y = profile.samples[b];
+    if (x.thread != y.thread) return x.thread < y.thread;
+    return x.time_ns < y.time_ns;
+  });
+
+  bool first_thread = true;
+  std::size_t i = 0;
+  while (i < order.size()) {
+    const std::uint32_t thread = profile.samples[order[i]].thread;
+    std::size_t end = i;
+    while (end < order.size() && profile.samples[order[end]].thread == thread) ++end;
+    ThreadTables t;
+    std::string samples;
+    for (std::size_t k = i; k < end; ++k) {
+      const auto& s = profile.samples[order[k]];
+      if (s.stack >= profile.stacks.size()) {
+        return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
+                    profile.stacks.size());
+      }
+      auto [pit, pinserted] = t.profile_stack.try_emplace(s.stack, -1);
+      if (pinserted) {
+        std::int64_t prefix = -1;  // root-first walk builds (prefix, frame) rows
+        for (std::uint32_t f : profile.stacks[s.stack]) {
+          if (f >= profile.frames.size()) {
+            return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", s.stack,
+                        f, profile.frames.size());
+          }
+          const auto& frame = profile.frames[f];
+          if (frame.inlined && !options.inline_frames) continue;
+          auto [fit, finserted] = t.frame_index.try_emplace(f, t.frame_count);
+          if (finserted) {
+            std::string location = frame.function.empty() ? "[unknown]" : frame.function;
+            if (!frame.dso.empty()) location += " (in " + frame.dso + ")";
+            if (t.frame_count) t.frame_rows.push_back(',');
+            fmt::format_to(std::back_inserter(t.frame_rows), "[{},false,0,null,null,{},null,{},0]",
+                           t.intern(location),
+                           frame.line ? std::to_string(frame.line) : std::string("null"),
+                           category_of(frame.kind));
+            ++t.frame_count;
+          }
+          const std::uint64_t key =
+              (static_cast<std::uint64_t>(prefix + 1) << 32) | fit->second;
+          auto [sit, sinserted] = t.stack_index.try_emplace(key, t.stack_count);
+          if (sinserted) {
+            if (t.stack_count) t.stack_rows.push_back(',');
+            fmt::format_to(std::back_inserter(t.stack_rows), "[{},{}]",
+                           prefix < 0 ? std::string("null") : std::to_string(prefix),
+                           fit->second);
+            ++t.stack_count;
+          }
+          prefix = sit->second;
+        }
+        pit->second = prefix;
+      }
+      const double time_ms =
+          static_cast<double>(s.time_ns >= profile.start_time_ns ? s.time_ns - profile.start_time_ns
+                                                                  : 0) / 1e6;
+      if (k != i) samples.push_back(',');
+      fmt::format_to(std::back_inserter(samples), "[{},{:.6f},0]",
+                     pit->second < 0 ? std::string("null") : std::to_string(pit->second), time_ms);
+    }
+
+    if (!first_thread) j.push_back(',');
+    first_thread = false;
+    std::string name = "thread";
+    std::int32_t pid = 0;
+    std::int32_t tid = 0;
+    if (thread < profile.threads.size()) {
+      name = profile.threads[thread].comm;
+      pid = profile.threads[thread].pid;
+      tid = profile.threads[thread].tid;
+    }
+    j += "{\"name\":";
+    detail::append_json_string(j, name);
+    fmt::format_to(std::back_inserter(j),
+                   ",\"processName\":\"{}\",\"processType\":\"default\",\"pid\":{},\"tid\":{},"
+                   "\"registerTime\":0,\"unregisterTime\":null,",
+                   pid, pid, tid);
+    j += "\"markers\":{\"schema\":{\"name\":0,\"startTime\":1,\"endTime\":2,\"phase\":3,"
+         "\"category\":4,\"data\":5},\"data\":[]},";
+    j += "\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"responsiveness\":2},\"data\":[";
+    j += samples;
+    j += "]},\"frameTable\":{\"schema\":{\"location\":0,\"relevantForJS\":1,\"innerWindowID\":2,"
+         "\"implementation\":3,\"optimizations\":4,\"line\":5,\"column\":6,\"category\":7,"
+         "\"subcategory\":8},\"data\":[";
+    j += t.frame_rows;
+    j += "]},\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},\"data\":[";
+    j += t.stack_rows;
+    j += "]},\"stringTable\":[";
+    for (std::size_t s = 0; s < t.strings.size(); ++s) {
+      if (s) j.push_back(',');
+      detail::append_json_string(j, t.strings[s]);
+    }
+    j += "]}";
+    if (j.size() > (1u << 20)) {
+      PERFX_CHECK(detail::write_all(out, j));
+      j.clear();
+    }
+    i = end;
+  }
+  j += "]}\n";
+  return detail::write_all(out, j);
+}
+
+}  // namespace perfx::report

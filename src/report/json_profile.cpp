@@ -1,0 +1,226 @@
+#include "report/json_profile.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "report/export_util.hpp"
+
+namespace perfx::report {
+namespace {
+
+using detail::append_json_string;
+
+struct FunctionSummary {
+  std::string function;
+  std::string dso;
+  profile::FrameKind kind = profile::FrameKind::kUnknown;
+  std::uint64_t self_samples = 0;
+  std::uint64_t total_samples = 0;
+  std::uint64_t self_period = 0;
+  std::uint64_t total_period = 0;
+};
+
+}  // namespace
+
+Result<void> write_json_profile(const profile::Profile& profile, std::ostream& out,
+                                const ExportOptions& options) {
+  if (options.event >= 0 && static_cast<std::size_t>(options.event) >= profile.events.size()) {
+    return fail(Errc::kInvalidArgument, "event index {} out of range: the profile has {} events",
+                options.event, profile.events.size());
+  }
+  auto wanted = [&](const profile::Sample& s) {
+    return options.event < 0 || s.event == static_cast<std::uint32_t>(options.event);
+  };
+  for (const auto& s : profile.samples) {
+    if (s.stack >= profile.stacks.size()) {
+      return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
+                  profile.stacks.size());
+    }
+  }
+  for (std::size_t si = 0; si < profile.stacks.size(); ++si) {
+    for (std::uint32_t f : profile.stacks[si]) {
+      if (f >= profile.frames.size()) {
+        return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", si, f,
+                    profile.frames.size());
+      }
+    }
+  }
+
+  std::string j;
+  fmt::format_to(std::back_inserter(j), "{{\n\"format\":\"perfx-profile\",\"version\":{},",
+                 kJsonProfileVersion);
+  j += "\"command_line\":";
+  append_json_string(j, profile.command_line);
+  j += ",\"hostname\":";
+  append_json_string(j, profile.hostname);
+  fmt::format_to(std::back_inserter(j),
+                 ",\"start_time_ns\":{},\"end_time_ns\":{},\"lost_samples\":{},\n",
+                 profile.start_time_ns, profile.end_time_ns, profile.lost_samples);
+
+  // events with totals
+  std::vector<std::uint64_t> ev_samples(profile.events.size(), 0);
+  std::vector<std::uint64_t> ev_period(profile.events.size(), 0);
+  std::vector<std::uint64_t> th_samples(profile.threads.size(), 0);
+  for (const auto& s : profile.samples) {
+    if (!wanted(s)) continue;
+    if (s.event < ev_samples.size()) {
+      ev_samples[s.event] += 1;
+      ev_period[s.event] += s.period;
+    }
+    if (s.thread < th_samples.size()) th_samples[s.thread] += 1;
+  }
+  j += "\"events\":[";
+  for (std::size_t e = 0; e < profile.events.size(); ++e) {
+    if (e) j.push_back(',');
+    j += "\n {\"name\":";
+    append_json_string(j, profile.events[e].name);
+    j += ",\"unit\":";
+    append_json_string(j, profile.events[e].unit);
+    fmt::format_to(std::back_inserter(j), ",\"samples\":{},\"total_period\":{}}}", ev_samples[e],
+                   ev_period[e]);
+  }
+  j += "],\n\"threads\":[";
+  for (std::size_t t = 0; t < profile.threads.size(); ++t) {
+    const auto& th = profile.threads[t];
+    if (t) j.push_back(',');
+    fmt::format_to(std::back_inserter(j), "\n {{\"pid\":{},\"tid\":{},\"comm\":", th.pid, th.tid);
+    append_json_string(j, th.comm);
+    fmt::format_to(std::back_inserter(j), ",\"samples\":{}}}", th_samples[t]);
+  }
+  j += "],\n\"mappings\":[";
+  for (std::size_t m = 0; m < profile.mappings.size(); ++m) {
+    const auto& mp = profile.mappings[m];
+    if (m) j.push_back(',');
+    fmt::format_to(std::back_inserter(j),
+                   "\n {{\"start\":{},\"limit\":{},\"offset\":{},\"file\":", mp.start, mp.limit,
+                   mp.offset);
+    append_json_string(j, mp.file);
+    j += ",\"build_id\":";
+    append_json_string(j, mp.build_id);
+    j.push_back('}');
+  }
+  j += "],\n\"frames\":[";
+  for (std::size_t f = 0; f < profile.frames.size(); ++f) {
+    const auto& fr = profile.frames[f];
+    if (f) j.push_back(',');
+    j += "\n {\"function\":";
+    append_json_string(j, fr.function);
+    j += ",\"dso\":";
+    append_json_string(j, fr.dso);
+    fmt::format_to(std::back_inserter(j), ",\"address\":{},\"symbol_offset\":{},\"file\":",
+                   fr.address, fr.symbol_offset);
+    append_json_string(j, fr.file);
+    fmt::format_to(std::back_inserter(j),
+                   ",\"line\":{},\"inlined\":{},\"kind\":\"{}\",\"mapping\":{}}}", fr.line,
+                   fr.inlined, detail::kind_name(fr.kind), fr.mapping);
+  }
+  j += "],\n\"stacks\":[";
+  for (std::size_t s = 0; s < profile.stacks.size(); ++s) {
+    if (s) j.push_back(',');
+    j += "\n [";
+    fmt::format_to(std::back_inserter(j), "{}", fmt::join(profile.stacks[s], ","));
+    j.push_back(']');
+  }
+  j += "],\n";
+  PERFX_CHECK(detail::write_all(out, j));
+  j.clear();
+
+  // samples, columnar
+  const char* columns[] = {"stack", "thread", "cpu", "time_ns", "period", "event"};
+  j += "\"samples\":{";
+  for (int c = 0; c < 6; ++c) {
+    if (c) j += ",\n ";
+    fmt::format_to(std::back_inserter(j), "\"{}\":[", columns[c]);
+    bool first = true;
+    for (const auto& s : profile.samples) {
+      if (!wanted(s)) continue;
+      if (!first) j.push_back(',');
+      first = false;
+      switch (c) {
+        case 0: fmt::format_to(std::back_inserter(j), "{}", s.stack); break;
+        case 1: fmt::format_to(std::back_inserter(j), "{}", s.thread); break;
+        case 2: fmt::format_to(std::back_inserter(j), "{}", s.cpu); break;
+        case 3: fmt::format_to(std::back_inserter(j), "{}", s.time_ns); break;
+        case 4: fmt::format_to(std::back_inserter(j), "{}", s.period); break;
+        default: fmt::format_to(std::back_inserter(j), "{}", s.event); break;
+      }
+    }
+    j.push_back(']');
+    if (j.size() > (1u << 20)) {
+      PERFX_CHECK(detail::write_all(out, j));
+      j.clear();
+    }
+  }
+  j += "},\n";
+
+  // The report: per event, per (function, dso): self and total (children) samples.
+  j += "\"functions\":[";
+  bool first_event = true;
+  for (std::size_t e = 0; e < profile.events.size(); ++e) {
+    if (options.event >= 0 && e != static_cast<std::size_t>(options.event)) continue;
+    std::map<std::pair<std::string, std::string>, FunctionSummary> summary;
+    // Count per unique stack first, then per function (a function counted once per stack).
+    std::vector<std::uint64_t> stack_samples(profile.stacks.size(), 0);
+    std::vector<std::uint64_t> stack_period(profile.stacks.size(), 0);
+    for (const auto& s : profile.samples) {
+      if (s.event != e) continue;
+      stack_samples[s.stack] += 1;
+      stack_period[s.stack] += s.period;
+    }
+    for (std::size_t si = 0; si < profile.stacks.size(); ++si) {
+      if (!stack_samples[si]) continue;
+      const auto& stack = profile.stacks[si];
+      std::vector<const FunctionSummary*> seen;
+      for (std::size_t k = 0; k < stack.size(); ++k) {
+        const auto& fr = profile.frames[stack[k]];
+        auto& fs = summary[{fr.function, fr.dso}];
+        fs.function = fr.function;
+        fs.dso = fr.dso;
+        fs.kind = fr.kind;
+        if (k + 1 == stack.size()) {
+          fs.self_samples += stack_samples[si];
+          fs.self_period += stack_period[si];
+        }
+        if (std::find(seen.begin(), seen.end(), &fs) == seen.end()) {
+          seen.push_back(&fs);
+          fs.total_samples += stack_samples[si];
+          fs.total_period += stack_period[si];
+        }
+      }
+    }
+    std::vector<const FunctionSummary*> rows;
+    for (const auto& [key, fs] : summary) rows.push_back(&fs);
+    std::sort(rows.begin(), rows.end(), [](const FunctionSummary* a, const FunctionSummary* b) {
+      if (a->self_period != b->self_period) return a->self_period > b->self_period;
+      if (a->total_period != b->total_period) return a->total_period > b->total_period;
+      return a->function < b->function;
+    });
+    if (!first_event) j.push_back(',');
+    first_event = false;
+    fmt::format_to(std::back_inserter(j), "\n {{\"event\":{},\"rows\":[", e);
+    const double total = static_cast<double>(std::max<std::uint64_t>(ev_period[e], 1));
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const auto& fs = *rows[r];
+      if (r) j.push_back(',');
+      j += "\n  {\"function\":";
+      append_json_string(j, fs.function);
+      j += ",\"dso\":";
+      append_json_string(j, fs.dso);
+      fmt::format_to(std::back_inserter(j),
+                     ",\"kind\":\"{}\",\"self_samples\":{},\"total_samples\":{},"
+                     "\"self_period\":{},\"total_period\":{},\"self_percent\":{:.4f},"
+                     "\"total_percent\":{:.4f}}}",
+                     detail::kind_name(fs.kind), fs.self_samples, fs.total_samples,
+                     fs.self_period, fs.total_period,
+                     100.0 * static_cast<double>(fs.self_period) / total,
+                     100.0 * static_cast<double>(fs.total_period) / total);
+    }
+    j += "]}";
+  }
+  j += "]\n}\n";
+  return detail::write_all(out, j);
+}
+
+}  // namespace perfx::report

@@ -1,0 +1,286 @@
+#include "report/pprof.hpp"
+
+#include <map>
+#include <unordered_map>
+
+#include <zlib.h>
+
+#include "report/export_util.hpp"
+
+// protoc's generated code is not written for our warning set.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#pragma GCC diagnostic ignored "-Woverloaded-virtual"
+#include "profile.pb.h"
+#pragma GCC diagnostic pop
+
+namespace perfx::report {
+namespace {
+
+namespace pb = perftools::profiles;
+
+class StringTable {
+ public:
+  explicit StringTable(pb::Profile& p) : p_(p) { intern(""); }
+  std::int64_t intern(const std::string& s) {
+    auto [it, inserted] = index_.try_emplace(s, static_cast<std::int64_t>(index_.size()));
+    if (inserted) p_.add_string_table(s);
+    return it->second;
+  }
+
+ private:
+  pb::Profile& p_;
+  std::unordered_map<std::string, std::int64_t> index_;
+};
+
+bool is_clock(const profile::Event& e) { return e.unit == "nanoseconds"; }
+
+}  // namespace
+
+Result<std::string> build_pprof(const profile::Profile& profile, const ExportOptions& options) {
+  pb::Profile p;
+  StringTable strings(p);
+
+  // Which events are exported: options.event alone, or all of them.
+  std::vector<profile::Event> events = profile.events;
+  if (events.empty()) events.push_back({"samples", "events"});
+  std::vector<int> column(events.size(), -1);  // event -> first value column
+  int ncols = 0;
+  for (std::size_t e = 0; e < events.size(); ++e) {
+    if (options.event >= 0 && static_cast<std::size_t>(options.event) != e) continue;
+    column[e] = ncols;
+    ncols += 2;
+  }
+  if (ncols == 0) {
+    return fail(Errc::kInvalidArgument, "event index {} out of range: the profile has {} events",
+                options.event, events.size());
+  }
+  const bool single = ncols == 2;
+  std::int64_t default_type = 0;
+  for (std::size_t e = 0; e < events.size(); ++e) {
+    if (column[e] < 0) continue;
+    const auto& ev = events[e];
+    auto* count = p.add_sample_type();
+    count->set_type(strings.intern(single ? "samples" : ev.name + "_samples"));
+    count->set_unit(strings.intern("count"));
+    auto* value = p.add_sample_type();
+    const std::string type = is_clock(ev) ? (single ? "cpu" : ev.name) : ev.name;
+    const std::string unit = is_clock(ev) ? "nanoseconds" : (ev.unit.empty() ? "count" : ev.unit);
+    value->set_type(strings.intern(type));
+    value->set_unit(strings.intern(unit == "events" ? "count" : unit));
+    if (default_type == 0) {
+      default_type = value->type();
+      p.mutable_period_type()->set_type(value->type());
+      p.mutable_period_type()->set_unit(value->unit());
+    }
+  }
+  p.set_default_sample_type(default_type);
+
+  // Mappings: ids are index + 1.
+  bool any_lines = false;
+  bool any_inline = false;
+  for (const auto& f : profile.frames) {
+    any_lines |= f.line != 0;
+    any_inline |= f.inlined;
+  }
+  for (std::size_t i = 0; i < profile.mappings.size(); ++i) {
+    const auto& m = profile.mappings[i];
+    auto* pm = p.add_mapping();
+    pm->set_id(i + 1);
+    pm->set_memory_start(m.start);
+    pm->set_memory_limit(m.limit);
+    pm->set_file_offset(m.offset);
+    pm->set_filename(strings.intern(m.file));
+    pm->set_build_id(strings.intern(m.build_id));
+    pm->set_has_functions(true);
+    pm->set_has_filenames(any_lines);
+    pm->set_has_line_numbers(any_lines);
+    pm->set_has_inline_frames(any_inline && options.inline_frames);
+  }
+
+  // Functions: one per (name, source file).
+  std::map<std::pair<std::string, std::string>, std::uint64_t> function_ids;
+  auto function_id = [&](const profile::Frame& f) {
+    auto [it, inserted] = function_ids.try_emplace({f.function, f.file}, function_ids.size() + 1);
+    if (inserted) {
+      auto* fn = p.add_function();
+      fn->set_id(it->second);
+      const std::string name = f.function.empty() ? "[unknown]" : f.function;
+      fn->set_name(strings.intern(name));
+      fn->set_system_name(strings.intern(name));
+      fn->set_filename(strings.intern(f.file));
+    }
+    return it->second;
+  };
+
+  // Locations: a physical frame plus the inline frames expanded from it (which follow
+  // it in a root-first stack) share one address; they become one Location whose Line
+  // entries list the innermost inline callee first and the physical function last.
+  std::unordered_map<std::string, std::uint64_t> location_ids;  // frame-index group -> id
+  std::vector<std::vector<std::uint64_t>> stack_locations(profile.stacks.size());
+  std::vector<bool> stack_done(profile.stacks.size(), false);
+  auto locations_of = [&](std::uint32_t stack_index) -> Result<void> {
+    if (stack_done[stack_index]) return {};
+    const auto& stack = profile.stacks[stack_index];
+    std::vector<std::vector<std::uint32_t>> groups;  // root first
+    for (std::uint32_t frame : stack) {
+      if (frame >= profile.frames.size()) {
+        return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", stack_index,
+                    frame, profile.frames.size());
+      }
+      const auto& f = profile.frames[frame];
+      if (f.inlined && !options.inline_frames) continue;
+      if (f.inlined && !groups.empty()) {
+        groups.back().push_back(frame);
+      } else {
+        groups.push_back({frame});
+      }
+    }
+    auto& ids = stack_locations[stack_index];
+    ids.reserve(groups.size());
+    for (auto g = groups.rbegin(); g != groups.rend(); ++g) {  // leaf first
+      std::string key(reinterpret_cast<const char*>(g->data()), g->size() * sizeof(std::uint32_t));
+      auto [it, inserted] = location_ids.try_emplace(std::move(key), location_ids.size() + 1);
+      if (inserted) {
+        const auto& phys = profile.frames[g->front()];
+        auto* loc = p.add_location();
+        loc->set_id(it->second);
+        loc->set_address(phys.address);
+        if (phys.mapping >= 0 && static_cast<std::size_t>(phys.mapping) < profile.mappings.size()) {
+          loc->set_mapping_id(static_cast<std::uint64_t>(phys.mapping) + 1);
+        }
+        for (auto fi = g->rbegin(); fi != g->rend(); ++fi) {  // innermost first
+          const auto& f = profile.frames[*fi];
+          auto* line = loc->add_line();
+          line->set_function_id(function_id(f));
+          line->set_line(f.line);
+        }
+      }
+      ids.push_back(it->second);
+    }
+    stack_done[stack_index] = true;
+    return {};
+  };
+
+  // Samples aggregated per (stack, thread).
+  struct Agg {
+    std::uint32_t stack;
+    std::uint32_t thread;
+    std::vector<std::int64_t> values;
+  };
+  std::vector<Agg> aggs;
+  std::unordered_map<std::uint64_t, std::size_t> agg_index;
+  for (const auto& s : profile.samples) {
+    const std::size_t e = events.size() == 1 && profile.events.empty() ? 0 : s.event;
+    if (e >= column.size() || column[e] < 0) continue;
+    if (s.stack >= profile.stacks.size()) {
+      return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
+                  profile.stacks.size());
+    }
+    const std::uint64_t key = (static_cast<std::uint64_t>(s.thread) << 32) | s.stack;
+    auto [it, inserted] = agg_index.try_emplace(key, aggs.size());
+    if (inserted) {
+      aggs.push_back({s.stack, s.thread, std::vector<std::int64_t>(static_cast<std::size_t>(ncols), 0)});
+    }
+    auto& agg = aggs[it->second];
+    const auto col = static_cast<std::size_t>(column[e]);
+    agg.values[col] += 1;
+    agg.values[col + 1] += static_cast<std::int64_t>(s.period);
+  }
+  const std::int64_t k_pid = strings.intern("pid");
+  const std::int64_t k_tid = strings.intern("tid");
+  const std::int64_t k_comm = strings.intern("comm");
+  for (const auto& agg : aggs) {
+    PERFX_CHECK(locations_of(agg.stack));
+    auto* ps = p.add_sample();
+    for (std::uint64_t id : stack_locations[agg.stack]) ps->add_location_id(id);
+    for (std::int64_t v : agg.values) ps->add_value(v);
+    if (agg.thread < profile.threads.size()) {
+      const auto& t = profile.threads[agg.thread];
+      auto* l = ps->add_label();
+      l->set_key(k_pid);
+      l->set_num(t.pid);
+      l = ps->add_label();
+      l->set_key(k_tid);
+      l->set_num(t.tid);
+      l = ps->add_label();
+      l->set_key(k_comm);
+      l->set_str(strings.intern(t.comm));
+    }
+  }
+
+  if (profile.end_time_ns > profile.start_time_ns) {
+    p.set_duration_nanos(static_cast<std::int64_t>(profile.end_time_ns - profile.start_time_ns));
+  }
+  if (!profile.command_line.empty()) p.add_comment(strings.intern(profile.command_line));
+  if (!profile.hostname.empty()) p.add_comment(strings.intern("host: " + profile.hostname));
+  if (profile.lost_samples) {
+    p.add_comment(strings.intern("lost samples: " + std::to_string(profile.lost_samples)));
+  }
+  std::string bytes;
+  if (!p.SerializeToString(&bytes)) {
+    return fail(Errc::kInvalidArgument, "serializing the pprof profile failed");
+  }
+  return bytes;
+}
+
+Result<std::string> gzip_compress(std::string_view data) {
+  z_stream zs{};
+  // windowBits 15 + 16: gzip header and trailer (RFC 1952), as pprof expects.
+  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+      Z_OK) {
+    return fail(Errc::kResourceLimit, "zlib: deflateInit2 failed");
+  }
+  std::string out;
+  out.resize(deflateBound(&zs, static_cast<uLong>(data.size())) + 32);
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&zs, Z_FINISH);
+  const auto written = zs.total_out;
+  deflateEnd(&zs);
+  if (rc != Z_STREAM_END) return fail(Errc::kResourceLimit, "zlib: deflate failed ({})", rc);
+  out.resize(written);
+  return out;
+}
+
+Result<std::string> gzip_decompress(std::string_view data) {
+  z_stream zs{};
+  if (inflateInit2(&zs, 15 + 32) != Z_OK) return fail(Errc::kResourceLimit, "zlib: inflateInit2 failed");
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  std::string out;
+  char buf[1 << 16];
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    zs.next_out = reinterpret_cast<Bytef*>(buf);
+    zs.avail_out = sizeof buf;
+    rc = inflate(&zs, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) {
+      inflateEnd(&zs);
+      return fail(Errc::kMalformedData, "gzip data is corrupt at input offset {} (zlib {})",
+                  zs.total_in, rc);
+    }
+    out.append(buf, sizeof buf - zs.avail_out);
+    if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) {
+      inflateEnd(&zs);
+      return fail(Errc::kMalformedData, "gzip data is truncated after {} bytes", data.size());
+    }
+  }
+  inflateEnd(&zs);
+  return out;
+}
+
+Result<void> write_pprof(const profile::Profile& profile, std::ostream& out,
+                         const ExportOptions& options) {
+  PERFX_TRY(bytes, build_pprof(profile, options));
+  PERFX_TRY(compressed, gzip_compress(bytes));
+  return detail::write_all(out, compressed);
+}
+
+}  // namespace perfx::report
