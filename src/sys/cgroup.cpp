@@ -1,0 +1,79 @@
+#include "sys/cgroup.hpp"
+
+#include <fcntl.h>
+
+#include <cerrno>
+
+#include "sys/system_info.hpp"
+
+namespace perfx::sys {
+
+Result<std::string> find_cgroup2_mount(std::string_view text) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    const std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    // "<source> <mountpoint> <fstype> <options> 0 0"
+    const std::size_t a = line.find(' ');
+    if (a == std::string_view::npos) continue;
+    const std::size_t b = line.find(' ', a + 1);
+    if (b == std::string_view::npos) continue;
+    const std::size_t c = line.find(' ', b + 1);
+    const std::string_view fstype =
+        line.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1);
+    if (fstype != "cgroup2") continue;
+    std::string mount;
+    // /proc/mounts escapes spaces etc. as \040 (octal).
+    const std::string_view raw = line.substr(a + 1, b - a - 1);
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == '\\' && i + 3 < raw.size()) {
+        const int v = (raw[i + 1] - '0') * 64 + (raw[i + 2] - '0') * 8 + (raw[i + 3] - '0');
+        mount += static_cast<char>(v);
+        i += 3;
+      } else {
+        mount += raw[i];
+      }
+    }
+    return mount;
+  }
+  return fail(Errc::kNotFound,
+              "no cgroup2 file system is mounted (mount -t cgroup2 none /sys/fs/cgroup)");
+}
+
+Result<std::string> cgroup2_mount(const std::string& mounts_path) {
+  PERFX_TRY(text, read_text_file(mounts_path));
+  return find_cgroup2_mount(text);
+}
+
+std::string resolve_cgroup_path(std::string_view name, std::string_view mount) {
+  std::string m(mount);
+  while (m.size() > 1 && m.back() == '/') m.pop_back();
+  if (name.starts_with(m) && (name.size() == m.size() || name[m.size()] == '/')) {
+    return std::string(name);
+  }
+  while (!name.empty() && name.front() == '/') name.remove_prefix(1);
+  if (name.empty()) return m;
+  return m + "/" + std::string(name);
+}
+
+Result<UniqueFd> open_cgroup(std::string_view name, const std::string& mounts_path) {
+  PERFX_TRY(mount, cgroup2_mount(mounts_path));
+  const std::string path = resolve_cgroup_path(name, mount);
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd) {
+    const int e = errno;
+    auto err = fail_errno(e, "opening cgroup " + path);
+    if (e == ENOENT) {
+      return tl::unexpected(Error(Errc::kNotFound,
+                                  "cgroup '" + std::string(name) + "' does not exist: no " + path +
+                                      " (names are relative to the cgroup2 mount " + mount + ")",
+                                  e));
+    }
+    return err;
+  }
+  return fd;
+}
+
+}  // namespace perfx::sys

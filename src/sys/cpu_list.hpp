@@ -1,0 +1,31 @@
+#pragma once
+/// \file
+/// CPU lists as the kernel and perf write them ("0-3,6,8-9"): parsing (-C, sysfs
+/// online/possible files) and formatting.
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfx/error.hpp"
+
+namespace perfx::sys {
+
+/// Parses "0,2-3" into sorted, de-duplicated CPU numbers. Whitespace and a trailing
+/// newline are allowed. Errors (kInvalidArgument) name the bad item and its position:
+/// "bad CPU list '0,x': 'x' is not a CPU number". An empty list is an error.
+Result<std::vector<int>> parse_cpus(std::string_view text);
+
+/// The compact form of sorted CPU numbers: {0,1,2,5} -> "0-2,5".
+std::string format_cpus(std::span<const int> cpus);
+
+/// The online CPUs (/sys/devices/system/cpu/online by default).
+Result<std::vector<int>> read_online_cpus(
+    const std::string& path = "/sys/devices/system/cpu/online");
+
+/// Checks that every CPU in `wanted` is in `online`; kInvalidArgument naming the first
+/// missing one: "CPU 7 is not online (online: 0-1)".
+Result<void> check_cpus_online(std::span<const int> wanted, std::span<const int> online);
+
+}  // namespace perfx::sys

@@ -1,0 +1,57 @@
+#pragma once
+/// \file
+/// errno -> a message a person can act on. Pure functions of (errno, the request, the
+/// system readings) so every message is unit-tested; the callers collect the readings
+/// with sys::read_system_readings() only when something failed.
+///
+/// Sources: perf_event_open(2) ERRORS, capabilities.md section 9, and what was observed
+/// on the development VM (capabilities.md Part B).
+
+#include <sys/types.h>
+
+#include <string>
+#include <string_view>
+
+#include "perfx/error.hpp"
+#include "perfx/raw.hpp"
+#include "sys/system_info.hpp"
+
+namespace perfx::sys {
+
+/// What was being opened when perf_event_open failed.
+struct OpenRequest {
+  raw::EventAttr attr{};    ///< the attr as sent
+  std::string event_name;   ///< the event as the user wrote it ("cycles:u"); may be empty
+  pid_t pid = 0;            ///< perf_event_open's pid (a cgroup fd with kCgroup flag)
+  int cpu = -1;             ///< perf_event_open's cpu
+  int group_fd = -1;        ///< the leader's fd, -1 for a leader
+  unsigned long flags = 0;  ///< PERF_FLAG_* bits
+  /// How the tool's user asked for this target, used in permission messages:
+  /// "system-wide counting (-a)". Empty: derived from pid/cpu/flags.
+  std::string target_hint;
+};
+
+/// The symbolic name of an errno value ("EACCES"); "errno N" when unknown.
+std::string errno_name(int err);
+
+/// The explanation for `err` returned by perf_event_open(2) for `req`. Names the attr
+/// field most likely at fault, the sysctl and its current value, the limit, and what
+/// to do. Does not include the event name (explain_open_error adds it).
+std::string explain_open_errno(int err, const OpenRequest& req, const SystemReadings& sys);
+
+/// Builds the full error: code from errno (ENOENT on a hardware/cache/raw event becomes
+/// kNotSupported), message "opening event 'NAME' (pid P, cpu C): EXPLANATION (ERRNO)".
+Error explain_open_error(int err, const OpenRequest& req, const SystemReadings& sys);
+
+/// True when the error means "this machine cannot count this event" (ENOENT,
+/// EOPNOTSUPP, ENODEV on open): perf stat prints <not supported> and carries on.
+bool is_unsupported_event_errno(int err) noexcept;
+
+/// The message for a failed exec of a workload: "command not found: foo" (ENOENT),
+/// "permission denied: foo" (EACCES), ...
+std::string explain_exec_errno(int err, std::string_view command);
+
+/// The shell's exit code for an exec failure: 127 for ENOENT, 126 otherwise.
+int exec_failure_exit_code(int err) noexcept;
+
+}  // namespace perfx::sys

@@ -1,0 +1,95 @@
+#include "sys/system_info.hpp"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+
+#include "sys/unique_fd.hpp"
+
+namespace perfx::sys {
+
+Result<std::string> read_text_file(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return fail_errno(errno, "open " + path);
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail_errno(errno, "read " + path);
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
+Result<long long> read_int_file(const std::string& path) {
+  PERFX_TRY(text, read_text_file(path));
+  std::size_t b = 0;
+  while (b < text.size() && (text[b] == ' ' || text[b] == '\t')) ++b;
+  long long v = 0;
+  const char* first = text.data() + b;
+  const char* last = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(first, last, v);
+  if (ec != std::errc() || ptr == first) {
+    return fail(Errc::kMalformedData, "{}: expected an integer, got '{}'", path, text);
+  }
+  return v;
+}
+
+Result<Capabilities> parse_proc_status_caps(std::string_view status_text) {
+  constexpr std::string_view kKey = "CapEff:";
+  std::size_t pos = 0;
+  while (pos < status_text.size()) {
+    std::size_t eol = status_text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = status_text.size();
+    std::string_view line = status_text.substr(pos, eol - pos);
+    if (line.starts_with(kKey)) {
+      line.remove_prefix(kKey.size());
+      while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+      std::uint64_t mask = 0;
+      auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), mask, 16);
+      if (ec != std::errc() || ptr == line.data()) {
+        return fail(Errc::kMalformedData, "CapEff: bad hex value '{}'", line);
+      }
+      return Capabilities{mask};
+    }
+    pos = eol + 1;
+  }
+  return fail(Errc::kMalformedData, "no CapEff line in /proc/self/status");
+}
+
+SystemReadings read_system_readings() {
+  SystemReadings r;
+  auto int_opt = [](const char* path) -> std::optional<int> {
+    auto v = read_int_file(path);
+    if (!v) return std::nullopt;
+    return static_cast<int>(*v);
+  };
+  r.paranoid = int_opt("/proc/sys/kernel/perf_event_paranoid");
+  r.max_sample_rate = int_opt("/proc/sys/kernel/perf_event_max_sample_rate");
+  r.mlock_kb = int_opt("/proc/sys/kernel/perf_event_mlock_kb");
+  r.max_stack = int_opt("/proc/sys/kernel/perf_event_max_stack");
+  if (auto status = read_text_file("/proc/self/status")) {
+    if (auto caps = parse_proc_status_caps(*status)) r.caps = *caps;
+  }
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_NOFILE, &lim) == 0) {
+    r.nofile_soft = lim.rlim_cur;
+    r.nofile_hard = lim.rlim_max;
+  }
+  if (::getrlimit(RLIMIT_MEMLOCK, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY) {
+    r.memlock_soft_kb = lim.rlim_cur / 1024;
+  }
+  r.uid = ::getuid();
+  const long ncpu = ::sysconf(_SC_NPROCESSORS_CONF);
+  r.configured_cpus = ncpu > 0 ? static_cast<int>(ncpu) : 0;
+  return r;
+}
+
+}  // namespace perfx::sys

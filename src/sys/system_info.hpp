@@ -1,0 +1,58 @@
+#pragma once
+/// \file
+/// The perf-related settings of the running system: /proc/sys/kernel/perf_event_*,
+/// the effective capabilities (CapEff in /proc/self/status) and RLIMIT_NOFILE.
+/// explain.hpp turns errnos into messages using these readings.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "perfx/error.hpp"
+
+namespace perfx::sys {
+
+/// Capability numbers (linux/capability.h) that matter for perf.
+inline constexpr int kCapSysPtrace = 19;
+inline constexpr int kCapSysAdmin = 21;
+inline constexpr int kCapPerfmon = 38;
+
+/// The effective capability set.
+struct Capabilities {
+  std::uint64_t effective = 0;  ///< CapEff bit mask
+  /// True when capability number `cap` (0..63) is in the effective set.
+  [[nodiscard]] bool has(int cap) const noexcept {
+    return cap >= 0 && cap < 64 && ((effective >> cap) & 1U) != 0;
+  }
+  /// CAP_PERFMON or CAP_SYS_ADMIN: what perf_event_paranoid checks are bypassed by.
+  [[nodiscard]] bool can_perfmon() const noexcept { return has(kCapPerfmon) || has(kCapSysAdmin); }
+};
+
+/// Readings of everything the error explanations mention. Missing files stay nullopt.
+struct SystemReadings {
+  std::optional<int> paranoid;                   ///< /proc/sys/kernel/perf_event_paranoid
+  std::optional<int> max_sample_rate;            ///< perf_event_max_sample_rate (samples/s)
+  std::optional<int> mlock_kb;                   ///< perf_event_mlock_kb
+  std::optional<int> max_stack;                  ///< perf_event_max_stack
+  Capabilities caps;                             ///< CapEff of this process
+  std::optional<std::uint64_t> nofile_soft;      ///< RLIMIT_NOFILE current (soft) limit
+  std::optional<std::uint64_t> nofile_hard;      ///< RLIMIT_NOFILE maximum (hard) limit
+  std::optional<std::uint64_t> memlock_soft_kb;  ///< RLIMIT_MEMLOCK soft limit in KiB
+  unsigned uid = 0;                              ///< real uid
+  int configured_cpus = 0;                       ///< sysconf(_SC_NPROCESSORS_CONF), 0 if unknown
+};
+
+/// Reads the current system state. Never fails: unreadable items stay unset.
+SystemReadings read_system_readings();
+
+/// Parses the CapEff line of /proc/<pid>/status text. kMalformedData when missing.
+Result<Capabilities> parse_proc_status_caps(std::string_view status_text);
+
+/// Reads a whole small file (procfs/sysfs). kNotFound/kPermission/kIo with the path.
+Result<std::string> read_text_file(const std::string& path);
+
+/// Reads an integer file such as /proc/sys/kernel/perf_event_paranoid.
+Result<long long> read_int_file(const std::string& path);
+
+}  // namespace perfx::sys
