@@ -1,0 +1,112 @@
+// ELF symbol -> file offset (for uprobes), with libelf.
+
+#include "symbol/elf_symbol_offset.hpp"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <optional>
+
+namespace perfx::symbol {
+namespace {
+
+class FdGuard {
+ public:
+  explicit FdGuard(int fd) : fd_(fd) {}
+  ~FdGuard() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FdGuard(const FdGuard&) = delete;
+  FdGuard& operator=(const FdGuard&) = delete;
+  [[nodiscard]] int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+class ElfGuard {
+ public:
+  explicit ElfGuard(Elf* e) : elf_(e) {}
+  ~ElfGuard() {
+    if (elf_ != nullptr) elf_end(elf_);
+  }
+  ElfGuard(const ElfGuard&) = delete;
+  ElfGuard& operator=(const ElfGuard&) = delete;
+  [[nodiscard]] Elf* get() const { return elf_; }
+
+ private:
+  Elf* elf_;
+};
+
+struct Found {
+  GElf_Addr value = 0;
+  bool is_func = false;
+};
+
+// Searches one symbol table section; keeps the best match in `best`.
+void search_symtab(Elf* elf, Elf_Scn* scn, const GElf_Shdr& shdr, std::string_view symbol,
+                   std::optional<Found>& best) {
+  Elf_Data* data = elf_getdata(scn, nullptr);
+  if (data == nullptr || shdr.sh_entsize == 0) return;
+  const std::size_t count = shdr.sh_size / shdr.sh_entsize;
+  for (std::size_t i = 0; i < count; ++i) {
+    GElf_Sym sym;
+    if (gelf_getsym(data, static_cast<int>(i), &sym) == nullptr) break;
+    if (sym.st_shndx == SHN_UNDEF || sym.st_name == 0) continue;
+    const char* name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+    if (name == nullptr || symbol != name) continue;
+    const bool func =
+        GELF_ST_TYPE(sym.st_info) == STT_FUNC || GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC;
+    if (!best || (func && !best->is_func)) best = Found{sym.st_value, func};
+  }
+}
+
+}  // namespace
+
+Result<std::uint64_t> elf_symbol_file_offset(const std::string& path, std::string_view symbol) {
+  if (elf_version(EV_CURRENT) == EV_NONE) {
+    return fail(Errc::kSystem, "libelf initialisation failed: {}", elf_errmsg(-1));
+  }
+  FdGuard fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return fail_errno(errno, "opening '" + path + "'");
+  ElfGuard elf(elf_begin(fd.get(), ELF_C_READ, nullptr));
+  if (elf.get() == nullptr || elf_kind(elf.get()) != ELF_K_ELF) {
+    return fail(Errc::kMalformedData, "'{}' is not an ELF file", path);
+  }
+  GElf_Ehdr ehdr;
+  if (gelf_getehdr(elf.get(), &ehdr) == nullptr) {
+    return fail(Errc::kMalformedData, "'{}': bad ELF header: {}", path, elf_errmsg(-1));
+  }
+  std::optional<Found> best;
+  for (const Elf64_Word want : {Elf64_Word{SHT_SYMTAB}, Elf64_Word{SHT_DYNSYM}}) {
+    Elf_Scn* scn = nullptr;
+    while ((scn = elf_nextscn(elf.get(), scn)) != nullptr) {
+      GElf_Shdr shdr;
+      if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != want) continue;
+      search_symtab(elf.get(), scn, shdr, symbol, best);
+    }
+    if (best) break;
+  }
+  if (!best) return fail(Errc::kNotFound, "no symbol '{}' in '{}'", symbol, path);
+
+  std::size_t phnum = 0;
+  if (elf_getphdrnum(elf.get(), &phnum) != 0) {
+    return fail(Errc::kMalformedData, "'{}': cannot read program headers", path);
+  }
+  for (std::size_t i = 0; i < phnum; ++i) {
+    GElf_Phdr phdr;
+    if (gelf_getphdr(elf.get(), static_cast<int>(i), &phdr) == nullptr) continue;
+    if (phdr.p_type != PT_LOAD) continue;
+    if (best->value >= phdr.p_vaddr && best->value < phdr.p_vaddr + phdr.p_filesz) {
+      return best->value - phdr.p_vaddr + phdr.p_offset;
+    }
+  }
+  return fail(Errc::kMalformedData,
+              "symbol '{}' in '{}' (address {:#x}) is in no loadable segment of the file", symbol,
+              path, best->value);
+}
+
+}  // namespace perfx::symbol
