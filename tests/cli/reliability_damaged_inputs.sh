@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Damaged perf.data inputs (docs/reliability.md): hundreds of variants of valid files
+# (recorded here by Linux perf and, when it exists, by `perfx record`), each fed to
+# `perfx report --stdio` and `perfx script` with a 10 s limit. Asserts, for every run:
+#   - no crash: not killed by a signal, no AddressSanitizer/UBSan/LeakSanitizer report;
+#   - no hang: done within 10 s;
+#   - a non-zero exit prints a reason on stderr.
+# Env: PERFX, BUILD_DIR, SOURCE_DIR (set by CTest). RELIABILITY_VARIANTS = variants per
+# input file (default 150). RELIABILITY_TOOL=perf runs the same variants through
+# /usr/bin/perf instead and only prints the counts (a survey, never a failure).
+# Exit 77 (skip) when perfx has no report/script command yet.
+set -uo pipefail
+
+: "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
+DAMAGE="$BUILD_DIR/fuzz/perfx_damage"
+VARIANTS="${RELIABILITY_VARIANTS:-150}"
+TOOL="${RELIABILITY_TOOL:-perfx}"
+LIMIT=10
+
+if [[ "$TOOL" == perfx ]]; then
+  for cmd in report script; do
+    if ! "$PERFX" "$cmd" --help >/dev/null 2>&1; then
+      echo "SKIP: 'perfx $cmd' is not available yet"
+      exit 77
+    fi
+  done
+fi
+[[ -x "$DAMAGE" ]] || { echo "FAIL: $DAMAGE not built"; exit 1; }
+
+work=$(mktemp -d /tmp/perfx-damaged.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# --- valid inputs -------------------------------------------------------------------
+inputs=()
+workload=(sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done')
+if command -v perf >/dev/null 2>&1 &&
+   perf record -q -e cpu-clock -F 4000 -g -o "$work/perf-g.data" -- "${workload[@]}" \
+     >/dev/null 2>&1; then
+  inputs+=("$work/perf-g.data")
+fi
+if command -v perf >/dev/null 2>&1 &&
+   perf record -q -e cpu-clock,page-faults -c 20000 -d -o "$work/perf-two.data" -- \
+     "${workload[@]}" >/dev/null 2>&1; then
+  inputs+=("$work/perf-two.data")
+fi
+if "$PERFX" record --help >/dev/null 2>&1 &&
+   "$PERFX" record -e cpu-clock -F 4000 -g -o "$work/perfx.data" -- "${workload[@]}" \
+     >/dev/null 2>&1; then
+  inputs+=("$work/perfx.data")
+fi
+for f in "$SOURCE_DIR"/tests/data/*.data; do
+  [[ -f "$f" && $(stat -c %s "$f") -lt 2000000 ]] || continue
+  cp "$f" "$work/" && inputs+=("$work/$(basename "$f")")
+  [[ ${#inputs[@]} -ge 4 ]] && break
+done
+if [[ ${#inputs[@]} -eq 0 ]]; then
+  echo "FAIL: no valid perf.data to damage (perf record failed and no tests/data/*.data)"
+  exit 1
+fi
+
+# --- variants ---------------------------------------------------------------------
+n=0
+for f in "${inputs[@]}"; do
+  d="$work/v-$(basename "$f" .data)"
+  mkdir -p "$d"
+  if ! "$DAMAGE" "$f" "$d" "$VARIANTS" > "$d.list"; then
+    echo "note: could not damage $f (not a file-mode little-endian perf.data)"
+    continue
+  fi
+  n=$((n + $(wc -l < "$d.list")))
+done
+echo "inputs: ${inputs[*]##*/}; variants: $n"
+
+# --- run ----------------------------------------------------------------------------
+crashes=0 hangs=0 silent=0 ok=0 refused=0 runs=0
+report_fail() { echo "  $1: $2"; [[ -s "$3" ]] && sed -n '1,8s/^/      /p' "$3"; }
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+for list in "$work"/v-*.list; do
+  while read -r v; do
+    for cmd in "report --stdio" "script"; do
+      runs=$((runs + 1))
+      err="$work/stderr"
+      if [[ "$TOOL" == perf ]]; then
+        # shellcheck disable=SC2086
+        timeout -s KILL "$LIMIT" perf $cmd -f -i "$v" >/dev/null 2>"$err" </dev/null
+      else
+        # shellcheck disable=SC2086
+        timeout -s KILL "$LIMIT" "$PERFX" $cmd -i "$v" >/dev/null 2>"$err" </dev/null
+      fi
+      rc=$?
+      name="${cmd%% *} ${v##*/}"
+      if [[ $rc -eq 137 ]]; then
+        hangs=$((hangs + 1)); report_fail HANG "$name (killed after ${LIMIT}s)" "$err"
+      elif [[ $rc -gt 128 ]] || grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$err"; then
+        crashes=$((crashes + 1)); report_fail CRASH "$name (exit $rc)" "$err"
+      elif [[ $rc -ne 0 ]] && ! grep -q '[[:alnum:]]' "$err"; then
+        silent=$((silent + 1)); report_fail SILENT "$name (exit $rc, empty stderr)" "$err"
+      elif [[ $rc -ne 0 ]]; then
+        refused=$((refused + 1))
+      else
+        ok=$((ok + 1))
+      fi
+    done
+  done < "$list"
+done
+
+echo "tool=$TOOL runs=$runs ok=$ok refused-with-reason=$refused crashes=$crashes hangs=$hangs" \
+     "silent-failures=$silent"
+[[ "$TOOL" == perf ]] && exit 0
+[[ $runs -gt 0 && $crashes -eq 0 && $hangs -eq 0 && $silent -eq 0 ]]
