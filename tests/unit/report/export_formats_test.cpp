@@ -1,0 +1,121 @@
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <sstream>
+
+#include "export_test_profile.hpp"
+#include "report/export.hpp"
+
+namespace perfx::report {
+namespace {
+
+std::string run(std::string_view format, const profile::Profile& p, const ExportOptions& o = {}) {
+  std::ostringstream out;
+  auto r = export_profile(format, p, out, o);
+  EXPECT_TRUE(r) << format << ": " << (r ? "" : r.error().message());
+  return out.str();
+}
+
+std::size_t count(const std::string& hay, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto pos = hay.find(needle); pos != std::string::npos; pos = hay.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+TEST(Export, FormatsAndUnknownFormat) {
+  EXPECT_EQ(export_formats().size(), 7u);
+  EXPECT_TRUE(is_export_format("speedscope"));
+  EXPECT_FALSE(is_export_format("xml"));
+  EXPECT_TRUE(is_binary_format("pprof"));
+  std::ostringstream out;
+  auto r = export_profile("xml", testing::make_test_profile(), out, {});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), Errc::kInvalidArgument);
+  EXPECT_NE(r.error().message().find("'xml'"), std::string::npos);
+  EXPECT_NE(r.error().message().find("speedscope"), std::string::npos);
+}
+
+TEST(Export, EmptyProfileExportsInEveryFormat) {
+  profile::Profile empty;
+  for (auto f : export_formats()) {
+    if (f == "folded") {
+      EXPECT_EQ(run(f, empty), "");  // no stacks, no lines
+    } else {
+      EXPECT_FALSE(run(f, empty).empty()) << f;
+    }
+  }
+}
+
+TEST(Export, HtmlIsSelfContainedAndEscaped) {
+  auto p = testing::make_test_profile();
+  p.frames[5].function = "evil</script><img src=x onerror=alert(1)>";
+  ExportOptions o;
+  o.title = "<b>title</b>";
+  const std::string html = run("html", p, o);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);  // the name stays inside the JSON, escaped
+  EXPECT_NE(html.find("&lt;b&gt;title&lt;/b&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("<!--PERFX_"), std::string::npos);  // every marker filled
+  EXPECT_EQ(count(html, "</script>"), 2u);                // the data block and the code
+  EXPECT_NE(html.find("\"hot_loop\""), std::string::npos);
+  EXPECT_NE(html.find("window.perfxFlameGraph"), std::string::npos);
+}
+
+TEST(Export, SvgHasOneRectPerNodeWithTitles) {
+  const std::string svg = run("svg", testing::make_test_profile());
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
+  // Nodes: all, demo, sh, _start, libc, main, compute, hot_loop, checksum, slow_path, write,
+  // 3 kernel under write, 3 kernel under sh, start_thread, worker_loop, jit = 20; +1 background.
+  EXPECT_EQ(count(svg, "<rect"), 21u);
+  EXPECT_NE(svg.find("<title>hot_loop (60 samples, 48.78%)</title>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>all (123 samples, 100.00%)</title>"), std::string::npos);
+  EXPECT_NE(svg.find("LFoo:::bar"), std::string::npos);
+  // A narrow frame's label is truncated with "..": at 300 px the 3-sample sh subtree is tiny.
+  ExportOptions narrow;
+  narrow.width = 300;
+  const std::string small = run("svg", testing::make_test_profile(), narrow);
+  EXPECT_NE(small.find("..</text>"), std::string::npos);
+  EXPECT_EQ(count(small, "<g>"), count(small, "</g>"));
+}
+
+TEST(Export, SpeedscopeHasOneSampledProfilePerThread) {
+  const std::string j = run("speedscope", testing::make_test_profile());
+  EXPECT_NE(j.find("\"$schema\":\"https://www.speedscope.app/file-format-schema.json\""),
+            std::string::npos);
+  EXPECT_EQ(count(j, "\"type\":\"sampled\""), 3u);
+  EXPECT_NE(j.find("\"name\":\"demo (pid 100, tid 101)\""), std::string::npos);
+  EXPECT_NE(j.find("\"unit\":\"nanoseconds\""), std::string::npos);
+  // tid 100: 30+25+30+10 runs merge into 4 + 1 (write) weights; total 95 ms + 10 ms.
+  EXPECT_NE(j.find("\"endValue\":105000000"), std::string::npos);
+  EXPECT_NE(j.find("\"weights\":[30000000,25000000,30000000,10000000,10000000]"),
+            std::string::npos);
+}
+
+TEST(Export, FirefoxGeckoFormat) {
+  const std::string j = run("firefox", testing::make_test_profile());
+  EXPECT_NE(j.find("\"version\":24"), std::string::npos);
+  EXPECT_EQ(count(j, "\"stackTable\""), 3u);
+  EXPECT_NE(j.find("\"processType\":\"default\",\"pid\":100,\"tid\":101"), std::string::npos);
+  EXPECT_NE(j.find("\"hot_loop (in demo)\""), std::string::npos);
+  EXPECT_NE(j.find("{\"name\":\"Kernel\",\"color\":\"orange\""), std::string::npos);
+}
+
+TEST(Export, JsonProfileSummary) {
+  const std::string j = run("json", testing::make_test_profile());
+  EXPECT_NE(j.find("\"format\":\"perfx-profile\",\"version\":1"), std::string::npos);
+  EXPECT_NE(j.find("{\"name\":\"cpu-clock\",\"unit\":\"nanoseconds\",\"samples\":123,"
+                   "\"total_period\":128000000}"),
+            std::string::npos);
+  // hot_loop: 60 self samples; main: 100 total (children) samples.
+  EXPECT_TRUE(std::regex_search(
+      j, std::regex("\"function\":\"hot_loop\",\"dso\":\"demo\",\"kind\":\"user\","
+                    "\"self_samples\":60,\"total_samples\":60")));
+  EXPECT_TRUE(std::regex_search(
+      j, std::regex("\"function\":\"main\",\"dso\":\"demo\",\"kind\":\"user\","
+                    "\"self_samples\":0,\"total_samples\":100")));
+}
+
+}  // namespace
+}  // namespace perfx::report

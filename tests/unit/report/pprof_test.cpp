@@ -1,0 +1,151 @@
+#include "report/pprof.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include "export_test_profile.hpp"
+#include "report/export.hpp"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#pragma GCC diagnostic ignored "-Woverloaded-virtual"
+#include "profile.pb.h"
+#pragma GCC diagnostic pop
+
+namespace perfx::report {
+namespace {
+
+namespace pb = perftools::profiles;
+
+// Parses an exported file the way pprof does: gunzip, then the published schema.
+pb::Profile read_back(const profile::Profile& p, const ExportOptions& o = {}) {
+  std::ostringstream out;
+  auto r = export_profile("pprof", p, out, o);
+  EXPECT_TRUE(r) << (r ? "" : r.error().message());
+  const std::string bytes = out.str();
+  EXPECT_GE(bytes.size(), 2u);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[0]), 0x1f);  // gzip magic
+  EXPECT_EQ(static_cast<unsigned char>(bytes[1]), 0x8b);
+  auto raw = gzip_decompress(bytes);
+  EXPECT_TRUE(raw);
+  pb::Profile parsed;
+  EXPECT_TRUE(parsed.ParseFromString(*raw));
+  return parsed;
+}
+
+TEST(Pprof, SampleTotalsAndTypes) {
+  const auto p = testing::make_test_profile();
+  const auto pp = read_back(p);
+  ASSERT_GT(pp.string_table_size(), 0);
+  EXPECT_EQ(pp.string_table(0), "");
+  auto str = [&](std::int64_t i) { return pp.string_table(static_cast<int>(i)); };
+  ASSERT_EQ(pp.sample_type_size(), 2);
+  EXPECT_EQ(str(pp.sample_type(0).type()), "samples");
+  EXPECT_EQ(str(pp.sample_type(0).unit()), "count");
+  EXPECT_EQ(str(pp.sample_type(1).type()), "cpu");
+  EXPECT_EQ(str(pp.sample_type(1).unit()), "nanoseconds");
+  EXPECT_EQ(str(pp.default_sample_type()), "cpu");
+  std::int64_t count = 0;
+  std::int64_t ns = 0;
+  for (const auto& s : pp.sample()) {
+    ASSERT_EQ(s.value_size(), 2);
+    count += s.value(0);
+    ns += s.value(1);
+  }
+  EXPECT_EQ(count, 123);
+  EXPECT_EQ(ns, 118 * 1'000'000 + 5 * 2'000'000);
+  EXPECT_EQ(pp.duration_nanos(), static_cast<std::int64_t>(p.end_time_ns - p.start_time_ns));
+}
+
+TEST(Pprof, InlineFramesAreLinesOfOneLocationInnermostFirst) {
+  const auto pp = read_back(testing::make_test_profile());
+  auto str = [&](std::int64_t i) { return pp.string_table(static_cast<int>(i)); };
+  std::map<std::uint64_t, const pb::Function*> functions;
+  for (const auto& f : pp.function()) functions[f.id()] = &f;
+  std::map<std::uint64_t, const pb::Location*> locations;
+  for (const auto& l : pp.location()) locations[l.id()] = &l;
+
+  // The sample with 60 counts: leaf location is compute+hot_loop at 0x400300.
+  const pb::Sample* hot = nullptr;
+  for (const auto& s : pp.sample()) {
+    if (s.value(0) == 60) hot = &s;
+  }
+  ASSERT_NE(hot, nullptr);
+  ASSERT_EQ(hot->location_id_size(), 4);  // compute(+hot_loop), main, libc, _start
+  const auto* leaf = locations.at(hot->location_id(0));
+  EXPECT_EQ(leaf->address(), 0x400300u);
+  ASSERT_EQ(leaf->line_size(), 2);
+  EXPECT_EQ(str(functions.at(leaf->line(0).function_id())->name()), "hot_loop");
+  EXPECT_EQ(leaf->line(0).line(), 12);
+  EXPECT_EQ(str(functions.at(leaf->line(1).function_id())->name()), "compute");
+  EXPECT_EQ(str(functions.at(leaf->line(1).function_id())->filename()), "demo.c");
+  const auto* root = locations.at(hot->location_id(3));
+  EXPECT_EQ(str(functions.at(root->line(0).function_id())->name()), "_start");
+
+  // Mapping of the leaf: the demo binary with its build-id.
+  ASSERT_GE(pp.mapping_size(), 1);
+  const auto& m = pp.mapping(static_cast<int>(leaf->mapping_id() - 1));
+  EXPECT_EQ(m.id(), leaf->mapping_id());
+  EXPECT_EQ(str(m.filename()), "/usr/bin/demo");
+  EXPECT_EQ(str(m.build_id()), "0123456789abcdef0123456789abcdef01234567");
+  EXPECT_EQ(m.memory_start(), 0x400000u);
+  EXPECT_TRUE(m.has_inline_frames());
+
+  // Labels.
+  std::map<std::string, std::string> labels;
+  for (const auto& l : hot->label()) {
+    labels[str(l.key())] = l.str() ? str(l.str()) : std::to_string(l.num());
+  }
+  EXPECT_EQ(labels["pid"], "100");
+  EXPECT_EQ(labels["tid"], "100");
+  EXPECT_EQ(labels["comm"], "demo");
+}
+
+TEST(Pprof, WithoutInlineFramesAndPerThreadAggregation) {
+  ExportOptions o;
+  o.inline_frames = false;
+  const auto pp = read_back(testing::make_test_profile(), o);
+  for (const auto& l : pp.location()) EXPECT_EQ(l.line_size(), 1);
+  // One pprof sample per (stack, thread) pair that occurs: 6.
+  EXPECT_EQ(pp.sample_size(), 6);
+}
+
+TEST(Pprof, SeveralEventsGetTheirOwnColumns) {
+  auto p = testing::make_test_profile();
+  p.events.push_back({"sched:sched_switch", "events"});
+  p.samples[0].event = 1;
+  p.samples[0].period = 1;
+  const auto pp = read_back(p);
+  ASSERT_EQ(pp.sample_type_size(), 4);
+  EXPECT_EQ(pp.string_table(static_cast<int>(pp.sample_type(2).type())),
+            "sched:sched_switch_samples");
+  std::int64_t col0 = 0;
+  std::int64_t col2 = 0;
+  for (const auto& s : pp.sample()) {
+    col0 += s.value(0);
+    col2 += s.value(2);
+  }
+  EXPECT_EQ(col0, 122);
+  EXPECT_EQ(col2, 1);
+}
+
+TEST(Gzip, RoundTripAndCorruption) {
+  std::string data(100000, 'x');
+  for (std::size_t i = 0; i < data.size(); i += 7) data[i] = static_cast<char>('a' + i % 26);
+  auto z = gzip_compress(data);
+  ASSERT_TRUE(z);
+  auto back = gzip_decompress(*z);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, data);
+  EXPECT_FALSE(gzip_decompress(z->substr(0, z->size() / 2)));
+  EXPECT_FALSE(gzip_decompress("not gzip at all"));
+}
+
+}  // namespace
+}  // namespace perfx::report
