@@ -1,0 +1,669 @@
+#include "symbol/dso.hpp"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "symbol/demangle.hpp"
+
+namespace perfx::symbol {
+namespace {
+
+struct RawSym {
+  Symbol sym;
+  std::uint8_t bind = STB_GLOBAL;
+};
+
+// One opened ELF file (fd + Elf handle), closed on destruction.
+class ElfFile {
+ public:
+  ElfFile() = default;
+  explicit ElfFile(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) return;
+    elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
+    if (elf_ != nullptr && elf_kind(elf_) != ELF_K_ELF) {
+      elf_end(elf_);
+      elf_ = nullptr;
+    }
+  }
+  ElfFile(const char* data, std::size_t size) : mem_(data, size) {
+    elf_ = elf_memory(mem_.data(), mem_.size());
+    if (elf_ != nullptr && elf_kind(elf_) != ELF_K_ELF) {
+      elf_end(elf_);
+      elf_ = nullptr;
+    }
+  }
+  ~ElfFile() { close(); }
+  ElfFile(const ElfFile&) = delete;
+  ElfFile& operator=(const ElfFile&) = delete;
+  ElfFile(ElfFile&& o) noexcept { *this = std::move(o); }
+  ElfFile& operator=(ElfFile&& o) noexcept {
+    if (this != &o) {
+      close();
+      fd_ = std::exchange(o.fd_, -1);
+      elf_ = std::exchange(o.elf_, nullptr);
+      mem_ = std::move(o.mem_);
+      if (!mem_.empty() && elf_ != nullptr) {
+        // elf_memory keeps a pointer into mem_: re-open over the moved buffer.
+        elf_end(elf_);
+        elf_ = elf_memory(mem_.data(), mem_.size());
+      }
+    }
+    return *this;
+  }
+  [[nodiscard]] Elf* get() const noexcept { return elf_; }
+  explicit operator bool() const noexcept { return elf_ != nullptr; }
+
+ private:
+  void close() {
+    if (elf_ != nullptr) elf_end(elf_);
+    if (fd_ >= 0) ::close(fd_);
+    elf_ = nullptr;
+    fd_ = -1;
+  }
+  int fd_ = -1;
+  Elf* elf_ = nullptr;
+  std::string mem_;
+};
+
+std::string to_hex(const unsigned char* p, std::size_t n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(n * 2);
+  for (std::size_t i = 0; i < n; ++i) {
+    s += kDigits[p[i] >> 4];
+    s += kDigits[p[i] & 0xf];
+  }
+  return s;
+}
+
+Elf_Scn* find_section(Elf* elf, std::string_view name, GElf_Shdr* out) {
+  std::size_t shstrndx = 0;
+  if (elf_getshdrstrndx(elf, &shstrndx) != 0) return nullptr;
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn != nullptr; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr shdr;
+    if (gelf_getshdr(scn, &shdr) == nullptr) continue;
+    const char* n = elf_strptr(elf, shstrndx, shdr.sh_name);
+    if (n != nullptr && name == n) {
+      *out = shdr;
+      return scn;
+    }
+  }
+  return nullptr;
+}
+
+std::string elf_build_id(Elf* elf) {
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn != nullptr; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr shdr;
+    if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != SHT_NOTE) continue;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (data == nullptr) continue;
+    std::size_t off = 0;
+    GElf_Nhdr nhdr;
+    std::size_t name_off = 0;
+    std::size_t desc_off = 0;
+    while ((off = gelf_getnote(data, off, &nhdr, &name_off, &desc_off)) > 0) {
+      if (nhdr.n_type == NT_GNU_BUILD_ID && nhdr.n_namesz == 4 &&
+          std::memcmp(static_cast<const char*>(data->d_buf) + name_off, "GNU", 4) == 0) {
+        return to_hex(static_cast<const unsigned char*>(data->d_buf) + desc_off, nhdr.n_descsz);
+      }
+    }
+  }
+  return {};
+}
+
+std::string elf_debuglink(Elf* elf) {
+  GElf_Shdr shdr;
+  Elf_Scn* scn = find_section(elf, ".gnu_debuglink", &shdr);
+  if (scn == nullptr) return {};
+  Elf_Data* data = elf_getdata(scn, nullptr);
+  if (data == nullptr || data->d_size == 0) return {};
+  const char* p = static_cast<const char*>(data->d_buf);
+  return std::string(p, strnlen(p, data->d_size));
+}
+
+bool has_section_type(Elf* elf, std::uint32_t type) {
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn != nullptr; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr shdr;
+    if (gelf_getshdr(scn, &shdr) != nullptr && shdr.sh_type == type) return true;
+  }
+  return false;
+}
+
+// Reads STT_FUNC / STT_GNU_IFUNC defined symbols of the first section of `type`.
+void read_elf_symbols(Elf* elf, std::uint32_t type, std::vector<RawSym>& out) {
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn != nullptr; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr shdr;
+    if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != type) continue;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (data == nullptr || shdr.sh_entsize == 0) return;
+    const std::size_t count = shdr.sh_size / shdr.sh_entsize;
+    for (std::size_t i = 0; i < count; ++i) {
+      GElf_Sym sym;
+      if (gelf_getsym(data, static_cast<int>(i), &sym) == nullptr) continue;
+      const int st_type = GELF_ST_TYPE(sym.st_info);
+      if (st_type != STT_FUNC && st_type != STT_GNU_IFUNC) continue;
+      if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF) continue;
+      const char* name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+      if (name == nullptr || *name == '\0') continue;
+      RawSym r;
+      r.sym.start = sym.st_value;
+      r.sym.end = sym.st_value + sym.st_size;
+      r.sym.name = demangle(name);
+      r.bind = static_cast<std::uint8_t>(GELF_ST_BIND(sym.st_info));
+      out.push_back(std::move(r));
+    }
+    return;
+  }
+}
+
+std::size_t leading_underscores(const std::string& s) {
+  std::size_t n = 0;
+  while (n < s.size() && s[n] == '_') ++n;
+  return n;
+}
+
+// perf's choose_best_symbol(): true when `a` should be kept over `b`.
+bool better(const RawSym& a, const RawSym& b) {
+  const bool as = a.sym.end > a.sym.start;
+  const bool bs = b.sym.end > b.sym.start;
+  if (as != bs) return as;
+  const bool aw = a.bind == STB_WEAK;
+  const bool bw = b.bind == STB_WEAK;
+  if (aw != bw) return !aw;
+  const bool ag = a.bind == STB_GLOBAL;
+  const bool bg = b.bind == STB_GLOBAL;
+  if (ag != bg) return ag;
+  const auto au = leading_underscores(a.sym.name);
+  const auto bu = leading_underscores(b.sym.name);
+  if (au != bu) return au < bu;
+  return a.sym.name.size() >= b.sym.name.size();
+}
+
+std::vector<Symbol> dedup_and_finalize(std::vector<RawSym> raw) {
+  std::stable_sort(raw.begin(), raw.end(),
+                   [](const RawSym& a, const RawSym& b) { return a.sym.start < b.sym.start; });
+  std::vector<Symbol> out;
+  out.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size();) {
+    std::size_t best = i;
+    std::size_t j = i + 1;
+    for (; j < raw.size() && raw[j].sym.start == raw[i].sym.start; ++j)
+      if (!better(raw[best], raw[j])) best = j;
+    out.push_back(std::move(raw[best].sym));
+    i = j;
+  }
+  finalize_symbols(out, false);
+  return out;
+}
+
+std::string home_debug_dir(const SearchPaths& p) {
+  if (!p.buildid_dir.empty()) return p.buildid_dir;
+  const char* home = std::getenv("HOME");
+  return std::string(home != nullptr ? home : "/root") + "/.debug";
+}
+
+bool file_exists(const std::string& p) { return ::access(p.c_str(), R_OK) == 0; }
+
+std::string dirname_of(const std::string& p) {
+  auto slash = p.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return p.substr(0, slash);
+}
+
+}  // namespace
+
+std::optional<std::string> read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return std::move(ss).str();
+}
+
+std::string dso_short_name(std::string_view path) {
+  if (!path.empty() && path.front() == '[') {
+    // "[kernel.kallsyms]_text" -> "[kernel.kallsyms]"
+    auto close = path.find(']');
+    if (close != std::string_view::npos) return std::string(path.substr(0, close + 1));
+    return std::string(path);
+  }
+  auto slash = path.rfind('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+void finalize_symbols(std::vector<Symbol>& syms, bool kallsyms) {
+  std::stable_sort(syms.begin(), syms.end(),
+                   [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
+  for (std::size_t i = 0; i + 1 < syms.size(); ++i) {
+    Symbol& prev = syms[i];
+    const Symbol& curr = syms[i + 1];
+    if (prev.end == prev.start) {
+      const bool pm = prev.name.find('[') != std::string::npos;
+      const bool cm = curr.name.find('[') != std::string::npos;
+      if (kallsyms && pm != cm)
+        prev.end = ((prev.end + 4096) + 4095) / 4096 * 4096;
+      else
+        prev.end = curr.start;
+    }
+  }
+  if (!syms.empty() && syms.back().end == syms.back().start)
+    syms.back().end = (syms.back().start + 4095) / 4096 * 4096 + 4096;
+}
+
+KallsymsTable parse_kallsyms(std::string_view text) {
+  KallsymsTable t;
+  std::vector<std::string> mod_names;
+  std::vector<std::vector<Symbol>> mod_syms;
+  while (!text.empty()) {
+    auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    // "ffffffff81000000 T _text\t[module]"
+    auto sp1 = line.find(' ');
+    if (sp1 == std::string_view::npos || sp1 + 3 > line.size()) continue;
+    std::uint64_t addr = 0;
+    auto [p, ec] = std::from_chars(line.data(), line.data() + sp1, addr, 16);
+    if (ec != std::errc{}) continue;
+    const char type = static_cast<char>(std::toupper(static_cast<unsigned char>(line[sp1 + 1])));
+    if (type != 'T' && type != 'W' && type != 'D' && type != 'B') continue;
+    std::string_view rest = line.substr(sp1 + 3);
+    std::string_view module;
+    auto tab = rest.find('\t');
+    if (tab != std::string_view::npos) {
+      module = rest.substr(tab + 1);
+      rest = rest.substr(0, tab);
+      if (module.size() >= 2 && module.front() == '[' && module.back() == ']')
+        module = module.substr(1, module.size() - 2);
+    }
+    Symbol s{addr, addr, std::string(rest)};
+    if (module.empty()) {
+      t.kernel.push_back(std::move(s));
+    } else {
+      std::size_t idx = 0;
+      for (; idx < mod_names.size(); ++idx)
+        if (mod_names[idx] == module) break;
+      if (idx == mod_names.size()) {
+        mod_names.emplace_back(module);
+        mod_syms.emplace_back();
+      }
+      mod_syms[idx].push_back(std::move(s));
+    }
+  }
+  finalize_symbols(t.kernel, true);
+  for (std::size_t i = 0; i < mod_names.size(); ++i) {
+    finalize_symbols(mod_syms[i], true);
+    t.modules.emplace_back(std::move(mod_names[i]), std::move(mod_syms[i]));
+  }
+  return t;
+}
+
+std::vector<Symbol> parse_jit_map(std::string_view text) {
+  std::vector<Symbol> out;
+  while (!text.empty()) {
+    auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    auto sp1 = line.find(' ');
+    if (sp1 == std::string_view::npos) continue;
+    auto sp2 = line.find(' ', sp1 + 1);
+    if (sp2 == std::string_view::npos) continue;
+    std::string_view a = line.substr(0, sp1);
+    std::string_view z = line.substr(sp1 + 1, sp2 - sp1 - 1);
+    if (a.starts_with("0x")) a.remove_prefix(2);
+    if (z.starts_with("0x")) z.remove_prefix(2);
+    std::uint64_t start = 0;
+    std::uint64_t size = 0;
+    if (std::from_chars(a.data(), a.data() + a.size(), start, 16).ec != std::errc{}) continue;
+    if (std::from_chars(z.data(), z.data() + z.size(), size, 16).ec != std::errc{}) continue;
+    std::string_view name = line.substr(sp2 + 1);
+    while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.remove_suffix(1);
+    out.push_back(Symbol{start, start + size, demangle(name)});
+  }
+  finalize_symbols(out, false);
+  return out;
+}
+
+struct Dso::Impl {
+  std::string recorded_build_id;
+  SearchPaths paths;
+  mutable std::once_flag once;
+  // Filled by load():
+  mutable std::vector<Symbol> symbols;
+  mutable bool preset = false;
+  struct Load {
+    std::uint64_t offset, filesz, vaddr;
+  };
+  mutable std::vector<Load> loads;
+  mutable std::string build_id;
+  mutable std::string warning;
+  mutable ElfFile main_elf;
+  mutable ElfFile debug_elf;
+  mutable Dwarf* dwarf = nullptr;
+  mutable std::mutex dwarf_mutex;
+
+  ~Impl() {
+    if (dwarf != nullptr) dwarf_end(dwarf);
+  }
+
+  void load_elf(const Dso& self) const;
+  void load_kernel(const Dso& self) const;
+  [[nodiscard]] std::string find_debug_file(const std::string& path, Elf* elf) const;
+};
+
+Dso::Dso(std::string path, DsoKind kind, std::string build_id, SearchPaths paths)
+    : path_(std::move(path)),
+      short_name_(dso_short_name(path_)),
+      kind_(kind),
+      impl_(std::make_unique<Impl>()) {
+  impl_->recorded_build_id = std::move(build_id);
+  impl_->paths = std::move(paths);
+  if (kind_ == DsoKind::kKernelModule && !short_name_.starts_with("[")) {
+    short_name_ = "[" + short_name_ + "]";
+  }
+}
+
+Dso::~Dso() = default;
+
+void Dso::set_symbols(std::vector<Symbol> symbols) {
+  impl_->symbols = std::move(symbols);
+  impl_->preset = true;
+}
+
+std::string Dso::Impl::find_debug_file(const std::string& path, Elf* elf) const {
+  std::vector<std::string> candidates;
+  const std::string dir = dirname_of(path);
+  std::string link = elf != nullptr ? elf_debuglink(elf) : std::string{};
+  if (!link.empty()) {
+    candidates.push_back(dir + "/" + link);
+    candidates.push_back(dir + "/.debug/" + link);
+    candidates.push_back(paths.debug_dir + dir + "/" + link);
+  }
+  const std::string& bid = !build_id.empty() ? build_id : recorded_build_id;
+  if (bid.size() > 2) {
+    candidates.push_back(paths.debug_dir + "/.build-id/" + bid.substr(0, 2) + "/" + bid.substr(2) +
+                         ".debug");
+    candidates.push_back(home_debug_dir(paths) + "/.build-id/" + bid.substr(0, 2) + "/" +
+                         bid.substr(2) + "/debug");
+  }
+  for (const auto& c : candidates) {
+    if (c == path || !file_exists(c)) continue;
+    ElfFile f(c);
+    if (!f) continue;
+    const std::string dbid = elf_build_id(f.get());
+    if (!bid.empty() && !dbid.empty() && dbid != bid) continue;  // another build's debug file
+    return c;
+  }
+  return {};
+}
+
+void Dso::Impl::load_elf(const Dso& self) const {
+  const std::string& path = self.path_;
+  std::string used = path;
+  if (self.kind_ == DsoKind::kVdso) {
+    used.clear();
+    if (recorded_build_id.size() > 2) {
+      std::string cached = home_debug_dir(paths) + "/[vdso]/" + recorded_build_id + "/vdso";
+      if (file_exists(cached)) used = cached;
+    }
+    if (used.empty()) {
+      // Our own process's vdso: same kernel, so the same image as the recorded one
+      // unless the build-ids say otherwise (checked below).
+      auto maps = read_text_file("/proc/self/maps");
+      if (maps) {
+        std::istringstream in(*maps);
+        std::string line;
+        while (std::getline(in, line)) {
+          if (line.find("[vdso]") == std::string::npos) continue;
+          std::uint64_t lo = 0;
+          std::uint64_t hi = 0;
+          auto dash = line.find('-');
+          auto sp = line.find(' ');
+          std::from_chars(line.data(), line.data() + dash, lo, 16);
+          std::from_chars(line.data() + dash + 1, line.data() + sp, hi, 16);
+          if (hi > lo) {
+            main_elf = ElfFile(reinterpret_cast<const char*>(lo), hi - lo);
+          }
+          break;
+        }
+      }
+    }
+  }
+  if (!used.empty()) main_elf = ElfFile(used);
+  if (!main_elf) {
+    warning = "cannot open '" + path + "'";
+    return;
+  }
+  build_id = elf_build_id(main_elf.get());
+  if (!recorded_build_id.empty() && !build_id.empty() && build_id != recorded_build_id) {
+    // The file changed since the recording: try perf's build-id cache.
+    std::string cached = home_debug_dir(paths) + "/.build-id/" + recorded_build_id.substr(0, 2) +
+                         "/" + recorded_build_id.substr(2) + "/elf";
+    ElfFile c(cached);
+    if (c && elf_build_id(c.get()) == recorded_build_id) {
+      main_elf = std::move(c);
+      build_id = recorded_build_id;
+    } else {
+      warning = "'" + path + "' has build-id " + build_id + " but the recording has " +
+                recorded_build_id + ": symbols may be wrong";
+    }
+  }
+  // PT_LOAD segments for file offset -> vaddr.
+  std::size_t phnum = 0;
+  if (elf_getphdrnum(main_elf.get(), &phnum) == 0) {
+    for (std::size_t i = 0; i < phnum; ++i) {
+      GElf_Phdr ph;
+      if (gelf_getphdr(main_elf.get(), static_cast<int>(i), &ph) == nullptr) continue;
+      if (ph.p_type != PT_LOAD) continue;
+      loads.push_back({ph.p_offset, ph.p_filesz, ph.p_vaddr});
+    }
+  }
+  std::vector<RawSym> raw;
+  std::string debug_path =
+      self.kind_ == DsoKind::kVdso ? std::string{} : find_debug_file(path, main_elf.get());
+  if (!debug_path.empty()) {
+    debug_elf = ElfFile(debug_path);
+    if (debug_elf && has_section_type(debug_elf.get(), SHT_SYMTAB))
+      read_elf_symbols(debug_elf.get(), SHT_SYMTAB, raw);
+  }
+  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_SYMTAB, raw);
+  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_DYNSYM, raw);
+  symbols = dedup_and_finalize(std::move(raw));
+}
+
+void Dso::Impl::load_kernel(const Dso& self) const {
+  if (preset) return;
+  std::optional<std::string> text;
+  if (recorded_build_id.size() > 2) {
+    text = read_text_file(home_debug_dir(paths) + "/[kernel.kallsyms]/" + recorded_build_id +
+                          "/kallsyms");
+  }
+  if (!text) text = read_text_file(paths.kallsyms);
+  if (!text) {
+    warning = "cannot read " + paths.kallsyms + ": no kernel symbols";
+    return;
+  }
+  auto table = parse_kallsyms(*text);
+  if (self.kind_ == DsoKind::kKernel) {
+    symbols = std::move(table.kernel);
+  } else {
+    std::string name = self.short_name_.substr(1, self.short_name_.size() - 2);
+    for (auto& [mod, syms] : table.modules)
+      if (mod == name) symbols = std::move(syms);
+  }
+  if (symbols.empty()) warning = "no symbols for " + self.short_name_;
+}
+
+void Dso::load() const {
+  std::call_once(impl_->once, [this] {
+    if (impl_->preset) return;
+    elf_version(EV_CURRENT);
+    switch (kind_) {
+      case DsoKind::kElf:
+      case DsoKind::kVdso:
+        impl_->load_elf(*this);
+        break;
+      case DsoKind::kKernel:
+      case DsoKind::kKernelModule:
+        impl_->load_kernel(*this);
+        break;
+      case DsoKind::kJitMap: {
+        auto text = read_text_file(path_);
+        if (text)
+          impl_->symbols = parse_jit_map(*text);
+        else
+          impl_->warning = "cannot open JIT map '" + path_ + "'";
+        break;
+      }
+      case DsoKind::kNoFile:
+        break;
+    }
+  });
+}
+
+std::uint64_t Dso::to_symbol_address(std::uint64_t off) const {
+  load();
+  if (kind_ != DsoKind::kElf && kind_ != DsoKind::kVdso) return off;
+  for (const auto& l : impl_->loads)
+    if (off >= l.offset && off < l.offset + l.filesz) return off - l.offset + l.vaddr;
+  if (!impl_->loads.empty()) {
+    const auto& l = impl_->loads.front();
+    return off - l.offset + l.vaddr;
+  }
+  return off;
+}
+
+const Symbol* Dso::find(std::uint64_t addr) const {
+  load();
+  const auto& syms = impl_->symbols;
+  auto it = std::upper_bound(syms.begin(), syms.end(), addr,
+                             [](std::uint64_t a, const Symbol& s) { return a < s.start; });
+  // Walk back a few entries so a big symbol enclosing smaller ones still matches.
+  for (int steps = 0; it != syms.begin() && steps < 4; ++steps) {
+    --it;
+    if (addr >= it->start && addr < it->end) return &*it;
+  }
+  return nullptr;
+}
+
+namespace {
+
+const char* die_name(Dwarf_Die* die) {
+  Dwarf_Attribute attr;
+  const char* name = nullptr;
+  if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) != nullptr ||
+      dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr) != nullptr)
+    name = dwarf_formstring(&attr);
+  if (name == nullptr) name = dwarf_diename(die);
+  return name;
+}
+
+}  // namespace
+
+std::optional<std::pair<std::string, std::uint32_t>> Dso::srcline(std::uint64_t addr) const {
+  load();
+  std::lock_guard lock(impl_->dwarf_mutex);
+  if (impl_->dwarf == nullptr) {
+    Elf* e = impl_->debug_elf ? impl_->debug_elf.get() : impl_->main_elf.get();
+    if (e == nullptr) return std::nullopt;
+    impl_->dwarf = dwarf_begin_elf(e, DWARF_C_READ, nullptr);
+    if (impl_->dwarf == nullptr) return std::nullopt;
+  }
+  Dwarf_Die cu;
+  if (dwarf_addrdie(impl_->dwarf, addr, &cu) == nullptr) return std::nullopt;
+  Dwarf_Line* line = dwarf_getsrc_die(&cu, addr);
+  if (line == nullptr) return std::nullopt;
+  int lineno = 0;
+  dwarf_lineno(line, &lineno);
+  const char* file = dwarf_linesrc(line, nullptr, nullptr);
+  return std::make_pair(std::string(file != nullptr ? file : ""),
+                        static_cast<std::uint32_t>(lineno < 0 ? 0 : lineno));
+}
+
+std::vector<InlineFrame> Dso::inline_chain(std::uint64_t addr) const {
+  std::vector<InlineFrame> out;
+  auto leaf = srcline(addr);  // also opens DWARF
+  if (!leaf) return out;
+  std::lock_guard lock(impl_->dwarf_mutex);
+  Dwarf_Die cu;
+  if (impl_->dwarf == nullptr || dwarf_addrdie(impl_->dwarf, addr, &cu) == nullptr) return out;
+  std::string file = leaf->first;
+  std::uint32_t line = leaf->second;
+  Dwarf_Files* files = nullptr;
+  std::size_t nfiles = 0;
+  dwarf_getsrcfiles(&cu, &files, &nfiles);
+  // The innermost function scope at addr; dwarf_getscopes() stops at the abstract
+  // origin of an inline, so each step outwards asks for the scopes of the concrete
+  // inlined_subroutine DIE itself (as eu-addr2line -i does).
+  auto first_function = [](Dwarf_Die* list, int count, int from, Dwarf_Die* found) {
+    for (int i = from; i < count; ++i) {
+      const int tag = dwarf_tag(&list[i]);
+      if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+        *found = list[i];
+        return true;
+      }
+    }
+    return false;
+  };
+  Dwarf_Die* scopes = nullptr;
+  const int n = dwarf_getscopes(&cu, addr, &scopes);
+  Dwarf_Die die;
+  bool have = n > 0 && first_function(scopes, n, 0, &die);
+  std::free(scopes);
+  for (int depth = 0; have && depth < 64; ++depth) {
+    const int tag = dwarf_tag(&die);
+    const char* name = die_name(&die);
+    out.push_back(
+        InlineFrame{name != nullptr ? demangle(name) : std::string("[unknown]"), file, line});
+    if (tag != DW_TAG_inlined_subroutine) break;
+    // The caller's location is this inline's call site.
+    Dwarf_Attribute attr;
+    Dwarf_Word call_file = 0;
+    Dwarf_Word call_line = 0;
+    if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_file, &attr), &call_file) == 0 &&
+        files != nullptr && call_file < nfiles) {
+      const char* f = dwarf_filesrc(files, call_file, nullptr, nullptr);
+      file = f != nullptr ? f : "";
+    }
+    if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &attr), &call_line) == 0)
+      line = static_cast<std::uint32_t>(call_line);
+    Dwarf_Die* outer = nullptr;
+    const int m = dwarf_getscopes_die(&die, &outer);
+    have = m > 1 && first_function(outer, m, 1, &die);
+    std::free(outer);
+  }
+  return out;
+}
+
+const std::string& Dso::file_build_id() const {
+  load();
+  return impl_->build_id;
+}
+const std::string& Dso::warning() const {
+  load();
+  return impl_->warning;
+}
+std::size_t Dso::symbol_count() const {
+  load();
+  return impl_->symbols.size();
+}
+const std::vector<Symbol>& Dso::symbols() const {
+  load();
+  return impl_->symbols;
+}
+
+}  // namespace perfx::symbol

@@ -1,0 +1,129 @@
+#pragma once
+/// \file
+/// One shared object (executable, library, kernel, module, vdso, JIT map) and its
+/// symbols, loaded once and looked up by binary search on sorted ranges.
+///
+/// Address spaces. A sampled ip is turned into a *map-relative* address the way
+/// perf's map__map_ip() does: `ip - map.start + map.pgoff`, i.e. a file offset for
+/// file-backed maps. Dso::to_symbol_address() turns that file offset into the ELF
+/// virtual address through the PT_LOAD that holds it (p_vaddr - p_offset), which is
+/// where the symtab's st_value lives. Kernel, module and JIT-map DSOs use absolute
+/// addresses (identity maps, as perf).
+///
+/// Symbol boundaries follow perf's: STT_FUNC/STT_GNU_IFUNC defined symbols; several
+/// symbols at one address keep the best one (sized > global > weak > fewer leading
+/// underscores > longer name); a zero-size symbol extends to the next symbol's start
+/// (the last one to the next page boundary + 4 KiB); [start, end) ranges.
+///
+/// Thread safety: every const query is safe from many threads once loaded; load()
+/// runs once (std::call_once). DWARF queries serialize on a per-DSO mutex
+/// (libdw's lazy CU loading is not thread-safe).
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfx::symbol {
+
+/// A function symbol; addresses in the DSO's symbol space, [start, end).
+struct Symbol {
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  std::string name;  ///< demangled
+};
+
+/// One frame produced by DWARF inline expansion, innermost first.
+struct InlineFrame {
+  std::string function;  ///< name of the inlined function (or the outer function)
+  std::string file;      ///< source file of the line inside that function
+  std::uint32_t line = 0;
+};
+
+enum class DsoKind : std::uint8_t { kElf, kKernel, kKernelModule, kVdso, kJitMap, kNoFile };
+
+/// Where symbol files are searched; defaults match a Debian system and perf's cache.
+struct SearchPaths {
+  std::string buildid_dir;                   ///< perf's cache, "" = $HOME/.debug
+  std::string debug_dir = "/usr/lib/debug";  ///< global debug directory
+  std::string kallsyms = "/proc/kallsyms";   ///< live kernel symbols
+};
+
+class Dso {
+ public:
+  /// `path` as recorded in the MMAP record; `build_id` lower-case hex, "" if unknown.
+  Dso(std::string path, DsoKind kind, std::string build_id, SearchPaths paths);
+  ~Dso();
+  Dso(const Dso&) = delete;
+  Dso& operator=(const Dso&) = delete;
+
+  /// The recorded path ("/usr/lib/x86_64-linux-gnu/libc.so.6", "[kernel.kallsyms]").
+  [[nodiscard]] const std::string& long_name() const noexcept { return path_; }
+  /// perf's short name: the basename for files, the bracketed name otherwise.
+  [[nodiscard]] const std::string& short_name() const noexcept { return short_name_; }
+  [[nodiscard]] DsoKind kind() const noexcept { return kind_; }
+  /// True for kernel and module DSOs ("[k]" in reports).
+  [[nodiscard]] bool is_kernel() const noexcept {
+    return kind_ == DsoKind::kKernel || kind_ == DsoKind::kKernelModule;
+  }
+
+  /// Loads symbols (once; later calls return at once). Never fails: a missing or
+  /// unreadable file leaves the DSO without symbols and sets warning().
+  void load() const;
+
+  /// Map-relative address (file offset for ELF files) -> symbol-space address.
+  [[nodiscard]] std::uint64_t to_symbol_address(std::uint64_t map_relative) const;
+  /// The symbol containing `addr` (symbol space), or nullptr.
+  [[nodiscard]] const Symbol* find(std::uint64_t addr) const;
+  /// Source file and line of `addr` (symbol space) from DWARF; nullopt without.
+  [[nodiscard]] std::optional<std::pair<std::string, std::uint32_t>> srcline(
+      std::uint64_t addr) const;
+  /// Inline chain at `addr`, innermost first, ending with the containing function
+  /// (empty when there is no DWARF). A non-inlined address gives one frame.
+  [[nodiscard]] std::vector<InlineFrame> inline_chain(std::uint64_t addr) const;
+
+  /// Build-id of the file actually used (hex), "" if none.
+  [[nodiscard]] const std::string& file_build_id() const;
+  /// A problem found while loading (missing file, build-id mismatch), "" if none.
+  [[nodiscard]] const std::string& warning() const;
+  /// Number of symbols loaded.
+  [[nodiscard]] std::size_t symbol_count() const;
+  /// The symbols, sorted by start (for tests and dumps).
+  [[nodiscard]] const std::vector<Symbol>& symbols() const;
+
+  /// Adds symbols directly (kallsyms splitting, tests). Must precede load().
+  void set_symbols(std::vector<Symbol> symbols);
+
+ private:
+  struct Impl;
+  std::string path_;
+  std::string short_name_;
+  DsoKind kind_;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// perf's short DSO name for a recorded path.
+[[nodiscard]] std::string dso_short_name(std::string_view path);
+
+/// Sorts `syms`, drops duplicates the way perf does and fixes up zero-size ends.
+/// `kallsyms`: module boundary rule of perf's symbols__fixup_end.
+void finalize_symbols(std::vector<Symbol>& syms, bool kallsyms = false);
+
+/// Reads a kallsyms-format text: returns the kernel's symbols (absolute addresses)
+/// and, per module name, the module's symbols. Only T/W/D/B types (as perf).
+struct KallsymsTable {
+  std::vector<Symbol> kernel;
+  std::vector<std::pair<std::string, std::vector<Symbol>>> modules;
+};
+[[nodiscard]] KallsymsTable parse_kallsyms(std::string_view text);
+
+/// Reads a /tmp/perf-PID.map JIT map ("START SIZE name" per line, hex).
+[[nodiscard]] std::vector<Symbol> parse_jit_map(std::string_view text);
+
+/// Reads a whole file into a string; nullopt when it cannot be opened.
+[[nodiscard]] std::optional<std::string> read_text_file(const std::string& path);
+
+}  // namespace perfx::symbol

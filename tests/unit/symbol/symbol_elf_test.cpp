@@ -1,0 +1,155 @@
+// Symbolization on fixture ELF files built at test time from tests/fixtures/sym_pinned.c
+// with pinned section addresses (vaddr 0x900000 lives at file offset != vaddr), then
+// stripped with a .gnu_debuglink to a separate debug file.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "symbol/dso.hpp"
+#include "symbol/machine.hpp"
+
+namespace perfx::symbol {
+namespace {
+
+const std::string kSource = std::string(PERFX_TEST_DATA_DIR) + "/../fixtures/sym_pinned.c";
+
+class SymbolElfTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    char tmpl[] = "/tmp/perfx_symtest_XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) return;
+    dir_ = tmpl;
+    const std::string cmd =
+        "cc -O2 -g -no-pie -fno-pie "
+        "-Wl,--section-start=sym_alpha_sec=0x900000,--section-start=sym_beta_sec=0x900100,"
+        "--section-start=sym_gamma_sec=0x900200,--section-start=sym_nosize_sec=0x900400 "
+        "-Wl,--build-id -o " +
+        dir_ + "/pinned " + kSource + " && cd " + dir_ +
+        " && objcopy --only-keep-debug pinned pinned.debug"
+        " && objcopy --strip-all --add-gnu-debuglink=pinned.debug pinned stripped"
+        " && cp stripped stripped_nodebug && objcopy --remove-section=.gnu_debuglink "
+        "stripped_nodebug";
+    built_ = std::system(cmd.c_str()) == 0;
+  }
+  static void TearDownTestSuite() {
+    if (!dir_.empty()) (void)std::system(("rm -rf " + dir_).c_str());
+  }
+  void SetUp() override {
+    if (!built_) GTEST_SKIP() << "cc/objcopy could not build the fixture";
+  }
+  static SearchPaths paths() {
+    SearchPaths p;
+    p.buildid_dir = dir_ + "/no-cache";
+    p.debug_dir = dir_ + "/no-debug";
+    return p;
+  }
+  static inline std::string dir_;
+  static inline bool built_ = false;
+};
+
+TEST_F(SymbolElfTest, PinnedAddressesAndBoundaries) {
+  Dso dso(dir_ + "/pinned", DsoKind::kElf, "", paths());
+  const Symbol* s = dso.find(0x900000);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "sym_alpha");
+  EXPECT_EQ(s->start, 0x900000u);
+  s = dso.find(0x900005);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "sym_alpha");
+  // A static function is in .symtab.
+  s = dso.find(0x900100);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "sym_local");
+  // One past a sized symbol's end is not inside it (gap up to 0x900100).
+  const Symbol* alpha = dso.find(0x900000);
+  EXPECT_EQ(dso.find(alpha->end), nullptr);
+  // _fini has size 0 in crti.o: perf extends it up to the next symbol (sym_alpha).
+  s = dso.find(0x8fffff);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "_fini");
+  EXPECT_EQ(s->end, 0x900000u);
+}
+
+TEST_F(SymbolElfTest, ZeroSizeSymbolExtendsToNext) {
+  Dso dso(dir_ + "/pinned", DsoKind::kElf, "", paths());
+  const Symbol* s = dso.find(0x900400);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "sym_nosize");
+  EXPECT_EQ(s->end, 0x900440u);
+  s = dso.find(0x90043f);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "sym_nosize");
+  s = dso.find(0x900440);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "sym_after");
+  EXPECT_EQ(dso.find(0x900441), nullptr);
+}
+
+TEST_F(SymbolElfTest, FileOffsetToVaddrThroughPtLoad) {
+  Dso dso(dir_ + "/pinned", DsoKind::kElf, "", paths());
+  // The pinned segment is at vaddr 0x900000, file offset 0x4000 (see readelf -l).
+  const std::uint64_t off = 0x4000 + 0x10;
+  EXPECT_EQ(dso.to_symbol_address(off), 0x900010u);
+  // A Map as an MMAP record gives it: start 0x900000, pgoff 0x4000.
+  Map m{0x900000, 0x901000, 0x4000, &dso, false};
+  EXPECT_EQ(dso.to_symbol_address(m.map_ip(0x900123)), 0x900123u);
+}
+
+TEST_F(SymbolElfTest, StrippedUsesDebuglink) {
+  Dso stripped(dir_ + "/stripped", DsoKind::kElf, "", paths());
+  const Symbol* s = stripped.find(0x900100);
+  ASSERT_NE(s, nullptr) << "static symbol only in the debug file's .symtab";
+  EXPECT_EQ(s->name, "sym_local");
+  auto line = stripped.srcline(0x900000);
+  ASSERT_TRUE(line.has_value());
+  EXPECT_NE(line->first.find("sym_pinned.c"), std::string::npos);
+  EXPECT_GT(line->second, 0u);
+  // Without the link, only .dynsym is left: a non-PIE static binary has none of ours.
+  Dso bare(dir_ + "/stripped_nodebug", DsoKind::kElf, "", paths());
+  EXPECT_EQ(bare.find(0x900100), nullptr);
+}
+
+TEST_F(SymbolElfTest, BuildIdMismatchWarns) {
+  Dso ok(dir_ + "/pinned", DsoKind::kElf, "", paths());
+  ASSERT_EQ(ok.file_build_id().size(), 40u);
+  EXPECT_TRUE(ok.warning().empty());
+  Dso bad(dir_ + "/pinned", DsoKind::kElf, std::string(40, 'a'), paths());
+  EXPECT_NE(bad.warning().find("build-id"), std::string::npos) << bad.warning();
+  // Symbols are still read from the file on disk.
+  EXPECT_NE(bad.find(0x900000), nullptr);
+}
+
+TEST_F(SymbolElfTest, InlineFramesFromDwarf) {
+  Dso dso(dir_ + "/pinned", DsoKind::kElf, "", paths());
+  const Symbol* outer = dso.find(0x900200);
+  ASSERT_NE(outer, nullptr);
+  ASSERT_EQ(outer->name, "sym_outer");
+  bool found = false;
+  for (std::uint64_t a = outer->start; a < outer->end && !found; ++a) {
+    auto chain = dso.inline_chain(a);
+    if (chain.size() >= 2 && chain[0].function == "inl_mix") {
+      found = true;
+      EXPECT_EQ(chain.back().function, "sym_outer");
+      EXPECT_NE(chain[0].file.find("sym_pinned.c"), std::string::npos);
+      // The outer frame's line is the call site inside sym_outer's loop.
+      EXPECT_GT(chain[1].line, chain[0].line);
+    }
+  }
+  EXPECT_TRUE(found) << "no address of sym_outer expanded to inl_mix";
+  auto plain = dso.inline_chain(0x900000);
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_EQ(plain[0].function, "sym_alpha");
+}
+
+TEST_F(SymbolElfTest, DsoCacheOpensOnce) {
+  DsoCache cache(paths());
+  Dso* a = cache.get(dir_ + "/pinned", DsoKind::kElf);
+  Dso* b = cache.get(dir_ + "/pinned", DsoKind::kElf);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a->short_name(), "pinned");
+}
+
+}  // namespace
+}  // namespace perfx::symbol

@@ -1,0 +1,130 @@
+// Pure symbol-module tests: demangling, kallsyms and JIT-map parsing, perf's symbol
+// boundary fixups, map overlap handling and the fork/exec process model.
+#include <gtest/gtest.h>
+
+#include "symbol/demangle.hpp"
+#include "symbol/dso.hpp"
+#include "symbol/machine.hpp"
+
+namespace perfx::symbol {
+namespace {
+
+TEST(Demangle, CxxWithParameters) {
+  EXPECT_EQ(demangle("_ZN3foo3barEi"), "foo::bar(int)");
+  EXPECT_EQ(demangle("_ZNSt6vectorIiSaIiEE9push_backERKi"),
+            "std::vector<int, std::allocator<int> >::push_back(int const&)");
+}
+
+TEST(Demangle, CNamesAndGarbageUnchanged) {
+  EXPECT_EQ(demangle("main"), "main");
+  EXPECT_EQ(demangle("_Zgarbage"), "_Zgarbage");
+  EXPECT_EQ(demangle(""), "");
+}
+
+TEST(Demangle, RustLegacyHashTrimmed) {
+  EXPECT_EQ(demangle("_ZN4core3fmt5write17h0123456789abcdefE"), "core::fmt::write");
+  EXPECT_EQ(demangle("_ZN63_$LT$alloc..vec..Vec$LT$T$GT$$u20$as$u20$core..clone..Clone$GT$"
+                     "5clone17h1234567890abcdefE"),
+            "<alloc::vec::Vec<T> as core::clone::Clone>::clone");
+  // Not a hash (15 digits): left as C++ demangled it.
+  EXPECT_EQ(demangle("_ZN3foo16h0123456789abcdeE"), "foo::h0123456789abcde");
+}
+
+TEST(Kallsyms, ParsesTypesModulesAndFixesEnds) {
+  const char* text =
+      "ffffffff81000000 T _text\n"
+      "ffffffff81000000 T _stext\n"
+      "ffffffff81000100 t local_fn\n"
+      "ffffffff81000200 r some_rodata\n"
+      "ffffffff81000300 T last_fn\n"
+      "ffffffffc0000000 t mod_fn\t[mymod]\n"
+      "ffffffffc0000040 T mod_fn2\t[mymod]\n";
+  auto t = parse_kallsyms(text);
+  ASSERT_EQ(t.kernel.size(), 4u);  // 'r' is filtered
+  EXPECT_EQ(t.kernel[2].name, "local_fn");
+  EXPECT_EQ(t.kernel[2].end, 0xffffffff81000300u);  // to the next kept symbol
+  ASSERT_EQ(t.modules.size(), 1u);
+  EXPECT_EQ(t.modules[0].first, "mymod");
+  EXPECT_EQ(t.modules[0].second[0].end, 0xffffffffc0000040u);
+  Dso k("[kernel.kallsyms]", DsoKind::kKernel, "", {});
+  k.set_symbols(t.kernel);
+  const Symbol* s = k.find(0xffffffff81000150);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, "local_fn");
+  EXPECT_TRUE(k.is_kernel());
+}
+
+TEST(JitMap, ParsesPerfMapLines) {
+  auto syms = parse_jit_map("7f0000001000 40 jitted_a\n0x7f0000001040 0x20 Lfoo::bar\nbad line\n");
+  ASSERT_EQ(syms.size(), 2u);
+  EXPECT_EQ(syms[0].start, 0x7f0000001000u);
+  EXPECT_EQ(syms[0].end, 0x7f0000001040u);
+  EXPECT_EQ(syms[1].name, "Lfoo::bar");
+}
+
+TEST(FinalizeSymbols, LastZeroSizeEndsAtNextPagePlusOne) {
+  std::vector<Symbol> s = {{0x1010, 0x1010, "b"}, {0x1000, 0x1000, "a"}};
+  finalize_symbols(s);
+  EXPECT_EQ(s[0].name, "a");
+  EXPECT_EQ(s[0].end, 0x1010u);
+  EXPECT_EQ(s[1].end, 0x3000u);  // roundup(0x1010, 4096) + 4096
+}
+
+TEST(ShortName, AsPerf) {
+  EXPECT_EQ(dso_short_name("/usr/lib/x86_64-linux-gnu/libc.so.6"), "libc.so.6");
+  EXPECT_EQ(dso_short_name("[kernel.kallsyms]_text"), "[kernel.kallsyms]");
+  EXPECT_EQ(dso_short_name("[vdso]"), "[vdso]");
+}
+
+TEST(MapSet, OverlapCutsOlderMaps) {
+  MapSet ms;
+  Dso a("/a", DsoKind::kNoFile, "", {});
+  Dso b("/b", DsoKind::kNoFile, "", {});
+  ms.insert(Map{0x1000, 0x5000, 0x0, &a, false});
+  ms.insert(Map{0x2000, 0x3000, 0x100, &b, false});
+  ASSERT_EQ(ms.size(), 3u);
+  EXPECT_EQ(ms.find(0x1fff)->dso, &a);
+  EXPECT_EQ(ms.find(0x2000)->dso, &b);
+  EXPECT_EQ(ms.find(0x2fff)->dso, &b);
+  const Map* right = ms.find(0x3000);
+  ASSERT_NE(right, nullptr);
+  EXPECT_EQ(right->dso, &a);
+  EXPECT_EQ(right->pgoff, 0x2000u);  // the cut keeps file offsets right
+  EXPECT_EQ(right->map_ip(0x3010), 0x2010u);
+  EXPECT_EQ(ms.find(0x5000), nullptr);
+  EXPECT_EQ(ms.find(0xfff), nullptr);
+}
+
+TEST(Machine, ForkCopiesThreadsShareExecReplaces) {
+  Machine m;
+  m.on_comm(100, 100, "parent", false);
+  m.on_mmap(100, 100, 0x400000, 0x1000, 0, "/bin/parent", "");
+  // A thread shares the maps.
+  m.on_fork(100, 100, 101, 100);
+  m.on_mmap(100, 101, 0x500000, 0x1000, 0, "/lib/libx.so", "");
+  ThreadState& t101 = m.thread(100, 101);
+  EXPECT_EQ(t101.comm, "parent");
+  EXPECT_NE(m.resolve(m.thread(100, 100), 0x500010, false).map, nullptr);
+  // A new process gets a copy: later maps of the parent are not seen by the child.
+  m.on_fork(200, 100, 200, 100);
+  m.on_mmap(100, 100, 0x600000, 0x1000, 0, "/lib/liby.so", "");
+  ThreadState& child = m.thread(200, 200);
+  EXPECT_NE(m.resolve(child, 0x400010, false).map, nullptr);
+  EXPECT_EQ(m.resolve(child, 0x600010, false).map, nullptr);
+  // exec drops the old maps.
+  m.on_comm(200, 200, "newprog", true);
+  EXPECT_EQ(m.resolve(m.thread(200, 200), 0x400010, false).map, nullptr);
+  EXPECT_EQ(m.thread(200, 200).comm, "newprog");
+  // Unknown address: no map, address kept.
+  auto loc = m.resolve(child, 0x12345, false);
+  EXPECT_EQ(loc.map, nullptr);
+  EXPECT_EQ(loc.map_addr, 0x12345u);
+  // Kernel addresses go to the kernel DSO with identity mapping.
+  auto k = m.resolve(child, 0xffffffff81000010ULL, true);
+  ASSERT_NE(k.map, nullptr);
+  EXPECT_TRUE(k.map->dso->is_kernel());
+  EXPECT_EQ(k.map_addr, 0xffffffff81000010ULL);
+}
+
+}  // namespace
+}  // namespace perfx::symbol
