@@ -1,0 +1,56 @@
+#pragma once
+/// \file
+/// `perfx diff`: compares two profiles the way `perf diff` does (self overhead per
+/// shared object + symbol, "Baseline" = old percent, "Delta Abs" = new - old percent,
+/// rows sorted by the absolute delta), and draws a differential flame graph.
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "perfx/error.hpp"
+#include "profile/profile.hpp"
+#include "report/export.hpp"
+
+namespace perfx::report {
+
+/// One (shared object, symbol) row of a diff.
+struct DiffRow {
+  std::string dso;
+  std::string symbol;
+  profile::FrameKind kind = profile::FrameKind::kUnknown;
+  std::uint64_t old_period = 0;
+  std::uint64_t new_period = 0;
+  std::optional<double> baseline;  ///< old self percent; nullopt when only in NEW
+  std::optional<double> delta;     ///< new - old percent; nullopt when only in OLD
+};
+
+/// One event compared (matched by name between the two profiles).
+struct DiffSection {
+  std::string event;
+  std::uint64_t old_total = 0;  ///< total period of the event in OLD
+  std::uint64_t new_total = 0;
+  std::vector<DiffRow> rows;    ///< sorted as perf diff prints them
+};
+
+/// Compares every event of `old_profile` that `new_profile` also has (by name).
+/// Error kInvalidArgument when no event is common to both.
+[[nodiscard]] Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profile,
+                                                             const profile::Profile& new_profile);
+
+/// Prints perf diff's stdio table: "# Event '...'" and the columns
+/// "# Baseline  Delta Abs  Shared Object  Symbol".
+[[nodiscard]] Result<void> write_diff_table(const std::vector<DiffSection>& sections,
+                                            std::ostream& out);
+
+/// Differential flame graph (HTML, same viewer as `--format html`): frame widths are
+/// NEW's samples, colours the change of each path's share of all samples (red = grew,
+/// blue = shrank, white = unchanged). Options as for the flame graph.
+[[nodiscard]] Result<void> write_diff_flamegraph_html(const profile::Profile& old_profile,
+                                                      const profile::Profile& new_profile,
+                                                      std::ostream& out,
+                                                      const ExportOptions& options);
+
+}  // namespace perfx::report
