@@ -28,6 +28,12 @@ std::string rust_legacy(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
+    // A path segment starting with '$' is written "_$..." by rustc: drop the '_'.
+    if (s[i] == '_' && i + 1 < s.size() && s[i + 1] == '$' &&
+        (i == 0 || (i >= 2 && s.substr(i - 2, 2) == "::"))) {
+      ++i;
+      continue;
+    }
     if (s[i] == '$') {
       bool matched = false;
       for (const auto& e : kEscapes) {
