@@ -747,8 +747,6 @@ std::string format_header(const Features& f, std::span<const AttrEntry> attrs,
       case Feature::kNumaTopology:
       case Feature::kCache:
       case Feature::kMemTopology:
-      case Feature::kBpfProgInfo:
-      case Feature::kBpfBtf:
       case Feature::kHybridTopology:
         o += fmt::format("# {} info available, use -I to display\n", upper(feature_name(bit)));
         break;

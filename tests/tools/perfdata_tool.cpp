@@ -1,0 +1,307 @@
+// Test helper for tests/interop/perfdata_*.sh: reads perf.data files with the
+// perfx reader (dump: per-type counts, malformed/skipped, header text) and
+// synthesizes recordings with the perfx writer (synth) for perf to read.
+//
+//   perfdata_tool dump FILE|-            counts as "key value" lines
+//   perfdata_tool header FILE            perf report --header-only style text
+//   perfdata_tool synth OUT|- --binary PATH --stack A,B,C:COUNT ... [--pipe] [-z LEVEL]
+//       A,B,C are file-relative addresses (leaf first) in PATH's executable segment.
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "record/perf_data_reader.hpp"
+#include "record/perf_data_writer.hpp"
+
+using namespace perfx;
+using namespace perfx::record;
+
+namespace {
+
+int dump(const std::string& path) {
+  auto reader = PerfDataReader::open(path);
+  if (!reader) {
+    std::fprintf(stderr, "error: %s\n", reader.error().message().c_str());
+    return 2;
+  }
+  RawRecord raw;
+  std::uint64_t samples = 0, decoded = 0, callchain_frames = 0;
+  while (reader->next(raw)) {
+    auto rec = reader->decode(raw);
+    if (!rec) {
+      std::fprintf(stderr, "decode: %s\n", rec.error().message().c_str());
+      continue;
+    }
+    ++decoded;
+    if (const auto* s = rec->get<Sample>()) {
+      ++samples;
+      callchain_frames += s->callchain.size();
+    }
+  }
+  const auto& st = reader->stats();
+  std::printf("pipe %d\n", reader->is_pipe() ? 1 : 0);
+  std::printf("attrs %zu\n", reader->attrs().size());
+  for (std::size_t i = 0; i < reader->attrs().size(); ++i) {
+    std::printf("event %zu %s\n", i, reader->event_name(i).c_str());
+  }
+  std::printf("records %llu\n", static_cast<unsigned long long>(st.records));
+  std::printf("decoded %llu\n", static_cast<unsigned long long>(decoded));
+  std::printf("samples %llu\n", static_cast<unsigned long long>(samples));
+  std::printf("callchain_frames %llu\n", static_cast<unsigned long long>(callchain_frames));
+  for (std::size_t t = 0; t < st.by_type.size(); ++t) {
+    if (st.by_type[t] != 0) {
+      std::printf("type %s %llu\n", std::string(record_type_name(static_cast<std::uint32_t>(t))).c_str(),
+                  static_cast<unsigned long long>(st.by_type[t]));
+    }
+  }
+  std::printf("compressed %llu\n", static_cast<unsigned long long>(st.compressed_records));
+  std::printf("unknown %llu\n", static_cast<unsigned long long>(st.unknown_records));
+  std::printf("malformed %llu\n", static_cast<unsigned long long>(st.malformed_records));
+  std::printf("skipped %llu\n", static_cast<unsigned long long>(st.skipped_bytes));
+  for (const auto& w : st.warnings) std::printf("warning %s\n", w.c_str());
+  if (reader->error()) {
+    std::printf("error %s\n", reader->error()->message().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+int header(const std::string& path) {
+  auto reader = PerfDataReader::open(path);
+  if (!reader) {
+    std::fprintf(stderr, "error: %s\n", reader.error().message().c_str());
+    return 2;
+  }
+  std::fputs(reader->header_text().c_str(), stdout);
+  return 0;
+}
+
+struct Stack {
+  std::vector<std::uint64_t> addrs;
+  std::uint64_t count = 0;
+};
+
+int synth(int argc, char** argv) {
+  std::string out = argv[2];
+  std::string binary;
+  std::vector<Stack> stacks;
+  WriterOptions opts;
+  for (int i = 3; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--binary" && i + 1 < argc) {
+      binary = argv[++i];
+    } else if (a == "--pipe") {
+      opts.pipe = true;
+    } else if (a == "-z" && i + 1 < argc) {
+      opts.compress_level = std::atoi(argv[++i]);
+    } else if (a == "--stack" && i + 1 < argc) {
+      std::string s = argv[++i];
+      Stack st;
+      const auto colon = s.find(':');
+      st.count = std::strtoull(s.c_str() + colon + 1, nullptr, 0);
+      std::string list = s.substr(0, colon);
+      std::size_t p = 0;
+      while (p < list.size()) {
+        std::size_t q = list.find(',', p);
+        if (q == std::string::npos) q = list.size();
+        st.addrs.push_back(std::strtoull(list.substr(p, q - p).c_str(), nullptr, 0));
+        p = q + 1;
+      }
+      stacks.push_back(st);
+    } else {
+      std::fprintf(stderr, "unknown argument %s\n", a.c_str());
+      return 2;
+    }
+  }
+  struct stat bst{};
+  if (binary.empty() || ::stat(binary.c_str(), &bst) != 0) {
+    std::fprintf(stderr, "need --binary PATH\n");
+    return 2;
+  }
+  raw::EventAttr attr{};
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.size = raw::kAttrSizeVer7;
+  attr.config = PERF_COUNT_SW_CPU_CLOCK;
+  attr.sample_period = 1000000;
+  attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+                     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+                     PERF_SAMPLE_CALLCHAIN;
+  attr.read_format = PERF_FORMAT_ID;
+  attr.disabled = 1;
+  attr.inherit = 1;
+  attr.mmap = 1;
+  attr.comm = 1;
+  attr.task = 1;
+  attr.sample_id_all = 1;
+  attr.mmap2 = 1;
+  attr.comm_exec = 1;
+  attr.exclude_guest = 1;
+  const std::uint64_t kId = 101;
+  auto w = PerfDataWriter::create(out, {WriterAttr{attr, "cpu-clock", {kId}}}, opts);
+  if (!w) {
+    std::fprintf(stderr, "error: %s\n", w.error().message().c_str());
+    return 1;
+  }
+  Features f;
+  utsname u{};
+  ::uname(&u);
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  f.hostname = host;
+  f.osrelease = u.release;
+  f.version = "6.1.perfx";
+  f.arch = u.machine;
+  const long ncpu = ::sysconf(_SC_NPROCESSORS_ONLN);
+  f.nrcpus = NrCpus{static_cast<std::uint32_t>(ncpu), static_cast<std::uint32_t>(ncpu)};
+  f.cpudesc = "perfx synthetic cpu";
+  f.cpuid = "GenuineIntel,6,85,4";
+  f.total_mem_kb = 1024 * 1024;
+  std::vector<std::string> cmd;
+  for (int i = 0; i < argc; ++i) cmd.emplace_back(argv[i]);
+  f.cmdline = cmd;
+  if (opts.pipe) f.event_desc.push_back(EventDesc{attr, "cpu-clock", {kId}});
+  CpuTopology topo;
+  topo.core_siblings.push_back(ncpu > 1 ? fmt::format("0-{}", ncpu - 1) : "0");
+  for (long c = 0; c < ncpu; ++c) {
+    topo.thread_siblings.push_back(std::to_string(c));
+    topo.cpus.push_back({static_cast<std::uint32_t>(c), 0, 0});
+  }
+  topo.has_dies = true;
+  topo.die_siblings = topo.core_siblings;
+  f.cpu_topology = topo;
+  f.pmu_mappings = {{1, "software"}, {2, "tracepoint"}};
+  if (auto r = w->set_features(f); !r) {
+    std::fprintf(stderr, "error: %s\n", r.error().message().c_str());
+    return 1;
+  }
+
+  const std::uint32_t pid = 4242;
+  const std::uint64_t base = 0x555555554000ULL;
+  std::uint64_t t = 1000000000ULL;
+  auto put = [&](Record r) {
+    r.sample_id.fields = attr.sample_type;
+    r.sample_id.pid = r.sample_id.tid = pid;
+    r.sample_id.time = t;
+    r.sample_id.id = kId;
+    if (auto e = w->write(r); !e) {
+      std::fprintf(stderr, "error: %s\n", e.error().message().c_str());
+      std::exit(1);
+    }
+  };
+  // perf report warns about kptr_restrict unless the kernel map is present, as
+  // perf record writes it: MMAP pid -1 "[kernel.kallsyms]_text" at _text.
+  if (FILE* ks = std::fopen("/proc/kallsyms", "r")) {
+    char line[512];
+    unsigned long long text = 0, etext = 0;
+    while (std::fgets(line, sizeof line, ks) != nullptr) {
+      unsigned long long a = 0;
+      char kind = 0;
+      char sym[256] = {};
+      if (std::sscanf(line, "%llx %c %255s", &a, &kind, sym) != 3) continue;
+      if (std::strcmp(sym, "_text") == 0) text = a;
+      if (std::strcmp(sym, "_etext") == 0) etext = a;
+      if (text != 0 && etext != 0) break;
+    }
+    std::fclose(ks);
+    if (text != 0) {
+      Record r;
+      r.header.misc = PERF_RECORD_MISC_KERNEL;
+      Mmap m;
+      m.pid = 0xffffffffu;
+      m.tid = 0;
+      m.addr = text;
+      m.len = etext > text ? etext - text : 0x1000000;
+      m.pgoff = text;
+      m.filename = "[kernel.kallsyms]_text";
+      r.body = m;
+      r.sample_id.fields = attr.sample_type;
+      r.sample_id.pid = 0xffffffffu;
+      r.sample_id.tid = 0xffffffffu;
+      r.sample_id.id = kId;
+      if (auto e = w->write(r); !e) return 1;
+    }
+  }
+  {
+    Record r;
+    r.body = Fork{pid, 1, pid, 1, t};
+    put(r);
+  }
+  std::string comm = binary.substr(binary.rfind('/') + 1);
+  {
+    Record r;
+    r.header.misc = PERF_RECORD_MISC_COMM_EXEC;
+    r.body = Comm{pid, pid, comm};
+    put(r);
+  }
+  {
+    Record r;
+    r.header.misc = PERF_RECORD_MISC_USER;
+    Mmap2 m;
+    m.pid = m.tid = pid;
+    m.addr = base + 0x1000;
+    m.len = 0x1000;
+    m.pgoff = 0x1000;
+    m.maj = static_cast<std::uint32_t>(major(bst.st_dev));
+    m.min = static_cast<std::uint32_t>(minor(bst.st_dev));
+    m.ino = bst.st_ino;
+    m.prot = 5;   // PROT_READ | PROT_EXEC
+    m.flags = 2;  // MAP_PRIVATE
+    m.filename = binary;
+    r.body = m;
+    put(r);
+  }
+  std::vector<std::uint64_t> chain;
+  for (const auto& st : stacks) {
+    for (std::uint64_t i = 0; i < st.count; ++i) {
+      t += 1000000;
+      chain.clear();
+      chain.push_back(PERF_CONTEXT_USER);
+      for (std::uint64_t a : st.addrs) chain.push_back(base + a);
+      Sample s;
+      s.identifier = kId;
+      s.ip = base + st.addrs.front();
+      s.pid = s.tid = pid;
+      s.time = t;
+      s.cpu = 0;
+      s.period = 1000000;
+      s.callchain = U64Array::of(chain);
+      Record r;
+      r.header.misc = PERF_RECORD_MISC_USER;
+      r.body = s;
+      put(r);
+    }
+    if (auto e = w->finish_round(); !e) return 1;
+  }
+  {
+    Record r;
+    r.body = Exit{pid, 1, pid, 1, t + 1};
+    put(r);
+  }
+  if (auto e = w->finalize(); !e) {
+    std::fprintf(stderr, "error: %s\n", e.error().message().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: perfdata_tool dump|header|synth FILE ...\n");
+    return 2;
+  }
+  const std::string cmd = argv[1];
+  if (cmd == "dump") return dump(argv[2]);
+  if (cmd == "header") return header(argv[2]);
+  if (cmd == "synth") return synth(argc, argv);
+  std::fprintf(stderr, "unknown command %s\n", cmd.c_str());
+  return 2;
+}
