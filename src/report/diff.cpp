@@ -44,8 +44,10 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event,
       leaf = &p.frames[*it];
       if (!leaf->inlined) break;
     }
-    const std::string dso = leaf ? leaf->dso : "[unknown]";
-    const std::string sym = leaf ? leaf->function : "[unknown]";
+    const std::string dso = leaf && !leaf->dso.empty() ? leaf->dso : "[unknown]";
+    std::string sym = leaf ? leaf->function : "[unknown]";
+    // perf shows an unresolved symbol as its map-relative address.
+    if (leaf && (sym.empty() || sym == "[unknown]")) sym = fmt::format("{:#018x}", leaf->map_address);
     auto& e = map[{dso, sym}];
     e.kind = leaf ? leaf->kind : profile::FrameKind::kUnknown;
     e.period += s.period;
