@@ -23,8 +23,7 @@ using SelfMap = std::map<std::pair<std::string, std::string>, SelfEntry>;  // (d
 // Self period per (dso, symbol) of one event: the sampled frame's symbol. Inline
 // frames are attributed to the function they were inlined into, as perf does without
 // --inline.
-Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event,
-                             std::uint64_t& total) {
+Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std::uint64_t& total) {
   SelfMap map;
   total = 0;
   for (const auto& s : p.samples) {
@@ -47,7 +46,8 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event,
     const std::string dso = leaf && !leaf->dso.empty() ? leaf->dso : "[unknown]";
     std::string sym = leaf ? leaf->function : "[unknown]";
     // perf shows an unresolved symbol as its map-relative address.
-    if (leaf && (sym.empty() || sym == "[unknown]")) sym = fmt::format("{:#018x}", leaf->map_address);
+    if (leaf && (sym.empty() || sym == "[unknown]"))
+      sym = fmt::format("{:#018x}", leaf->map_address);
     auto& e = map[{dso, sym}];
     e.kind = leaf ? leaf->kind : profile::FrameKind::kUnknown;
     e.period += s.period;
@@ -183,7 +183,8 @@ Result<void> write_diff_flamegraph_html(const profile::Profile& old_profile,
       std::string key = f.names[i];
       key.push_back('\0');
       key.push_back(static_cast<char>('0' + static_cast<int>(f.kinds[i])));
-      auto [it, inserted] = name_index.try_emplace(key, static_cast<std::uint32_t>(merged.names.size()));
+      auto [it, inserted] =
+          name_index.try_emplace(key, static_cast<std::uint32_t>(merged.names.size()));
       if (inserted) {
         merged.names.push_back(f.names[i]);
         merged.kinds.push_back(f.kinds[i]);

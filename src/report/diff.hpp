@@ -32,7 +32,7 @@ struct DiffSection {
   std::string event;
   std::uint64_t old_total = 0;  ///< total period of the event in OLD
   std::uint64_t new_total = 0;
-  std::vector<DiffRow> rows;    ///< sorted as perf diff prints them
+  std::vector<DiffRow> rows;  ///< sorted as perf diff prints them
 };
 
 /// Compares every event of `old_profile` that `new_profile` also has (by name).

@@ -13,8 +13,8 @@
 namespace perfx::report {
 
 const std::vector<std::string_view>& export_formats() {
-  static const std::vector<std::string_view> kFormats = {
-      "folded", "html", "svg", "pprof", "speedscope", "firefox", "json"};
+  static const std::vector<std::string_view> kFormats = {"folded",     "html",    "svg", "pprof",
+                                                         "speedscope", "firefox", "json"};
   return kFormats;
 }
 

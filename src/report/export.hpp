@@ -51,8 +51,7 @@ struct ExportOptions {
 /// Writes `profile` to `out` in `format`.
 /// Errors: kInvalidArgument for an unknown format (the message lists the valid ones)
 /// or an `options.event` out of range; kIo when the stream fails.
-[[nodiscard]] Result<void> export_profile(std::string_view format,
-                                          const profile::Profile& profile, std::ostream& out,
-                                          const ExportOptions& options = {});
+[[nodiscard]] Result<void> export_profile(std::string_view format, const profile::Profile& profile,
+                                          std::ostream& out, const ExportOptions& options = {});
 
 }  // namespace perfx::report

@@ -8,12 +8,24 @@ void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '<': out += "\\u003c"; break;  // keeps "</script>" inert inside HTML
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '<':
+        out += "\\u003c";
+        break;  // keeps "</script>" inert inside HTML
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -30,11 +42,21 @@ void append_json_string(std::string& out, std::string_view s) {
 void append_xml_escaped(std::string& out, std::string_view s) {
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
       default:
         // Control characters are not allowed in XML 1.0.
         if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
@@ -46,8 +68,7 @@ void append_xml_escaped(std::string& out, std::string_view s) {
   }
 }
 
-Result<std::uint32_t> select_event(const profile::Profile& profile,
-                                   const ExportOptions& options) {
+Result<std::uint32_t> select_event(const profile::Profile& profile, const ExportOptions& options) {
   if (options.event >= 0) {
     const auto index = static_cast<std::size_t>(options.event);
     if (index >= profile.events.size() && !(index == 0 && profile.events.empty())) {
@@ -70,10 +91,14 @@ std::string display_title(const profile::Profile& profile, const ExportOptions& 
 
 std::string_view kind_name(profile::FrameKind kind) noexcept {
   switch (kind) {
-    case profile::FrameKind::kUser: return "user";
-    case profile::FrameKind::kKernel: return "kernel";
-    case profile::FrameKind::kJit: return "jit";
-    case profile::FrameKind::kUnknown: break;
+    case profile::FrameKind::kUser:
+      return "user";
+    case profile::FrameKind::kKernel:
+      return "kernel";
+    case profile::FrameKind::kJit:
+      return "jit";
+    case profile::FrameKind::kUnknown:
+      break;
   }
   return "unknown";
 }

@@ -14,10 +14,14 @@ namespace {
 // Category indices into meta.categories below.
 int category_of(profile::FrameKind kind) {
   switch (kind) {
-    case profile::FrameKind::kUser: return 0;
-    case profile::FrameKind::kKernel: return 1;
-    case profile::FrameKind::kJit: return 2;
-    case profile::FrameKind::kUnknown: break;
+    case profile::FrameKind::kUser:
+      return 0;
+    case profile::FrameKind::kKernel:
+      return 1;
+    case profile::FrameKind::kJit:
+      return 2;
+    case profile::FrameKind::kUnknown:
+      break;
   }
   return 3;
 }
@@ -51,8 +55,9 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
     // Mean time between samples of one thread is a fair "interval" for the UI.
     if (profile.samples.size() < 2 || profile.end_time_ns <= profile.start_time_ns) return 1.0;
     const double span = static_cast<double>(profile.end_time_ns - profile.start_time_ns) / 1e6;
-    return std::max(0.001, span * static_cast<double>(std::max<std::size_t>(profile.threads.size(), 1)) /
-                               static_cast<double>(profile.samples.size()));
+    return std::max(0.001,
+                    span * static_cast<double>(std::max<std::size_t>(profile.threads.size(), 1)) /
+                        static_cast<double>(profile.samples.size()));
   }();
 
   std::string j = "{\"meta\":{";
@@ -101,8 +106,8 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
         std::int64_t prefix = -1;  // root-first walk builds (prefix, frame) rows
         for (std::uint32_t f : profile.stacks[s.stack]) {
           if (f >= profile.frames.size()) {
-            return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", s.stack,
-                        f, profile.frames.size());
+            return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", s.stack, f,
+                        profile.frames.size());
           }
           const auto& frame = profile.frames[f];
           if (frame.inlined && !options.inline_frames) continue;
@@ -117,14 +122,12 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
                            category_of(frame.kind));
             ++t.frame_count;
           }
-          const std::uint64_t key =
-              (static_cast<std::uint64_t>(prefix + 1) << 32) | fit->second;
+          const std::uint64_t key = (static_cast<std::uint64_t>(prefix + 1) << 32) | fit->second;
           auto [sit, sinserted] = t.stack_index.try_emplace(key, t.stack_count);
           if (sinserted) {
             if (t.stack_count) t.stack_rows.push_back(',');
             fmt::format_to(std::back_inserter(t.stack_rows), "[{},{}]",
-                           prefix < 0 ? std::string("null") : std::to_string(prefix),
-                           fit->second);
+                           prefix < 0 ? std::string("null") : std::to_string(prefix), fit->second);
             ++t.stack_count;
           }
           prefix = sit->second;
@@ -133,7 +136,8 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
       }
       const double time_ms =
           static_cast<double>(s.time_ns >= profile.start_time_ns ? s.time_ns - profile.start_time_ns
-                                                                  : 0) / 1e6;
+                                                                 : 0) /
+          1e6;
       if (k != i) samples.push_back(',');
       fmt::format_to(std::back_inserter(samples), "[{},{:.6f},0]",
                      pit->second < 0 ? std::string("null") : std::to_string(pit->second), time_ms);

@@ -31,11 +31,17 @@ std::string colour(FoldedKind kind, std::string_view name) {
     return static_cast<int>(std::lround(base + span * t));
   };
   switch (kind) {
-    case FoldedKind::kUser: return fmt::format("rgb({},{},{})", c(210, 45, h), c(60, 80, h), c(40, 30, h));
-    case FoldedKind::kKernel: return fmt::format("rgb({},{},{})", c(215, 40, h), c(140, 50, h), c(0, 30, h));
-    case FoldedKind::kJit: return fmt::format("rgb({},{},{})", c(50, 60, h), c(170, 60, h), c(50, 50, h));
-    case FoldedKind::kComm: return fmt::format("rgb({},{},{})", c(120, 40, h), c(160, 40, h), c(220, 30, h));
-    case FoldedKind::kUnknown: break;
+    // FlameGraph's --color=java palette: user red, kernel orange, JIT green.
+    case FoldedKind::kUser:
+      return fmt::format("rgb({},{},{})", c(200, 55, h), c(50, 80, h), c(50, 80, h));
+    case FoldedKind::kKernel:
+      return fmt::format("rgb({},{},0)", c(190, 65, h), c(90, 65, h));
+    case FoldedKind::kJit:
+      return fmt::format("rgb({},{},{})", c(50, 60, h), c(170, 60, h), c(50, 50, h));
+    case FoldedKind::kComm:
+      return fmt::format("rgb({},{},{})", c(120, 40, h), c(160, 40, h), c(220, 30, h));
+    case FoldedKind::kUnknown:
+      break;
   }
   return fmt::format("rgb({0},{0},{0})", c(170, 30, h));
 }
@@ -108,15 +114,19 @@ Result<void> write_flamegraph_svg(const profile::Profile& profile, std::ostream&
     fmt::format_to(std::back_inserter(svg),
                    "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
                    "fill=\"{}\" rx=\"2\" ry=\"2\"/>",
-                   kPadX + x[i], y, w, kFrameHeight - 1, i == 0 ? "rgb(200,200,200)" : colour(kind, name));
+                   kPadX + x[i], y, w, kFrameHeight - 1,
+                   i == 0 ? "rgb(200,200,200)" : colour(kind, name));
     const auto fit = static_cast<std::size_t>(w / (kFontSize * kFontWidth));
     if (fit >= 3) {
-      fmt::format_to(std::back_inserter(svg), "<text x=\"{:.1f}\" y=\"{:.1f}\">",
-                     kPadX + x[i] + 3, y + kFrameHeight - 4.5);
+      fmt::format_to(std::back_inserter(svg), "<text x=\"{:.1f}\" y=\"{:.1f}\">", kPadX + x[i] + 3,
+                     y + kFrameHeight - 4.5);
       if (name.size() <= fit) {
         detail::append_xml_escaped(svg, name);
       } else {
-        detail::append_xml_escaped(svg, name.substr(0, fit - 2));
+        std::size_t cut = fit - 2;
+        // Never split a UTF-8 sequence.
+        while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xc0u) == 0x80u) --cut;
+        detail::append_xml_escaped(svg, name.substr(0, cut));
         svg += "..";
       }
       svg += "</text>";

@@ -14,8 +14,7 @@ namespace perfx::report {
 
 /// Writes the SVG flame graph of one event (options.event), options.width pixels wide;
 /// options.inverted draws an icicle (roots at the top).
-[[nodiscard]] Result<void> write_flamegraph_svg(const profile::Profile& profile,
-                                                std::ostream& out,
+[[nodiscard]] Result<void> write_flamegraph_svg(const profile::Profile& profile, std::ostream& out,
                                                 const ExportOptions& options);
 
 }  // namespace perfx::report

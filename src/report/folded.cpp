@@ -23,10 +23,14 @@ std::string sanitize(std::string_view name) {
 
 FoldedKind folded_kind(profile::FrameKind kind) {
   switch (kind) {
-    case profile::FrameKind::kUser: return FoldedKind::kUser;
-    case profile::FrameKind::kKernel: return FoldedKind::kKernel;
-    case profile::FrameKind::kJit: return FoldedKind::kJit;
-    case profile::FrameKind::kUnknown: break;
+    case profile::FrameKind::kUser:
+      return FoldedKind::kUser;
+    case profile::FrameKind::kKernel:
+      return FoldedKind::kKernel;
+    case profile::FrameKind::kJit:
+      return FoldedKind::kJit;
+    case profile::FrameKind::kUnknown:
+      break;
   }
   return FoldedKind::kUnknown;
 }
@@ -89,15 +93,14 @@ Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions&
     std::uint32_t comm = kNone;
     if (options.include_comm && s.thread < thread_name.size()) comm = thread_name[s.thread];
     const std::uint64_t key = (static_cast<std::uint64_t>(comm) << 32) | s.stack;
-    auto [it, inserted] =
-        by_key.try_emplace(key, static_cast<std::uint32_t>(folded.stacks.size()));
+    auto [it, inserted] = by_key.try_emplace(key, static_cast<std::uint32_t>(folded.stacks.size()));
     if (inserted) {
       FoldedStack stack;
       if (comm != kNone) stack.names.push_back(comm);
       for (std::uint32_t frame : profile.stacks[s.stack]) {
         if (frame >= frame_name.size()) {
-          return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", s.stack,
-                      frame, frame_name.size());
+          return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", s.stack, frame,
+                      frame_name.size());
         }
         if (frame_name[frame] != kNone) stack.names.push_back(frame_name[frame]);
       }
@@ -179,10 +182,9 @@ std::vector<FlameNode> build_flame_tree(const FoldedProfile& folded, bool invert
     nodes[cur].self += s.samples;
   }
   for (auto& node : nodes) {
-    std::sort(node.children.begin(), node.children.end(),
-              [&](std::uint32_t a, std::uint32_t b) {
-                return folded.names[nodes[a].name] < folded.names[nodes[b].name];
-              });
+    std::sort(node.children.begin(), node.children.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return folded.names[nodes[a].name] < folded.names[nodes[b].name];
+    });
   }
   return nodes;
 }

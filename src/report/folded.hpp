@@ -26,12 +26,12 @@ struct FoldedStack {
 };
 
 struct FoldedProfile {
-  std::vector<std::string> names;  ///< unique frame labels
-  std::vector<FoldedKind> kinds;   ///< kind of each name
-  std::vector<FoldedStack> stacks; ///< sorted by their label sequence (as stackcollapse)
+  std::vector<std::string> names;   ///< unique frame labels
+  std::vector<FoldedKind> kinds;    ///< kind of each name
+  std::vector<FoldedStack> stacks;  ///< sorted by their label sequence (as stackcollapse)
   std::uint64_t total_samples = 0;
   std::uint64_t total_weight = 0;
-  std::uint32_t event = 0;         ///< the event index folded
+  std::uint32_t event = 0;  ///< the event index folded
 };
 
 /// Collapses the samples of one event (options.event, else the first with samples).
@@ -48,16 +48,15 @@ struct FoldedProfile {
 
 /// A call tree built from folded stacks (root-first or inverted), node 0 is the root.
 struct FlameNode {
-  std::uint32_t name = 0;      ///< index into FoldedProfile::names (unused for node 0)
+  std::uint32_t name = 0;  ///< index into FoldedProfile::names (unused for node 0)
   std::uint32_t parent = 0;
-  std::uint64_t value = 0;     ///< samples in this subtree
-  std::uint64_t self = 0;      ///< samples whose stack ends here
-  std::uint64_t other = 0;     ///< diff only: the baseline's value for the same path
+  std::uint64_t value = 0;              ///< samples in this subtree
+  std::uint64_t self = 0;               ///< samples whose stack ends here
+  std::uint64_t other = 0;              ///< diff only: the baseline's value for the same path
   std::vector<std::uint32_t> children;  ///< sorted by name (as flamegraph.pl)
 };
 
 /// Builds the tree; `inverted` reverses each stack (leaf becomes the root child).
-[[nodiscard]] std::vector<FlameNode> build_flame_tree(const FoldedProfile& folded,
-                                                      bool inverted);
+[[nodiscard]] std::vector<FlameNode> build_flame_tree(const FoldedProfile& folded, bool inverted);
 
 }  // namespace perfx::report

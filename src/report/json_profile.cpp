@@ -109,8 +109,8 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     append_json_string(j, fr.function);
     j += ",\"dso\":";
     append_json_string(j, fr.dso);
-    fmt::format_to(std::back_inserter(j), ",\"address\":{},\"symbol_offset\":{},\"file\":",
-                   fr.address, fr.symbol_offset);
+    fmt::format_to(std::back_inserter(j),
+                   ",\"address\":{},\"symbol_offset\":{},\"file\":", fr.address, fr.symbol_offset);
     append_json_string(j, fr.file);
     fmt::format_to(std::back_inserter(j),
                    ",\"line\":{},\"inlined\":{},\"kind\":\"{}\",\"mapping\":{}}}", fr.line,
@@ -139,12 +139,24 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
       if (!first) j.push_back(',');
       first = false;
       switch (c) {
-        case 0: fmt::format_to(std::back_inserter(j), "{}", s.stack); break;
-        case 1: fmt::format_to(std::back_inserter(j), "{}", s.thread); break;
-        case 2: fmt::format_to(std::back_inserter(j), "{}", s.cpu); break;
-        case 3: fmt::format_to(std::back_inserter(j), "{}", s.time_ns); break;
-        case 4: fmt::format_to(std::back_inserter(j), "{}", s.period); break;
-        default: fmt::format_to(std::back_inserter(j), "{}", s.event); break;
+        case 0:
+          fmt::format_to(std::back_inserter(j), "{}", s.stack);
+          break;
+        case 1:
+          fmt::format_to(std::back_inserter(j), "{}", s.thread);
+          break;
+        case 2:
+          fmt::format_to(std::back_inserter(j), "{}", s.cpu);
+          break;
+        case 3:
+          fmt::format_to(std::back_inserter(j), "{}", s.time_ns);
+          break;
+        case 4:
+          fmt::format_to(std::back_inserter(j), "{}", s.period);
+          break;
+        default:
+          fmt::format_to(std::back_inserter(j), "{}", s.event);
+          break;
       }
     }
     j.push_back(']');
@@ -212,9 +224,8 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
                      ",\"kind\":\"{}\",\"self_samples\":{},\"total_samples\":{},"
                      "\"self_period\":{},\"total_period\":{},\"self_percent\":{:.4f},"
                      "\"total_percent\":{:.4f}}}",
-                     detail::kind_name(fs.kind), fs.self_samples, fs.total_samples,
-                     fs.self_period, fs.total_period,
-                     100.0 * static_cast<double>(fs.self_period) / total,
+                     detail::kind_name(fs.kind), fs.self_samples, fs.total_samples, fs.self_period,
+                     fs.total_period, 100.0 * static_cast<double>(fs.self_period) / total,
                      100.0 * static_cast<double>(fs.total_period) / total);
     }
     j += "]}";

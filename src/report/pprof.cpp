@@ -129,8 +129,8 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
     std::vector<std::vector<std::uint32_t>> groups;  // root first
     for (std::uint32_t frame : stack) {
       if (frame >= profile.frames.size()) {
-        return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", stack_index,
-                    frame, profile.frames.size());
+        return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", stack_index, frame,
+                    profile.frames.size());
       }
       const auto& f = profile.frames[frame];
       if (f.inlined && !options.inline_frames) continue;
@@ -184,7 +184,8 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
     const std::uint64_t key = (static_cast<std::uint64_t>(s.thread) << 32) | s.stack;
     auto [it, inserted] = agg_index.try_emplace(key, aggs.size());
     if (inserted) {
-      aggs.push_back({s.stack, s.thread, std::vector<std::int64_t>(static_cast<std::size_t>(ncols), 0)});
+      aggs.push_back(
+          {s.stack, s.thread, std::vector<std::int64_t>(static_cast<std::size_t>(ncols), 0)});
     }
     auto& agg = aggs[it->second];
     const auto col = static_cast<std::size_t>(column[e]);
@@ -251,7 +252,8 @@ Result<std::string> gzip_compress(std::string_view data) {
 
 Result<std::string> gzip_decompress(std::string_view data) {
   z_stream zs{};
-  if (inflateInit2(&zs, 15 + 32) != Z_OK) return fail(Errc::kResourceLimit, "zlib: inflateInit2 failed");
+  if (inflateInit2(&zs, 15 + 32) != Z_OK)
+    return fail(Errc::kResourceLimit, "zlib: inflateInit2 failed");
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   zs.avail_in = static_cast<uInt>(data.size());
   std::string out;

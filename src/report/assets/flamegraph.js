@@ -63,8 +63,9 @@
     }
     const h = hash(D.names[node.n]);
     switch (D.kinds[node.n]) {
-      case 0: return `rgb(${Math.round(210 + 45 * h)},${Math.round(60 + 80 * h)},${Math.round(40 + 30 * h)})`;  // user: red
-      case 1: return `rgb(${Math.round(215 + 40 * h)},${Math.round(140 + 50 * h)},${Math.round(30 * h)})`;  // kernel: orange
+      // Palette of FlameGraph's --color=java: user red, kernel orange, JIT green.
+      case 0: return `rgb(${Math.round(200 + 55 * h)},${Math.round(50 + 80 * h)},${Math.round(50 + 80 * h)})`;  // user: red
+      case 1: return `rgb(${Math.round(190 + 65 * h)},${Math.round(90 + 65 * h)},0)`;  // kernel: orange
       case 2: return `rgb(${Math.round(50 + 60 * h)},${Math.round(170 + 60 * h)},${Math.round(50 + 50 * h)})`;  // jit: green
       case 4: return `rgb(${Math.round(120 + 40 * h)},${Math.round(160 + 40 * h)},${Math.round(220 + 30 * h)})`;  // comm: blue
       default: return `rgb(${Math.round(170 + 30 * h)},${Math.round(170 + 30 * h)},${Math.round(170 + 30 * h)})`;  // unknown: grey
@@ -210,7 +211,7 @@
   document.getElementById('subtitle').textContent = D.subtitle || '';
   const legend = document.getElementById('legend');
   const items = D.diff ? [['grew', 'rgb(255,80,80)'], ['shrank', 'rgb(80,80,255)'], ['unchanged', 'rgb(245,245,245)']] :
-    [['user', 'rgb(232,100,55)'], ['kernel', 'rgb(235,165,15)'], ['JIT', 'rgb(80,200,75)'], ['unknown', 'rgb(185,185,185)'], ['comm', 'rgb(140,180,235)']];
+    [['user', 'rgb(228,90,90)'], ['kernel', 'rgb(222,122,0)'], ['JIT', 'rgb(80,200,75)'], ['unknown', 'rgb(185,185,185)'], ['comm', 'rgb(140,180,235)']];
   for (const [name, c] of items) {
     const sw = document.createElement('span');
     sw.className = 'sw';

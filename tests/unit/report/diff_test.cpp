@@ -14,8 +14,8 @@ profile::Profile make_new() {
   auto p = testing::make_test_profile();
   std::vector<profile::Sample> kept;
   for (const auto& s : p.samples) {
-    if (s.stack == 2) continue;              // slow_path
-    if (s.stack == 0) kept.push_back(s);     // hot path counted twice
+    if (s.stack == 2) continue;           // slow_path
+    if (s.stack == 0) kept.push_back(s);  // hot path counted twice
     kept.push_back(s);
   }
   profile::Frame f = p.frames[5];
@@ -71,14 +71,11 @@ TEST(Diff, TableText) {
   while (std::getline(in, line)) lines.push_back(line);
   ASSERT_GE(lines.size(), 6u);
   EXPECT_EQ(lines[0], "# Event 'cpu-clock'");
-  EXPECT_EQ(lines[2],
-            "# Baseline  Delta Abs  Shared Object      Symbol             ");
-  EXPECT_EQ(lines[3],
-            "# ........  .........  .................  ...................");
+  EXPECT_EQ(lines[2], "# Baseline  Delta Abs  Shared Object      Symbol             ");
+  EXPECT_EQ(lines[3], "# ........  .........  .................  ...................");
   EXPECT_EQ(lines[5], "    46.88%    +20.16%  demo               [.] compute");
   EXPECT_EQ(lines.back(), "     7.81%             demo               [.] slow_path");
-  EXPECT_NE(text.find("               +0.56%  libc.so.6          [.] memcpy\n"),
-            std::string::npos);
+  EXPECT_NE(text.find("               +0.56%  libc.so.6          [.] memcpy\n"), std::string::npos);
   EXPECT_NE(text.find("[k] __x64_sys_write"), std::string::npos);
 }
 

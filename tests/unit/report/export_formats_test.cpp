@@ -112,9 +112,9 @@ TEST(Export, JsonProfileSummary) {
   EXPECT_TRUE(std::regex_search(
       j, std::regex("\"function\":\"hot_loop\",\"dso\":\"demo\",\"kind\":\"user\","
                     "\"self_samples\":60,\"total_samples\":60")));
-  EXPECT_TRUE(std::regex_search(
-      j, std::regex("\"function\":\"main\",\"dso\":\"demo\",\"kind\":\"user\","
-                    "\"self_samples\":0,\"total_samples\":100")));
+  EXPECT_TRUE(
+      std::regex_search(j, std::regex("\"function\":\"main\",\"dso\":\"demo\",\"kind\":\"user\","
+                                      "\"self_samples\":0,\"total_samples\":100")));
 }
 
 }  // namespace

@@ -49,10 +49,10 @@ inline profile::Profile make_test_profile() {
       frame("entry_SYSCALL_64", "[kernel.kallsyms]", 0xffffffff81e00000, FrameKind::kKernel, 2),
       frame("do_syscall_64", "[kernel.kallsyms]", 0xffffffff81d00000, FrameKind::kKernel, 2),
       frame("__x64_sys_write", "[kernel.kallsyms]", 0xffffffff81300000, FrameKind::kKernel, 2),
-      frame("write", "libc.so.6", 0x7f0000100000, FrameKind::kUser, 1),              // 10
-      frame("LFoo;::bar", "[jit]", 0x7e0000001000, FrameKind::kJit, -1),             // 11
-      frame("start_thread", "libc.so.6", 0x7f0000090000, FrameKind::kUser, 1),       // 12
-      frame("worker_loop", "demo", 0x400600, FrameKind::kUser, 0, "demo.c", 50),     // 13
+      frame("write", "libc.so.6", 0x7f0000100000, FrameKind::kUser, 1),           // 10
+      frame("LFoo;::bar", "[jit]", 0x7e0000001000, FrameKind::kJit, -1),          // 11
+      frame("start_thread", "libc.so.6", 0x7f0000090000, FrameKind::kUser, 1),    // 12
+      frame("worker_loop", "demo", 0x400600, FrameKind::kUser, 0, "demo.c", 50),  // 13
   };
   p.stacks = {
       {0, 1, 2, 3, 4},         // hot path, hot_loop inlined into compute
