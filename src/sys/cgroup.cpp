@@ -4,7 +4,7 @@
 
 #include <cerrno>
 
-#include "sys/system_info.hpp"
+#include "sys/pmu_sysfs.hpp"
 
 namespace perfx::sys {
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "sys/system_info.hpp"
+#include "sys/pmu_sysfs.hpp"
 
 namespace perfx::sys {
 namespace {

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <charconv>
 
-#include "sys/system_info.hpp"
+#include "sys/pmu_sysfs.hpp"
 
 namespace perfx::sys {
 

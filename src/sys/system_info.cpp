@@ -7,26 +7,10 @@
 #include <cerrno>
 #include <charconv>
 
+#include "sys/pmu_sysfs.hpp"
 #include "sys/unique_fd.hpp"
 
 namespace perfx::sys {
-
-Result<std::string> read_text_file(const std::string& path) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) return fail_errno(errno, "open " + path);
-  std::string out;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = ::read(fd.get(), buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail_errno(errno, "read " + path);
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  return out;
-}
 
 Result<long long> read_int_file(const std::string& path) {
   PERFX_TRY(text, read_text_file(path));

@@ -49,7 +49,8 @@ SystemReadings read_system_readings();
 /// Parses the CapEff line of /proc/<pid>/status text. kMalformedData when missing.
 Result<Capabilities> parse_proc_status_caps(std::string_view status_text);
 
-/// Reads a whole small file (procfs/sysfs). kNotFound/kPermission/kIo with the path.
+/// Reads a small text file whole, trailing whitespace trimmed (defined in pmu_sysfs.cpp;
+/// redeclared here so sys code reading /proc needs no PMU header).
 Result<std::string> read_text_file(const std::string& path);
 
 /// Reads an integer file such as /proc/sys/kernel/perf_event_paranoid.

@@ -1,0 +1,183 @@
+#pragma once
+/// \file
+/// Counting API: open a set of events (optionally grouped) on a target, enable, disable,
+/// reset and read them, with multiplexing scaling and a trust state on every value.
+///
+///   perfx::CounterEvent ev{"task-clock", attr};           // attr: type/config filled
+///   auto set = perfx::CounterSet::open({{{ev}}}, perfx::CountTarget::self());
+///   set->enable(); work(); set->disable();
+///   auto snap = set->read();
+///   perfx::Count c = snap->total(0);                      // c.value, c.trust
+///
+/// Kernel behaviour 5 (spec Part B): group members are created enabled (disabled=0) and
+/// only the leader is toggled, because members that are off when the leader is enabled
+/// count nothing until the next context switch on current kernels.
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfx/error.hpp"
+#include "perfx/raw.hpp"
+
+namespace perfx {
+
+/// How far a value can be trusted (perf stat's marks).
+enum class Trust : std::uint8_t {
+  kCounted,       ///< ran the whole time it was enabled: exact
+  kScaled,        ///< multiplexed: value = raw * enabled / running, an estimate ("(xx.xx%)")
+  kNotCounted,    ///< opened but never scheduled (running == 0): "<not counted>"
+  kNotSupported,  ///< could not be opened on this machine (ENOENT/EOPNOTSUPP): "<not supported>"
+};
+
+/// "counted", "scaled", "not counted", "not supported".
+const char* trust_name(Trust trust) noexcept;
+
+/// One raw reading of one event instance (one fd): what read(2) returned.
+struct RawCount {
+  std::uint64_t value = 0;         ///< the count
+  std::uint64_t time_enabled = 0;  ///< ns the event was enabled
+  std::uint64_t time_running = 0;  ///< ns it was on the PMU
+  std::uint64_t lost = 0;          ///< PERF_FORMAT_LOST (0 when the kernel lacks it)
+
+  RawCount& operator+=(const RawCount& o) noexcept;
+};
+
+/// `now - before` field by field (interval printing); a field that went backwards is 0.
+RawCount operator-(const RawCount& now, const RawCount& before) noexcept;
+
+/// A value ready to print: scaled, with its trust state and running percentage.
+struct Count {
+  double value = 0;                ///< scaled value (raw when not multiplexed)
+  std::uint64_t raw = 0;           ///< sum of the raw counts
+  std::uint64_t time_enabled = 0;  ///< sum over instances (ns)
+  std::uint64_t time_running = 0;  ///< sum over instances (ns)
+  std::uint64_t lost = 0;          ///< sum over instances
+  double running_pct = 100.0;      ///< 100 * running / enabled (100 when not multiplexed)
+  Trust trust = Trust::kNotCounted;
+};
+
+/// Scaling of one instance: value x enabled / running when 0 < running < enabled;
+/// kNotCounted when running or enabled is 0.
+Count scale_count(const RawCount& c) noexcept;
+
+/// Sum of instances (per-CPU or per-thread fds of one event): each is scaled, the scaled
+/// values are summed; trust is kScaled if any instance was scaled, kNotCounted only when
+/// no instance ran.
+Count sum_counts(std::span<const RawCount> instances) noexcept;
+
+/// One event to open: a display name and its attr (type, config, exclude_* ... filled;
+/// read_format, disabled, inherit and enable_on_exec are set by CounterSet).
+struct CounterEvent {
+  std::string name;
+  raw::EventAttr attr{};
+  /// When opening fails with EACCES/EPERM because kernel counting is not allowed
+  /// (perf_event_paranoid >= 2) and the user gave no explicit :u/:k, retry with
+  /// exclude_kernel=1 and exclude_hv=1 and append ":u" to the name, as perf does.
+  bool allow_user_only_fallback = true;
+};
+
+/// Events opened together; `grouped` makes events[0] the leader of a kernel group
+/// (scheduled together, read in one read()). Ungrouped: each event stands alone.
+struct CounterGroupSpec {
+  std::vector<CounterEvent> events;
+  bool grouped = false;
+};
+
+/// What to count.
+struct CountTarget {
+  enum class Kind : std::uint8_t {
+    kThreads,     ///< `threads` (0 = the calling thread), on any CPU or on `cpus`
+    kSystemWide,  ///< every task on `cpus` (pid = -1)
+    kCgroup,      ///< tasks of the cgroup `cgroup_fd` on `cpus`
+  };
+  Kind kind = Kind::kThreads;
+  std::vector<pid_t> threads{0};  ///< kThreads only
+  std::vector<int> cpus;          ///< empty: any CPU (kThreads only; required otherwise)
+  int cgroup_fd = -1;             ///< kCgroup: a cgroup2 directory fd, borrowed
+  bool inherit = true;            ///< count children/threads created after opening
+  /// Arm the leaders with enable_on_exec (the perf-stat workload pattern: open on a
+  /// forked child that waits, then let it exec). The set starts disabled otherwise.
+  bool enable_on_exec = false;
+
+  /// The calling thread (and, with inherit, its future children).
+  static CountTarget self();
+  /// Specific threads/processes by id (each id is one fd per event).
+  static CountTarget tasks(std::vector<pid_t> tids);
+  /// A forked-but-not-exec'd workload: its pid, inherit, enable_on_exec.
+  static CountTarget workload(pid_t pid);
+  /// Every task on the given CPUs.
+  static CountTarget system_wide(std::vector<int> cpus);
+  /// The tasks of a cgroup on the given CPUs.
+  static CountTarget cgroup(int cgroup_fd, std::vector<int> cpus);
+};
+
+/// A reading of every event of a CounterSet. Instances are laid out per CPU, then per
+/// thread: instances[cpu_index * threads.size() + thread_index].
+struct CounterSnapshot {
+  struct Event {
+    std::string name;       ///< display name (":u" appended after a fallback)
+    raw::EventAttr attr{};  ///< the attr as opened
+    bool supported = true;  ///< false: open failed with ENOENT/EOPNOTSUPP/ENODEV
+    std::string error;      ///< why it is not supported (explained message)
+    std::vector<RawCount> instances;
+  };
+  std::vector<int> cpus;       ///< CPU of each instance column (-1 = any CPU)
+  std::vector<pid_t> threads;  ///< thread of each row (-1 = all tasks, 0 = self)
+  std::vector<Event> events;   ///< in the order of the specs (flattened over groups)
+
+  /// All instances of event `ev` summed (see sum_counts); kNotSupported when unsupported.
+  [[nodiscard]] Count total(std::size_t ev) const;
+  /// Event `ev` on CPU column `cpu_index` (summed over threads).
+  [[nodiscard]] Count for_cpu(std::size_t ev, std::size_t cpu_index) const;
+  /// Event `ev` for thread row `thread_index` (summed over CPUs).
+  [[nodiscard]] Count for_thread(std::size_t ev, std::size_t thread_index) const;
+};
+
+/// `now - before` for every instance (same set, two reads): the interval's counts.
+CounterSnapshot delta(const CounterSnapshot& now, const CounterSnapshot& before);
+
+/// Open events on a target. Move-only; closing happens on destruction.
+class CounterSet {
+ public:
+  /// Opens every event of every group on every (cpu, thread) of `target`. Events the
+  /// machine cannot count (ENOENT/EOPNOTSUPP/ENODEV) are kept as not supported and the
+  /// rest go on, as perf stat does. Any other failure (EACCES, EMFILE, ESRCH, EINVAL...)
+  /// is returned with an explained message naming the event, e.g. "opening event
+  /// 'task-clock' (cpu 0): system-wide counting (-a) needs perf_event_paranoid <= 0 (it
+  /// is 2) or CAP_PERFMON; ...". Everything starts disabled (or armed for exec).
+  static Result<CounterSet> open(std::span<const CounterGroupSpec> groups,
+                                 const CountTarget& target);
+
+  CounterSet(CounterSet&&) noexcept;
+  CounterSet& operator=(CounterSet&&) noexcept;
+  CounterSet(const CounterSet&) = delete;
+  CounterSet& operator=(const CounterSet&) = delete;
+  ~CounterSet();
+
+  /// PERF_EVENT_IOC_ENABLE on every leader.
+  Result<void> enable();
+  /// PERF_EVENT_IOC_DISABLE on every leader.
+  Result<void> disable();
+  /// PERF_EVENT_IOC_RESET on every leader with PERF_IOC_FLAG_GROUP (the counts, not
+  /// the times).
+  Result<void> reset();
+  /// Reads every group (one read per leader fd).
+  [[nodiscard]] Result<CounterSnapshot> read() const;
+
+  /// Number of events (flattened over groups).
+  [[nodiscard]] std::size_t size() const noexcept;
+  /// Number of open file descriptors.
+  [[nodiscard]] std::size_t fd_count() const noexcept;
+
+ private:
+  struct Impl;
+  explicit CounterSet(std::unique_ptr<Impl> impl) noexcept;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace perfx

@@ -1,0 +1,369 @@
+#include "report/stat_format.hpp"
+
+#include <linux/perf_event.h>
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <fmt/printf.h>
+
+namespace perfx::report {
+namespace {
+
+constexpr int kMetricLen = 35;  // perf's METRIC_LEN
+constexpr int kUnitWidth = 4;   // perf's default unit_width
+
+bool is_clock(std::uint32_t type, std::uint64_t config) {
+  return type == PERF_TYPE_SOFTWARE &&
+         (config == PERF_COUNT_SW_TASK_CLOCK || config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+bool is_hw(const StatEntry& e, std::uint64_t config) {
+  return e.type == PERF_TYPE_HARDWARE && e.config == config;
+}
+
+bool counted(const StatEntry& e) { return e.supported && e.time_running > 0 && e.time_enabled > 0; }
+
+bool same_key(const StatEntry& a, const StatEntry& b) {
+  return a.cpu == b.cpu && a.tid == b.tid && a.comm == b.comm;
+}
+
+/// The value of the first counted peer (same CPU/thread) matching `pred`, or 0.
+template <typename Pred>
+double peer_value(const StatReport& r, const StatEntry& self, Pred pred) {
+  for (const StatEntry& e : r.entries) {
+    if (same_key(e, self) && counted(e) && pred(e)) return e.value;
+  }
+  return 0;
+}
+
+template <typename Pred>
+bool has_peer(const StatReport& r, const StatEntry& self, Pred pred) {
+  for (const StatEntry& e : r.entries) {
+    if (same_key(e, self) && counted(e) && pred(e)) return true;
+  }
+  return false;
+}
+
+StatMetric metric(double value, std::string unit, std::string format) {
+  StatMetric m;
+  m.present = true;
+  m.value = value;
+  m.unit = std::move(unit);
+  m.format = std::move(format);
+  return m;
+}
+
+StatMetric blank_metric(std::string unit) {
+  StatMetric m;
+  m.present = true;
+  m.blank = true;
+  m.unit = std::move(unit);
+  return m;
+}
+
+std::string json_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+double running_pct(const StatEntry& e) {
+  if (e.time_running == e.time_enabled || e.time_enabled == 0) return 100.0;
+  return 100.0 * e.time_running / e.time_enabled;
+}
+
+std::string csv_metric_value(const StatMetric& m) {
+  // perf's print_metric_csv: printf with the text format, then keep the leading run of
+  // digits and dots ("  12.34%" -> "12.34").
+  const std::string buf = fmt::sprintf(m.format, m.value);
+  std::size_t b = 0;
+  while (b < buf.size() && buf[b] == ' ') ++b;
+  std::size_t e = b;
+  while (e < buf.size() && ((buf[e] >= '0' && buf[e] <= '9') || buf[e] == '.')) ++e;
+  return buf.substr(b, e - b);
+}
+
+std::string aggr_prefix(const StatReport& r, const StatEntry& e, const StatFormatOptions& o) {
+  switch (r.aggr) {
+    case StatAggr::kGlobal:
+      return {};
+    case StatAggr::kPerCpu:
+      if (o.layout == StatLayout::kJson) return fmt::format("\"cpu\" : \"{}\", ", e.cpu);
+      if (o.layout == StatLayout::kCsv) return fmt::format("CPU{}{}", e.cpu, o.csv_sep);
+      return fmt::sprintf("CPU%-7d ", e.cpu);
+    case StatAggr::kPerThread:
+      if (o.layout == StatLayout::kJson) {
+        return fmt::format("\"thread\" : \"{}-{}\", ", json_escape(e.comm), e.tid);
+      }
+      if (o.layout == StatLayout::kCsv) return fmt::format("{}-{}{}", e.comm, e.tid, o.csv_sep);
+      return fmt::sprintf("%16s-%-8d ", e.comm, e.tid);
+  }
+  return {};
+}
+
+std::string format_line(const StatReport& r, std::size_t i, const StatFormatOptions& o,
+                        const std::string& prefix, double wall_ns) {
+  const StatEntry& e = r.entries[i];
+  const StatUnit u = stat_unit(e.type, e.config);
+  const bool ok = counted(e);
+  const StatMetric m = ok ? compute_metric(r, i, wall_ns) : StatMetric{};
+  const double shown = e.value * u.scale;
+  const bool fractional = std::floor(u.scale) != u.scale;
+  const char* mark = e.supported ? "<not counted>" : "<not supported>";
+  const double run = e.time_running;
+  const double pct = running_pct(e);
+  std::string s = prefix + aggr_prefix(r, e, o);
+
+  if (o.layout == StatLayout::kJson) {
+    s = "{" + s;
+    if (ok) {
+      s += fmt::sprintf("\"counter-value\" : \"%f\", ", shown);
+    } else {
+      s += fmt::format("\"counter-value\" : \"{}\", ", mark);
+    }
+    s += fmt::format("\"unit\" : \"{}\", \"event\" : \"{}\", ", u.unit, json_escape(e.name));
+    if (r.runs > 1) s += fmt::sprintf("\"variance\" : %.2f, ", e.noise_pct);
+    s += fmt::sprintf("\"event-runtime\" : %.0f, \"pcnt-running\" : %.2f, ", run, pct);
+    if (m.present) {
+      s += fmt::sprintf("\"metric-value\" : %f, \"metric-unit\" : \"%s\"", m.blank ? 0.0 : m.value,
+                        m.unit);
+    } else {
+      s += "\"metric-value\" : 0.000000, \"metric-unit\" : \"\"";
+    }
+    return s + "}\n";
+  }
+
+  if (o.layout == StatLayout::kCsv) {
+    const std::string& sep = o.csv_sep;
+    if (ok) {
+      s += fmt::sprintf(fractional ? "%.2f" : "%.0f", shown);
+    } else {
+      s += mark;
+    }
+    s += sep + u.unit + sep + e.name;
+    if (r.runs > 1) s += sep + fmt::sprintf("%.2f%%", e.noise_pct);
+    s += sep + fmt::sprintf("%.0f", run) + sep + fmt::sprintf("%.2f", pct);
+    if (m.present && !m.blank) {
+      std::string unit = m.unit;
+      while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
+      s += sep + csv_metric_value(m) + sep + unit;
+    } else {
+      s += sep + sep;
+    }
+    return s + "\n";
+  }
+
+  // Text.
+  if (ok) {
+    s += fmt::sprintf(fractional ? "%18.2f" : "%18.0f", shown);
+    s += " " + fmt::sprintf("%-*s", kUnitWidth, u.unit) + " ";
+    s += fmt::sprintf("%-32s", e.name);
+    if (m.present && !m.blank) {
+      const std::string v = fmt::sprintf(m.format, m.value);
+      const int n = 3 + static_cast<int>(v.size());
+      s += " # " + v + " " + fmt::sprintf("%-*s", std::abs(kMetricLen - n - 1), m.unit);
+    } else {
+      s += fmt::sprintf("%-*s", kMetricLen, "");
+    }
+  } else {
+    s += fmt::sprintf("%18s", mark);
+    s += " " + fmt::sprintf("%-*s", kUnitWidth, u.unit) + " ";
+    s += fmt::sprintf("%-25s", e.name);
+    s += fmt::sprintf("%-*s", kMetricLen, "");
+  }
+  if (r.runs > 1 && e.noise_pct != 0) s += fmt::sprintf("  ( +-%6.2f%% )", e.noise_pct);
+  if (run != e.time_enabled && e.time_enabled > 0) s += fmt::sprintf("  (%.2f%%)", pct);
+  return s + "\n";
+}
+
+int precision_for(double sd) {
+  // perf's get_precision(): digits needed to show the first significant digit of sd.
+  if (sd > 1) return 0;
+  if (sd <= 0) return 7;
+  return static_cast<int>(std::lround(std::ceil(-std::log10(sd))));
+}
+
+}  // namespace
+
+StatUnit stat_unit(std::uint32_t type, std::uint64_t config) {
+  if (is_clock(type, config)) return StatUnit{"msec", 1e-6};
+  return StatUnit{"", 1.0};
+}
+
+StatMetric compute_metric(const StatReport& r, std::size_t index, double wall_ns) {
+  const StatEntry& e = r.entries.at(index);
+  auto clock_pred = [](const StatEntry& p) { return is_clock(p.type, p.config); };
+  if (is_clock(e.type, e.config)) {
+    if (wall_ns > 0) return metric(e.value / wall_ns, "CPUs utilized", "%8.3f");
+    return {};
+  }
+  const double nsecs = peer_value(r, e, clock_pred);
+  if (is_hw(e, PERF_COUNT_HW_CPU_CYCLES)) {
+    if (nsecs > 0) return metric(e.value / nsecs, "GHz", "%8.3f");
+    return blank_metric("Ghz");
+  }
+  if (is_hw(e, PERF_COUNT_HW_INSTRUCTIONS)) {
+    const double cycles =
+        peer_value(r, e, [](const StatEntry& p) { return is_hw(p, PERF_COUNT_HW_CPU_CYCLES); });
+    if (cycles > 0) return metric(e.value / cycles, "insn per cycle", "%7.2f ");
+    return blank_metric("insn per cycle");
+  }
+  if (is_hw(e, PERF_COUNT_HW_BRANCH_MISSES)) {
+    const double branches = peer_value(
+        r, e, [](const StatEntry& p) { return is_hw(p, PERF_COUNT_HW_BRANCH_INSTRUCTIONS); });
+    if (branches > 0) return metric(100.0 * e.value / branches, "of all branches", "%7.2f%%");
+    return blank_metric("of all branches");
+  }
+  if (is_hw(e, PERF_COUNT_HW_CACHE_MISSES)) {
+    const double refs = peer_value(
+        r, e, [](const StatEntry& p) { return is_hw(p, PERF_COUNT_HW_CACHE_REFERENCES); });
+    if (refs > 0) return metric(100.0 * e.value / refs, "of all cache refs", "%7.2f%%");
+    return blank_metric("of all cache refs");
+  }
+  constexpr std::uint64_t kL1dReadMiss = PERF_COUNT_HW_CACHE_L1D |
+                                         (PERF_COUNT_HW_CACHE_OP_READ << 8) |
+                                         (PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
+  constexpr std::uint64_t kL1dReadAccess = PERF_COUNT_HW_CACHE_L1D |
+                                           (PERF_COUNT_HW_CACHE_OP_READ << 8) |
+                                           (PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16);
+  if (e.type == PERF_TYPE_HW_CACHE && e.config == kL1dReadMiss) {
+    const double loads = peer_value(r, e, [](const StatEntry& p) {
+      return p.type == PERF_TYPE_HW_CACHE && p.config == kL1dReadAccess;
+    });
+    if (loads > 0) {
+      return metric(100.0 * e.value / loads, "of all L1-dcache accesses", "%7.2f%%");
+    }
+    return blank_metric("of all L1-dcache accesses");
+  }
+  if (has_peer(r, e, clock_pred)) {
+    double ratio = nsecs > 0 ? 1e9 * e.value / nsecs : 0;
+    std::string unit = "/sec";
+    if (ratio >= 1e9) {
+      ratio /= 1e9;
+      unit = "G/sec";
+    } else if (ratio >= 1e6) {
+      ratio /= 1e6;
+      unit = "M/sec";
+    } else if (ratio >= 1e3) {
+      ratio /= 1e3;
+      unit = "K/sec";
+    }
+    return metric(ratio, unit, "%8.3f");
+  }
+  return {};
+}
+
+std::string format_stat(const StatReport& r, const StatFormatOptions& o) {
+  std::string out;
+  const bool text = o.layout == StatLayout::kText;
+  if (text) {
+    out += "\n Performance counter stats for " + r.target;
+    if (r.runs > 1) out += fmt::format(" ({} runs)", r.runs);
+    out += ":\n\n";
+  }
+  for (std::size_t i = 0; i < r.entries.size(); ++i) {
+    out += format_line(r, i, o, std::string(), r.elapsed_ns);
+  }
+  if (text) {
+    out += "\n";
+    const double avg = r.elapsed_ns / 1e9;
+    if (r.runs <= 1) {
+      out += fmt::sprintf(" %17.9f seconds time elapsed", avg);
+      if (r.show_rusage) {
+        out += "\n\n";
+        out += fmt::sprintf(" %17.9f seconds user\n", r.user_s);
+        out += fmt::sprintf(" %17.9f seconds sys\n", r.sys_s);
+      }
+    } else {
+      const double sd = r.elapsed_stddev_ns / 1e9;
+      const int precision = precision_for(sd) + 2;
+      out += fmt::sprintf(" %17.*f +- %.*f seconds time elapsed", precision, avg, precision, sd);
+      const double pct = avg != 0 ? 100.0 * sd / avg : 0;
+      if (pct != 0) out += fmt::sprintf("  ( +-%6.2f%% )", pct);
+    }
+    out += "\n\n";
+  }
+  return out;
+}
+
+std::string format_stat_interval(const StatReport& r, const StatFormatOptions& o, double time_s,
+                                 bool column_header) {
+  std::string out;
+  if (column_header && o.layout == StatLayout::kText) {
+    switch (r.aggr) {
+      case StatAggr::kPerCpu:
+        out += "#           time CPU                    counts unit events\n";
+        break;
+      case StatAggr::kPerThread:
+        out += "#           time             comm-pid                  counts unit events\n";
+        break;
+      case StatAggr::kGlobal:
+        out += "#           time             counts unit events\n";
+        break;
+    }
+  }
+  std::string prefix;
+  if (o.layout == StatLayout::kJson) {
+    prefix = fmt::sprintf("\"interval\" : %.9f, ", time_s);
+  } else {
+    prefix = fmt::sprintf("%16.9f", time_s) + (o.layout == StatLayout::kCsv ? o.csv_sep : " ");
+  }
+  for (std::size_t i = 0; i < r.entries.size(); ++i) {
+    out += format_line(r, i, o, prefix, r.elapsed_ns);
+  }
+  return out;
+}
+
+std::string format_stat_started_on(std::time_t when) {
+  char buf[64];
+  std::tm tm{};
+  ::localtime_r(&when, &tm);
+  std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
+  return fmt::format("# started on {}\n\n", buf);
+}
+
+RunStats run_stats(const std::vector<double>& samples) {
+  RunStats s;
+  if (samples.empty()) return s;
+  // Welford, as perf's update_stats().
+  double mean = 0;
+  double m2 = 0;
+  double n = 0;
+  for (double x : samples) {
+    n += 1;
+    const double d = x - mean;
+    mean += d / n;
+    m2 += d * (x - mean);
+  }
+  s.mean = mean;
+  if (samples.size() >= 2) {
+    const double variance = m2 / (n - 1);
+    s.stddev_of_mean = std::sqrt(variance / n);
+  }
+  s.rel_pct = mean != 0 ? 100.0 * s.stddev_of_mean / mean : 0;
+  return s;
+}
+
+}  // namespace perfx::report

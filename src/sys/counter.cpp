@@ -1,0 +1,466 @@
+// CounterSet: the counting half of perf_event_open (include/perfx/counter.hpp).
+
+#include "perfx/counter.hpp"
+
+#include <linux/perf_event.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+#include "sys/explain.hpp"
+#include "sys/ioctl.hpp"
+#include "sys/perf_event_open.hpp"
+#include "sys/unique_fd.hpp"
+
+namespace perfx {
+
+const char* trust_name(Trust trust) noexcept {
+  switch (trust) {
+    case Trust::kCounted:
+      return "counted";
+    case Trust::kScaled:
+      return "scaled";
+    case Trust::kNotCounted:
+      return "not counted";
+    case Trust::kNotSupported:
+      return "not supported";
+  }
+  return "?";
+}
+
+RawCount& RawCount::operator+=(const RawCount& o) noexcept {
+  value += o.value;
+  time_enabled += o.time_enabled;
+  time_running += o.time_running;
+  lost += o.lost;
+  return *this;
+}
+
+RawCount operator-(const RawCount& now, const RawCount& before) noexcept {
+  auto sub = [](std::uint64_t a, std::uint64_t b) { return a >= b ? a - b : 0; };
+  return RawCount{sub(now.value, before.value), sub(now.time_enabled, before.time_enabled),
+                  sub(now.time_running, before.time_running), sub(now.lost, before.lost)};
+}
+
+Count scale_count(const RawCount& c) noexcept {
+  Count out;
+  out.raw = c.value;
+  out.time_enabled = c.time_enabled;
+  out.time_running = c.time_running;
+  out.lost = c.lost;
+  if (c.time_running == 0 || c.time_enabled == 0) {
+    out.trust = Trust::kNotCounted;
+    out.value = 0;
+    out.running_pct = 0;
+    return out;
+  }
+  if (c.time_running < c.time_enabled) {
+    out.trust = Trust::kScaled;
+    out.value = static_cast<double>(c.value) * static_cast<double>(c.time_enabled) /
+                static_cast<double>(c.time_running);
+    out.running_pct =
+        100.0 * static_cast<double>(c.time_running) / static_cast<double>(c.time_enabled);
+    return out;
+  }
+  out.trust = Trust::kCounted;
+  out.value = static_cast<double>(c.value);
+  out.running_pct = 100.0;
+  return out;
+}
+
+Count sum_counts(std::span<const RawCount> instances) noexcept {
+  Count out;
+  bool any_ran = false;
+  bool any_scaled = false;
+  for (const RawCount& c : instances) {
+    const Count s = scale_count(c);
+    out.raw += c.value;
+    out.time_enabled += c.time_enabled;
+    out.time_running += c.time_running;
+    out.lost += c.lost;
+    if (s.trust == Trust::kNotCounted) continue;
+    any_ran = true;
+    any_scaled = any_scaled || s.trust == Trust::kScaled;
+    out.value += s.value;
+  }
+  if (!any_ran) {
+    out.trust = Trust::kNotCounted;
+    out.running_pct = 0;
+    return out;
+  }
+  out.trust = any_scaled ? Trust::kScaled : Trust::kCounted;
+  out.running_pct = out.time_enabled == 0 ? 100.0
+                                          : 100.0 * static_cast<double>(out.time_running) /
+                                                static_cast<double>(out.time_enabled);
+  if (!any_scaled) out.running_pct = 100.0;
+  return out;
+}
+
+CountTarget CountTarget::self() { return CountTarget{}; }
+
+CountTarget CountTarget::tasks(std::vector<pid_t> tids) {
+  CountTarget t;
+  t.threads = std::move(tids);
+  return t;
+}
+
+CountTarget CountTarget::workload(pid_t pid) {
+  CountTarget t;
+  t.threads = {pid};
+  t.inherit = true;
+  t.enable_on_exec = true;
+  return t;
+}
+
+CountTarget CountTarget::system_wide(std::vector<int> cpus) {
+  CountTarget t;
+  t.kind = Kind::kSystemWide;
+  t.threads = {-1};
+  t.cpus = std::move(cpus);
+  t.inherit = false;
+  return t;
+}
+
+CountTarget CountTarget::cgroup(int cgroup_fd, std::vector<int> cpus) {
+  CountTarget t;
+  t.kind = Kind::kCgroup;
+  t.threads = {-1};
+  t.cpus = std::move(cpus);
+  t.cgroup_fd = cgroup_fd;
+  t.inherit = false;
+  return t;
+}
+
+Count CounterSnapshot::total(std::size_t ev) const {
+  const Event& e = events.at(ev);
+  if (!e.supported) {
+    Count c;
+    c.trust = Trust::kNotSupported;
+    c.running_pct = 0;
+    return c;
+  }
+  return sum_counts(e.instances);
+}
+
+Count CounterSnapshot::for_cpu(std::size_t ev, std::size_t cpu_index) const {
+  const Event& e = events.at(ev);
+  if (!e.supported) {
+    Count c;
+    c.trust = Trust::kNotSupported;
+    return c;
+  }
+  const std::size_t nt = threads.size();
+  std::vector<RawCount> part;
+  for (std::size_t t = 0; t < nt; ++t) part.push_back(e.instances.at(cpu_index * nt + t));
+  return sum_counts(part);
+}
+
+Count CounterSnapshot::for_thread(std::size_t ev, std::size_t thread_index) const {
+  const Event& e = events.at(ev);
+  if (!e.supported) {
+    Count c;
+    c.trust = Trust::kNotSupported;
+    return c;
+  }
+  const std::size_t nt = threads.size();
+  std::vector<RawCount> part;
+  for (std::size_t c = 0; c < cpus.size(); ++c) {
+    part.push_back(e.instances.at(c * nt + thread_index));
+  }
+  return sum_counts(part);
+}
+
+CounterSnapshot delta(const CounterSnapshot& now, const CounterSnapshot& before) {
+  CounterSnapshot out = now;
+  for (std::size_t e = 0; e < out.events.size() && e < before.events.size(); ++e) {
+    auto& inst = out.events[e].instances;
+    const auto& prev = before.events[e].instances;
+    for (std::size_t i = 0; i < inst.size() && i < prev.size(); ++i) inst[i] = inst[i] - prev[i];
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- CounterSet
+
+namespace {
+
+/// PERF_FORMAT_LOST arrived in Linux 6.0; older kernels reject the bit with EINVAL.
+std::atomic<bool> g_lost_format_ok{true};
+
+constexpr std::uint64_t kBaseFormat =
+    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+#ifdef PERF_FORMAT_LOST
+constexpr std::uint64_t kLostFormat = PERF_FORMAT_LOST;
+#else
+constexpr std::uint64_t kLostFormat = 1U << 4;
+#endif
+
+/// One opened fd of one event.
+struct Member {
+  std::size_t event = 0;  // index into snapshot events
+  sys::UniqueFd fd;
+  std::uint64_t id = 0;
+};
+
+/// One group (or lone event) on one (cpu, thread).
+struct GroupInstance {
+  std::size_t instance = 0;  // cpu_index * nthreads + thread_index
+  bool group_format = false;
+  bool lost_format = false;
+  std::vector<Member> members;  // members[0] is the leader
+};
+
+}  // namespace
+
+struct CounterSet::Impl {
+  CounterSnapshot shape;  // names, attrs, supported flags, cpus, threads
+  std::vector<GroupInstance> groups;
+};
+
+CounterSet::CounterSet(std::unique_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}
+CounterSet::CounterSet(CounterSet&&) noexcept = default;
+CounterSet& CounterSet::operator=(CounterSet&&) noexcept = default;
+CounterSet::~CounterSet() = default;
+
+namespace {
+
+/// Opens with the PERF_FORMAT_LOST fallback.
+Result<sys::UniqueFd> open_one(raw::EventAttr& attr, pid_t pid, int cpu, int group_fd,
+                               unsigned long flags) {
+  if (!g_lost_format_ok.load(std::memory_order_relaxed)) attr.read_format &= ~kLostFormat;
+  auto fd = sys::perf_event_open(attr, pid, cpu, group_fd, flags);
+  if (!fd && fd.error().sys_errno() == EINVAL && (attr.read_format & kLostFormat) != 0) {
+    raw::EventAttr retry = attr;
+    retry.read_format &= ~kLostFormat;
+    auto fd2 = sys::perf_event_open(retry, pid, cpu, group_fd, flags);
+    if (fd2) {
+      g_lost_format_ok.store(false, std::memory_order_relaxed);
+      attr = retry;
+      return fd2;
+    }
+  }
+  return fd;
+}
+
+bool is_permission(int err) { return err == EACCES || err == EPERM; }
+
+}  // namespace
+
+Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
+                                    const CountTarget& target) {
+  auto impl = std::make_unique<Impl>();
+  CounterSnapshot& shape = impl->shape;
+
+  std::vector<pid_t> threads;
+  std::vector<int> cpus;
+  unsigned long flags = 0;
+  switch (target.kind) {
+    case CountTarget::Kind::kThreads:
+      threads = target.threads.empty() ? std::vector<pid_t>{0} : target.threads;
+      cpus = target.cpus.empty() ? std::vector<int>{-1} : target.cpus;
+      break;
+    case CountTarget::Kind::kSystemWide:
+      threads = {-1};
+      cpus = target.cpus;
+      break;
+    case CountTarget::Kind::kCgroup:
+      if (target.cgroup_fd < 0) {
+        return fail(Errc::kInvalidArgument, "cgroup target without a cgroup directory fd");
+      }
+      threads = {static_cast<pid_t>(target.cgroup_fd)};
+      cpus = target.cpus;
+      flags = PERF_FLAG_PID_CGROUP;
+      break;
+  }
+  if (cpus.empty()) {
+    return fail(Errc::kInvalidArgument, "system-wide and cgroup counting need a CPU list");
+  }
+  shape.cpus = cpus;
+  shape.threads = target.kind == CountTarget::Kind::kThreads ? threads : std::vector<pid_t>{-1};
+  const std::size_t ninst = cpus.size() * threads.size();
+
+  std::optional<sys::SystemReadings> readings;
+  auto get_readings = [&]() -> const sys::SystemReadings& {
+    if (!readings) readings = sys::read_system_readings();
+    return *readings;
+  };
+  std::string target_hint;
+  if (target.kind == CountTarget::Kind::kSystemWide) target_hint = "system-wide counting (-a)";
+  if (target.kind == CountTarget::Kind::kCgroup) target_hint = "cgroup counting (-G)";
+
+  for (const CounterGroupSpec& g : groups) {
+    const std::size_t first_event = shape.events.size();
+    for (const CounterEvent& ev : g.events) {
+      CounterSnapshot::Event se;
+      se.name = ev.name;
+      se.attr = ev.attr;
+      se.instances.assign(ninst, RawCount{});
+      shape.events.push_back(std::move(se));
+    }
+    const bool grouped = g.grouped && g.events.size() > 1;
+    for (std::size_t ci = 0; ci < cpus.size(); ++ci) {
+      for (std::size_t ti = 0; ti < threads.size(); ++ti) {
+        const std::size_t inst = ci * threads.size() + ti;
+        // A lone event is a group of one; grouped events share one GroupInstance.
+        std::vector<GroupInstance> opened;
+        for (std::size_t k = 0; k < g.events.size(); ++k) {
+          const std::size_t ev_index = first_event + k;
+          CounterSnapshot::Event& se = shape.events[ev_index];
+          if (!se.supported) continue;
+          if (!grouped || opened.empty()) opened.emplace_back();
+          GroupInstance& gi = opened.back();
+          const bool is_leader = gi.members.empty();
+          raw::EventAttr attr = se.attr;
+          attr.size = raw::kAttrSizeVer8;
+          attr.read_format = kBaseFormat | kLostFormat |
+                             (grouped ? std::uint64_t{PERF_FORMAT_GROUP} : std::uint64_t{0});
+          attr.disabled = is_leader ? 1 : 0;  // kernel behaviour 5
+          attr.enable_on_exec = (is_leader && target.enable_on_exec) ? 1 : 0;
+          attr.inherit = (target.inherit && target.kind == CountTarget::Kind::kThreads) ? 1 : 0;
+          const int group_fd = is_leader ? -1 : gi.members.front().fd.get();
+          const pid_t pid = threads[ti];
+          const int cpu = cpus[ci];
+          auto fd = open_one(attr, pid, cpu, group_fd, flags);
+          if (!fd && is_permission(fd.error().sys_errno()) &&
+              target.kind == CountTarget::Kind::kThreads && attr.exclude_kernel == 0 &&
+              g.events[k].allow_user_only_fallback) {
+            raw::EventAttr user = attr;
+            user.exclude_kernel = 1;
+            user.exclude_hv = 1;
+            auto fd2 = open_one(user, pid, cpu, group_fd, flags);
+            if (fd2) {
+              fd = std::move(fd2);
+              attr = user;
+              se.attr.exclude_kernel = 1;
+              se.attr.exclude_hv = 1;
+              if (se.name.find(':') == std::string::npos) se.name += ":u";
+            }
+          }
+          if (!fd) {
+            const int err = fd.error().sys_errno();
+            sys::OpenRequest req;
+            req.attr = attr;
+            req.event_name = se.name;
+            req.pid = pid;
+            req.cpu = cpu;
+            req.group_fd = group_fd;
+            req.flags = flags;
+            req.target_hint = target_hint;
+            Error e = err != 0 ? sys::explain_open_error(err, req, get_readings()) : fd.error();
+            if (err != 0 && sys::is_unsupported_event_errno(err)) {
+              se.supported = false;
+              se.error = e.message();
+              continue;
+            }
+            return tl::unexpected(std::move(e));
+          }
+          Member m;
+          m.event = ev_index;
+          m.fd = std::move(*fd);
+          auto id = sys::ioc_id(m.fd.get());
+          if (!id) return tl::unexpected(std::move(id).error().context("event '{}'", se.name));
+          m.id = *id;
+          gi.instance = inst;
+          gi.group_format = grouped;
+          gi.lost_format = (attr.read_format & kLostFormat) != 0;
+          gi.members.push_back(std::move(m));
+        }
+        for (auto& gi : opened) {
+          if (!gi.members.empty()) impl->groups.push_back(std::move(gi));
+        }
+      }
+    }
+  }
+  return CounterSet(std::move(impl));
+}
+
+Result<void> CounterSet::enable() {
+  for (auto& g : impl_->groups) {
+    PERFX_CHECK(sys::ioc_enable(g.members.front().fd.get()));
+  }
+  return {};
+}
+
+Result<void> CounterSet::disable() {
+  for (auto& g : impl_->groups) {
+    PERFX_CHECK(sys::ioc_disable(g.members.front().fd.get()));
+  }
+  return {};
+}
+
+Result<void> CounterSet::reset() {
+  for (auto& g : impl_->groups) {
+    PERFX_CHECK(sys::ioc_reset(g.members.front().fd.get(), sys::IocScope::kGroup));
+  }
+  return {};
+}
+
+namespace {
+
+Result<std::vector<std::uint64_t>> read_words(int fd, std::size_t words) {
+  std::vector<std::uint64_t> buf(words, 0);
+  const std::size_t bytes = words * sizeof(std::uint64_t);
+  for (;;) {
+    const ssize_t n = ::read(fd, buf.data(), bytes);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail_errno(errno, "reading a counter");
+    if (static_cast<std::size_t>(n) < 8 || static_cast<std::size_t>(n) % 8 != 0) {
+      return fail(Errc::kMalformedData, "reading a counter: short read of {} bytes", n);
+    }
+    buf.resize(static_cast<std::size_t>(n) / 8);
+    return buf;
+  }
+}
+
+}  // namespace
+
+Result<CounterSnapshot> CounterSet::read() const {
+  CounterSnapshot snap = impl_->shape;
+  for (const auto& g : impl_->groups) {
+    const std::size_t per = g.lost_format ? 3 : 2;  // value, id[, lost]
+    if (g.group_format) {
+      // { nr, time_enabled, time_running, { value, id, lost }[nr] }
+      const std::size_t words = 3 + per * g.members.size();
+      auto buf = read_words(g.members.front().fd.get(), words);
+      if (!buf) return tl::unexpected(std::move(buf).error());
+      const auto& w = *buf;
+      const std::uint64_t nr = w[0];
+      if (w.size() < 3 || nr > g.members.size() || w.size() < 3 + per * nr) {
+        return fail(Errc::kMalformedData, "group read: nr {} does not fit {} bytes", nr,
+                    w.size() * 8);
+      }
+      for (std::size_t i = 0; i < nr; ++i) {
+        const std::uint64_t value = w[3 + per * i];
+        const std::uint64_t id = w[3 + per * i + 1];
+        const std::uint64_t lost = per == 3 ? w[3 + per * i + 2] : 0;
+        for (const Member& m : g.members) {
+          if (m.id != id) continue;
+          snap.events[m.event].instances[g.instance] = RawCount{value, w[1], w[2], lost};
+        }
+      }
+    } else {
+      // { value, time_enabled, time_running, id[, lost] }
+      const Member& m = g.members.front();
+      auto buf = read_words(m.fd.get(), 3 + per);
+      if (!buf) return tl::unexpected(std::move(buf).error());
+      const auto& w = *buf;
+      if (w.size() < 4) return fail(Errc::kMalformedData, "counter read: {} bytes", w.size() * 8);
+      snap.events[m.event].instances[g.instance] =
+          RawCount{w[0], w[1], w[2], per == 3 && w.size() >= 5 ? w[4] : 0};
+    }
+  }
+  return snap;
+}
+
+std::size_t CounterSet::size() const noexcept { return impl_->shape.events.size(); }
+
+std::size_t CounterSet::fd_count() const noexcept {
+  std::size_t n = 0;
+  for (const auto& g : impl_->groups) n += g.members.size();
+  return n;
+}
+
+}  // namespace perfx

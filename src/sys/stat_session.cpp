@@ -1,0 +1,238 @@
+#include "sys/stat_session.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+
+#include "sys/cgroup.hpp"
+#include "sys/cpu_list.hpp"
+#include "sys/process.hpp"
+#include "sys/unique_fd.hpp"
+
+namespace perfx::sys {
+namespace {
+
+std::atomic<int> g_stop_signal{0};
+
+extern "C" void on_stop_signal(int sig) { g_stop_signal.store(sig); }
+
+/// Installs SIGINT/SIGTERM handlers without SA_RESTART for the session's lifetime
+/// (perf stat: Ctrl-C ends counting and still prints). Restores the old ones.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal.store(0);
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    ::sigaction(SIGINT, &sa, &old_int_);
+    ::sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+UniqueFd pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+  const long fd = ::syscall(SYS_pidfd_open, pid, 0);
+  if (fd >= 0) return UniqueFd(static_cast<int>(fd));
+#else
+  (void)pid;
+#endif
+  return UniqueFd();
+}
+
+/// Waits until `deadline` (monotonic), the workload exits (pidfd readable) or a stop
+/// signal. Returns true when the workload may have exited or a signal arrived.
+bool wait_until(std::chrono::nanoseconds deadline, int pidfd) {
+  for (;;) {
+    if (g_stop_signal.load() != 0) return true;
+    const auto now = monotonic_now();
+    if (now >= deadline) return false;
+    const auto left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+    int timeout = static_cast<int>(left_ms.count()) + 1;
+    if (pidfd >= 0) {
+      pollfd p{pidfd, POLLIN, 0};
+      const int r = ::poll(&p, 1, timeout);
+      if (r > 0) return true;
+      if (r < 0 && errno != EINTR) return true;
+    } else {
+      // No pidfd (kernel < 5.3): poll for the exit every 10 ms.
+      if (timeout > 10) timeout = 10;
+      ::poll(nullptr, 0, timeout);
+      if (monotonic_now() < deadline) return true;
+    }
+  }
+}
+
+struct OpenPlan {
+  CountTarget target;
+  UniqueFd cgroup_fd;
+  bool task_target = false;  // -p/-t
+};
+
+Result<OpenPlan> plan_target(const StatTargetOptions& t, pid_t workload_pid) {
+  OpenPlan plan;
+  const bool want_cpus = t.system_wide || !t.cpus.empty() || !t.cgroup.empty();
+  std::vector<int> cpus = t.cpus;
+  if (want_cpus && cpus.empty()) {
+    PERFX_TRY(online, read_online_cpus());
+    cpus = std::move(online);
+  } else if (!cpus.empty()) {
+    auto online = read_online_cpus();
+    if (online) PERFX_CHECK(check_cpus_online(cpus, *online));
+  }
+  if (!t.cgroup.empty()) {
+    PERFX_TRY(fd, open_cgroup(t.cgroup));
+    plan.cgroup_fd = std::move(fd);
+    plan.target = CountTarget::cgroup(plan.cgroup_fd.get(), cpus);
+    return plan;
+  }
+  if (t.system_wide || (!t.cpus.empty() && t.pids.empty() && t.tids.empty())) {
+    plan.target = CountTarget::system_wide(cpus);
+    return plan;
+  }
+  if (!t.pids.empty() || !t.tids.empty()) {
+    PERFX_TRY(threads, resolve_stat_threads(t));
+    plan.target = CountTarget::tasks(threads.tids);
+    plan.target.inherit = t.inherit;
+    plan.task_target = true;
+    return plan;
+  }
+  if (workload_pid > 0) {
+    plan.target = CountTarget::workload(workload_pid);
+    plan.target.inherit = t.inherit;
+    return plan;
+  }
+  return fail(Errc::kInvalidArgument, "nothing to count: give a command, or -a, -C, -p, -t or -G");
+}
+
+Result<StatRun> run_once(const StatSessionConfig& cfg) {
+  StatRun run;
+  std::optional<Workload> workload;
+  if (!cfg.command.empty()) {
+    PERFX_TRY(w, Workload::prepare(cfg.command));
+    workload.emplace(std::move(w));
+  }
+  PERFX_TRY(plan, plan_target(cfg.target, workload ? workload->pid() : -1));
+  PERFX_TRY(set, CounterSet::open(cfg.groups, plan.target));
+  const bool on_exec = plan.target.enable_on_exec;
+
+  std::chrono::nanoseconds start{};
+  if (!on_exec) {
+    PERFX_CHECK(set.enable());
+  }
+  if (workload) {
+    auto started = workload->start();
+    if (!started) {
+      if (started.error().sys_errno() == 0) return tl::unexpected(std::move(started).error());
+      run.exec_errno = started.error().sys_errno();
+      return run;
+    }
+    start = workload->started();
+  } else {
+    start = monotonic_now();
+  }
+  UniqueFd pidfd = workload ? pidfd_open(workload->pid()) : UniqueFd();
+
+  CounterSnapshot previous;
+  bool have_previous = false;
+  auto last_tick = start;
+  const bool interval = cfg.interval.count() > 0;
+  const auto step = std::chrono::nanoseconds(cfg.interval);
+  auto next = start + step;
+  for (;;) {
+    bool done = false;
+    if (interval) {
+      (void)wait_until(next, pidfd.get());  // tick, workload exit or Ctrl-C
+    } else if (!workload) {
+      (void)wait_until(std::chrono::nanoseconds::max(), -1);  // until Ctrl-C
+    }
+    if (workload) {
+      if (!interval || g_stop_signal.load() != 0) {
+        // Ctrl-C reaches the child from the terminal too: wait for it, as perf does.
+        PERFX_TRY(st, workload->wait());
+        run.exit = st;
+        done = true;
+      } else {
+        ExitStatus st;
+        PERFX_TRY(exited, workload->try_wait(st));
+        if (exited) {
+          run.exit = st;
+          done = true;
+        }
+      }
+    } else if (g_stop_signal.load() != 0) {
+      done = true;
+    }
+    const auto now = run.exit ? run.exit->ended : monotonic_now();
+    if (interval && (now >= next || done)) {
+      PERFX_TRY(snap, set.read());
+      if (cfg.on_interval) {
+        CounterSnapshot d = have_previous ? delta(snap, previous) : snap;
+        const double t = std::chrono::duration<double>(now - start).count();
+        const double len = static_cast<double>((now - last_tick).count());
+        cfg.on_interval(d, t, len);
+      }
+      previous = std::move(snap);
+      have_previous = true;
+      last_tick = now;
+      while (next <= now) next += step;
+    }
+    if (done) {
+      run.elapsed = now - start;
+      break;
+    }
+  }
+  if (!on_exec || !workload) (void)set.disable();
+  PERFX_TRY(final_counts, set.read());
+  run.counts = std::move(final_counts);
+  return run;
+}
+
+}  // namespace
+
+Result<StatThreads> resolve_stat_threads(const StatTargetOptions& target) {
+  StatThreads out;
+  for (pid_t pid : target.pids) {
+    PERFX_TRY(tids, process_threads(pid));
+    for (pid_t t : tids) out.tids.push_back(t);
+  }
+  for (pid_t tid : target.tids) {
+    if (::kill(tid, 0) < 0 && errno == ESRCH) {
+      return fail(Errc::kNotFound, "no thread with tid {}", tid);
+    }
+    out.tids.push_back(tid);
+  }
+  for (pid_t t : out.tids) out.comms.push_back(thread_comm(t));
+  return out;
+}
+
+Result<std::vector<StatRun>> run_stat_session(const StatSessionConfig& cfg) {
+  StopSignals signals;
+  std::vector<StatRun> runs;
+  const int n = cfg.command.empty() ? 1 : std::max(1, cfg.runs);
+  for (int i = 0; i < n; ++i) {
+    PERFX_TRY(run, run_once(cfg));
+    const bool failed = run.exec_errno != 0;
+    runs.push_back(std::move(run));
+    if (failed || g_stop_signal.load() != 0) break;
+  }
+  return runs;
+}
+
+}  // namespace perfx::sys

@@ -1,0 +1,67 @@
+#pragma once
+/// \file
+/// The `perfx stat` run loop: open counters on the target, launch the workload (perf's
+/// fork/handshake/enable_on_exec pattern), wait for it or for SIGINT, read, repeat for
+/// -r, and call back every -I interval. Formatting is report/stat_format.hpp's job.
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfx/counter.hpp"
+#include "perfx/error.hpp"
+#include "sys/workload.hpp"
+
+namespace perfx::sys {
+
+/// What to count (perf stat's target options).
+struct StatTargetOptions {
+  bool system_wide = false;  ///< -a
+  std::vector<int> cpus;     ///< -C list (empty: all online CPUs when system-wide)
+  std::vector<pid_t> pids;   ///< -p: every thread of these processes
+  std::vector<pid_t> tids;   ///< -t: these threads
+  std::string cgroup;        ///< -G: cgroup2 path (relative to the cgroup2 mount)
+  bool inherit = true;       ///< false with -i/--no-inherit
+};
+
+/// One full run.
+struct StatRun {
+  CounterSnapshot counts;              ///< totals of the run
+  std::chrono::nanoseconds elapsed{};  ///< wall time (workload lifetime or until SIGINT)
+  std::optional<ExitStatus> exit;      ///< the workload's exit when one ran
+  /// Non-zero when the command could not be executed (ENOENT: not found): the child
+  /// exited 127 and nothing was counted. See explain_exec_errno().
+  int exec_errno = 0;
+};
+
+/// Configuration of a stat session.
+struct StatSessionConfig {
+  std::vector<CounterGroupSpec> groups;
+  StatTargetOptions target;
+  std::vector<std::string> command;       ///< the workload (may be empty with -a/-p/-t/-G)
+  int runs = 1;                           ///< -r N
+  std::chrono::milliseconds interval{0};  ///< -I ms (0: off)
+  /// Called every interval with that interval's counts (delta), the time since start
+  /// and the interval's length.
+  std::function<void(const CounterSnapshot& delta, double time_s, double interval_ns)> on_interval;
+};
+
+/// Threads and their names for --per-thread (resolved from -p/-t).
+struct StatThreads {
+  std::vector<pid_t> tids;
+  std::vector<std::string> comms;
+};
+
+/// Resolves -p/-t into thread ids and names. kNotFound for a missing process.
+Result<StatThreads> resolve_stat_threads(const StatTargetOptions& target);
+
+/// Runs the session. Errors: explained open errors (permission, fd limit, ...) and
+/// kInvalidArgument for an impossible target combination. An exec failure of the command
+/// is not an error: the last StatRun has `exec_errno` set and the runs stop.
+Result<std::vector<StatRun>> run_stat_session(const StatSessionConfig& config);
+
+}  // namespace perfx::sys
