@@ -332,7 +332,9 @@ std::vector<Symbol> parse_jit_map(std::string_view text) {
     if (std::from_chars(z.data(), z.data() + z.size(), size, 16).ec != std::errc{}) continue;
     std::string_view name = line.substr(sp2 + 1);
     while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.remove_suffix(1);
-    out.push_back(Symbol{start, start + size, demangle(name)});
+    // A size past the end of the address space would wrap end below start: saturate.
+    const std::uint64_t end = size > ~std::uint64_t{0} - start ? ~std::uint64_t{0} : start + size;
+    out.push_back(Symbol{start, end, demangle(name)});
   }
   finalize_symbols(out, false);
   return out;
