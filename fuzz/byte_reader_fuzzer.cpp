@@ -22,13 +22,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size < 2) return 0;
   const std::size_t nops = data[0] % 32;
   const bool swap = (data[1] & 1) != 0;
-  const std::size_t prog_len = std::min(size - 2, nops * 2);
+  const std::size_t prog_len = std::min(size - 2, nops * 2) & ~std::size_t{1};
   const std::uint8_t* prog = data + 2;
   std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data + 2 + prog_len),
                                    size - 2 - prog_len);
   perfx::core::ByteReader r(bytes, swap);
   bool failed = false;
-  for (std::size_t i = 0; i + 1 < prog_len + 1 && i < prog_len; i += 2) {
+  for (std::size_t i = 0; i + 1 < prog_len; i += 2) {
     const std::uint8_t op = prog[i];
     const std::uint8_t arg = prog[i + 1];
     switch (op % 8) {
