@@ -31,9 +31,18 @@ demo: build
 bench: build
 	@bash bench/run_all.sh $(BUILD_DIR)
 
+# The whole suite under ASan + UBSan (clang). ASAN_OPTIONS/UBSAN_OPTIONS make any report fatal.
 asan: setup
 	@cmake --preset asan >/dev/null && cmake --build --preset asan -j $(JOBS)
-	@cd build-asan && ctest --output-on-failure -j $(JOBS) --timeout 900
+	@cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) --timeout 900 $(ASAN_CTEST_ARGS)
+
+# libFuzzer targets (clang, ASan + UBSan), each run for FUZZ_SECONDS; a finding fails.
+FUZZ_SECONDS ?= 25
+fuzz: setup
+	@cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j $(JOBS) --target perfx_fuzzers
+	@bash fuzz/run_fuzzers.sh build-fuzz $(FUZZ_SECONDS)
 
 format:
 	@git ls-files '*.cpp' '*.hpp' '*.c' '*.h' | xargs clang-format -i
