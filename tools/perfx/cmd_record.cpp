@@ -1,0 +1,699 @@
+// perfx record: sample a command, processes/threads, CPUs or the whole system into a
+// perf.data file (or a pipe) that Linux perf reads. Options follow perf record's.
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// CLI11 2.1 inlined into -O2 code trips -Wnull-dereference inside libstdc++ (false positive).
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "event/event_spec.hpp"
+#include "event/parse.hpp"
+#include "perfx/sampler.hpp"
+#include "record/features.hpp"
+#include "record/perf_data_writer.hpp"
+#include "record/sample_layout.hpp"
+#include "sys/cgroup.hpp"
+#include "sys/cpu_list.hpp"
+#include "sys/event_resolver.hpp"
+#include "sys/process.hpp"
+#include "sys/signals.hpp"
+#include "sys/synthesize.hpp"
+#include "sys/system_info.hpp"
+#include "sys/system_info_features.hpp"
+#include "sys/workload.hpp"
+
+namespace perfx::cli {
+namespace {
+
+constexpr std::uint64_t kDwarfRegsMask = 0xff0fff;  // perf's PERF_REGS_MASK for x86_64
+constexpr std::uint32_t kDwarfStackSize = 8192;
+
+struct RecordOptions {
+  std::vector<std::string> events;
+  std::optional<std::uint64_t> freq;
+  std::optional<std::uint64_t> period;
+  bool callchain_fp = false;
+  std::string call_graph;
+  bool all_cpus = false;
+  std::string cpu_list;
+  std::string pids;
+  std::string tids;
+  std::string cgroup;
+  bool switch_events = false;
+  std::string output = "perf.data";
+  bool compress = false;
+  int compression_level = 0;
+  std::string mmap_pages;
+  bool quiet = false;
+  int verbose = 0;
+  bool sample_cpu = false;
+  bool timestamp = false;
+  bool data = false;
+  bool no_inherit = false;
+  std::vector<std::string> command;
+};
+
+struct CallGraph {
+  enum Mode { kNone, kFp, kDwarf } mode = kNone;
+  std::uint32_t stack_size = kDwarfStackSize;
+};
+
+Result<CallGraph> parse_call_graph(const RecordOptions& o) {
+  CallGraph cg;
+  if (o.callchain_fp) cg.mode = CallGraph::kFp;
+  if (o.call_graph.empty()) return cg;
+  std::string_view v = o.call_graph;
+  const auto comma = v.find(',');
+  const std::string_view mode = v.substr(0, comma);
+  if (mode == "fp") {
+    cg.mode = CallGraph::kFp;
+  } else if (mode == "dwarf") {
+    cg.mode = CallGraph::kDwarf;
+    if (comma != std::string_view::npos) {
+      const std::string size(v.substr(comma + 1));
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(size.c_str(), &end, 0);
+      if (size.empty() || *end != '\0' || n == 0 || n > 65528) {
+        return fail(Errc::kInvalidArgument,
+                    "--call-graph dwarf,{}: the stack size must be 8..65528 bytes", size);
+      }
+      cg.stack_size = static_cast<std::uint32_t>((n + 7) & ~7ULL);
+    }
+  } else if (mode == "lbr") {
+    return fail(Errc::kNotSupported, "--call-graph lbr needs a hardware PMU with LBR");
+  } else {
+    return fail(Errc::kInvalidArgument, "--call-graph '{}': use fp or dwarf[,size]", v);
+  }
+  return cg;
+}
+
+// -m: a number of pages, or a size with B/K/M/G; rounded up to a power of two.
+Result<std::size_t> parse_mmap_pages(const std::string& text, bool& rounded) {
+  rounded = false;
+  if (text.empty()) return std::size_t{0};
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(text.c_str(), &end, 10);
+  if (end == text.c_str()) {
+    return fail(Errc::kInvalidArgument, "-m '{}': expected pages or a size like 512K", text);
+  }
+  std::uint64_t pages = n;
+  const std::string unit(end);
+  const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  auto bytes_to_pages = [&](std::uint64_t mul) { return (n * mul + page - 1) / page; };
+  if (unit.empty()) {
+    pages = n;
+  } else if (unit == "B" || unit == "b") {
+    pages = bytes_to_pages(1);
+  } else if (unit == "K" || unit == "k") {
+    pages = bytes_to_pages(1024);
+  } else if (unit == "M" || unit == "m") {
+    pages = bytes_to_pages(1024 * 1024);
+  } else if (unit == "G" || unit == "g") {
+    pages = bytes_to_pages(1024ULL * 1024 * 1024);
+  } else {
+    return fail(Errc::kInvalidArgument, "-m '{}': unknown unit '{}'", text, unit);
+  }
+  if (pages == 0) return fail(Errc::kInvalidArgument, "-m '{}': must be at least 1 page", text);
+  const std::uint64_t p2 = std::bit_ceil(pages);
+  rounded = p2 != pages;
+  return static_cast<std::size_t>(p2);
+}
+
+std::optional<long long> max_sample_rate() {
+  auto v = sys::read_int_file("/proc/sys/kernel/perf_event_max_sample_rate");
+  if (!v) return std::nullopt;
+  return *v;
+}
+
+// Keeps the previous output as <name>.old. rename(2) works on directory entries, so a
+// symlink named <name>.old is replaced, never followed.
+Result<void> keep_old_output(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return {};
+  if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) return {};
+  if (st.st_size == 0 && S_ISREG(st.st_mode)) return {};
+  const std::string old = path + ".old";
+  if (::rename(path.c_str(), old.c_str()) != 0) {
+    return fail_errno(errno, fmt::format("renaming {} to {}", path, old));
+  }
+  return {};
+}
+
+// Walks whole records in contiguous bytes.
+template <typename Fn>
+void for_each_record(std::span<const std::byte> bytes, Fn&& fn) {
+  std::size_t off = 0;
+  while (off + 8 <= bytes.size()) {
+    std::uint16_t size = 0;
+    std::memcpy(&size, bytes.data() + off + 6, 2);
+    if (size < 8 || size > bytes.size() - off) break;
+    fn(bytes.subspan(off, size));
+    off += size;
+  }
+}
+
+std::string hex_build_id(const std::vector<std::uint8_t>& id) {
+  std::string s;
+  for (auto b : id) s += fmt::format("{:02x}", b);
+  return s;
+}
+
+struct EventChoice {
+  std::string name;
+  raw::EventAttr attr{};
+  event::EventKind kind = event::EventKind::kSoftware;
+  std::uint64_t default_period = 0;
+  bool period_from_term = false;
+  bool is_default = false;
+  int group_leader = -1;
+};
+
+int run_record(int argc, char** argv) {
+  RecordOptions o;
+  CLI::App app{"Sample events into perf.data (like perf record)", "perfx record"};
+  app.add_option("-e,--event", o.events,
+                 "Event(s) to sample (perf syntax); default cycles, "
+                 "falling back to cpu-clock without a PMU");
+  app.add_option("-F,--freq", o.freq, "Sampling frequency in Hz (default 4000)");
+  app.add_option("-c,--count", o.period, "Sample every N events (fixed period)");
+  app.add_flag("-g", o.callchain_fp, "Record call chains (frame pointers)");
+  app.add_option("--call-graph", o.call_graph, "Call chain mode: fp or dwarf[,size]");
+  app.add_flag("-a,--all-cpus", o.all_cpus, "System-wide collection from all CPUs");
+  app.add_option("-C,--cpu", o.cpu_list, "Only these CPUs (list like 0,2-3)");
+  app.add_option("-p,--pid", o.pids, "Existing process ids (comma-separated)");
+  app.add_option("-t,--tid", o.tids, "Existing thread ids (comma-separated)");
+  app.add_option("-G,--cgroup", o.cgroup, "Only tasks of this cgroup (v2; needs -a or -C)");
+  app.add_flag("--switch-events", o.switch_events, "Record context switch events");
+  app.add_option("-o,--output", o.output, "Output file ('-' for a pipe); default perf.data");
+  app.add_flag("-z", o.compress, "Compress the data with zstd (level 1)");
+  app.add_option("--compression-level", o.compression_level, "zstd level 1..22");
+  app.add_option("-m,--mmap-pages", o.mmap_pages,
+                 "Ring buffer data pages per CPU (power of two) or size (512K)");
+  app.add_flag("-q,--quiet", o.quiet, "No summary line");
+  app.add_flag("-v,--verbose", o.verbose, "Show the event attributes and fallbacks");
+  app.add_flag("--sample-cpu", o.sample_cpu, "Record the sample CPU");
+  app.add_flag("-T,--timestamp", o.timestamp, "Record sample timestamps (always on)");
+  app.add_flag("-d,--data", o.data, "Record sample data addresses");
+  app.add_flag("-i,--no-inherit", o.no_inherit, "Child tasks do not inherit counters");
+  app.prefix_command();
+
+  // Everything after "--" (or the first positional) is the command.
+  std::vector<std::string> args;
+  bool after_dashdash = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!after_dashdash && std::strcmp(argv[i], "--") == 0) {
+      after_dashdash = true;
+      continue;
+    }
+    (after_dashdash ? o.command : args).push_back(argv[i]);
+  }
+  try {
+    std::vector<std::string> rev(args.rbegin(), args.rend());
+    app.parse(rev);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (!after_dashdash) o.command = app.remaining();
+
+  auto die = [&](const Error& e) {
+    fmt::print(stderr, "perfx record: {}\n", e.message());
+    return 1;
+  };
+
+  const bool has_cpu_target = o.all_cpus || !o.cpu_list.empty();
+  const bool has_task_target = !o.pids.empty() || !o.tids.empty();
+  if (o.command.empty() && !has_cpu_target && !has_task_target) {
+    fmt::print(stderr,
+               "perfx record: nothing to record: give a command (-- cmd), -a, -C, -p or -t\n");
+    return 1;
+  }
+  if (!o.cgroup.empty() && !has_cpu_target) {
+    fmt::print(stderr, "perfx record: -G needs system-wide mode (-a or -C)\n");
+    return 1;
+  }
+  if (o.freq && o.period) {
+    fmt::print(stderr, "perfx record: -F and -c are exclusive\n");
+    return 1;
+  }
+  if (o.freq && *o.freq == 0) {
+    fmt::print(stderr, "perfx record: -F must be > 0\n");
+    return 1;
+  }
+  if (o.period && *o.period == 0) {
+    fmt::print(stderr, "perfx record: -c must be > 0\n");
+    return 1;
+  }
+  auto cg = parse_call_graph(o);
+  if (!cg) return die(cg.error());
+  bool rounded = false;
+  auto pages = parse_mmap_pages(o.mmap_pages, rounded);
+  if (!pages) return die(pages.error());
+  if (rounded && !o.quiet) {
+    fmt::print(stderr, "rounding mmap pages size to {} pages\n", *pages);
+  }
+  const int comp_level = o.compression_level > 0 ? o.compression_level : (o.compress ? 1 : 0);
+  if (comp_level > 22) {
+    fmt::print(stderr, "perfx record: --compression-level must be 1..22\n");
+    return 1;
+  }
+
+  // Frequency: default 4000 Hz like perf, capped at perf_event_max_sample_rate.
+  std::uint64_t freq = o.freq.value_or(4000);
+  if (!o.period) {
+    if (auto max = max_sample_rate(); max && *max > 0 && freq > static_cast<std::uint64_t>(*max)) {
+      fmt::print(stderr,
+                 "info: Using a maximum frequency rate of {} Hz (asked {} Hz; the limit is "
+                 "/proc/sys/kernel/perf_event_max_sample_rate)\n",
+                 *max, freq);
+      freq = static_cast<std::uint64_t>(*max);
+    }
+  }
+
+  // ---- events
+  std::vector<EventChoice> events;
+  const bool default_event = o.events.empty();
+  {
+    std::string spec;
+    for (const auto& e : o.events) spec += (spec.empty() ? "" : ",") + e;
+    if (default_event) spec = "cycles";
+    auto groups = event::parse_event_list(spec, sys::system_resolver());
+    if (!groups) return die(groups.error());
+    for (const auto& g : *groups) {
+      const int leader = static_cast<int>(events.size());
+      for (std::size_t i = 0; i < g.events.size(); ++i) {
+        const auto& ev = g.events[i];
+        EventChoice c;
+        c.name = ev.name;
+        c.attr = ev.attr_for_open();
+        c.kind = ev.kind;
+        c.default_period = ev.default_period;
+        c.period_from_term = ev.period_from_term;
+        c.is_default = default_event;
+        c.group_leader = (g.is_group && i > 0) ? leader : -1;
+        events.push_back(std::move(c));
+      }
+    }
+    // Uprobe attrs point at the EventSpec's path string: keep the specs alive.
+    static std::vector<event::EventGroup> keep;
+    keep = std::move(*groups);
+    std::size_t k = 0;
+    for (const auto& g : keep) {
+      for (const auto& ev : g.events) events[k++].attr = ev.attr_for_open();
+    }
+  }
+
+  // ---- target
+  std::vector<pid_t> pids{-1};
+  std::vector<int> cpus;
+  std::optional<sys::Workload> workload;
+  sys::UniqueFd cgroup_fd;
+  std::vector<pid_t> synth_pids;
+  if (has_cpu_target) {
+    if (!o.cpu_list.empty()) {
+      auto c = sys::parse_cpus(o.cpu_list);
+      if (!c) return die(c.error());
+      auto online = sys::read_online_cpus();
+      if (online) {
+        if (auto ok = sys::check_cpus_online(*c, *online); !ok) return die(ok.error());
+      }
+      cpus = *c;
+    }
+    if (!o.cgroup.empty()) {
+      auto mount = sys::cgroup2_mount();
+      if (!mount) return die(mount.error());
+      auto fd = sys::open_cgroup(o.cgroup, *mount);
+      if (!fd) return die(fd.error());
+      cgroup_fd = std::move(*fd);
+    }
+  } else if (has_task_target) {
+    pids.clear();
+    if (!o.pids.empty()) {
+      auto list = sys::parse_pid_list(o.pids);
+      if (!list) return die(list.error());
+      for (pid_t p : *list) {
+        auto threads = sys::process_threads(p);
+        if (!threads) return die(threads.error());
+        pids.insert(pids.end(), threads->begin(), threads->end());
+        synth_pids.push_back(p);
+      }
+    }
+    if (!o.tids.empty()) {
+      auto list = sys::parse_pid_list(o.tids);
+      if (!list) return die(list.error());
+      for (pid_t t : *list) {
+        pids.push_back(t);
+        auto status = sys::read_text_file(fmt::format("/proc/{}/status", t));
+        if (!status) {
+          return die(Error(Errc::kNotFound, fmt::format("no thread with tid {}", t)));
+        }
+        const auto pos = status->find("\nTgid:");
+        pid_t tgid = t;
+        if (pos != std::string::npos) tgid = std::atoi(status->c_str() + pos + 6);
+        synth_pids.push_back(tgid);
+      }
+    }
+  }
+  if (!o.command.empty() && !has_cpu_target && !has_task_target) {
+    auto w = sys::Workload::prepare(o.command);
+    if (!w) return die(w.error());
+    workload = std::move(*w);
+    pids = {workload->pid()};
+  } else if (!o.command.empty()) {
+    auto w = sys::Workload::prepare(o.command);
+    if (!w) return die(w.error());
+    workload = std::move(*w);
+  }
+  const bool follows_workload_only = workload && !has_cpu_target && !has_task_target;
+
+  // ---- attrs, like perf record for the same options
+  const bool tracking_dummy = has_cpu_target;  // perf adds a dummy tracking event for -a/-C
+  const std::size_t nr_attrs = events.size() + (tracking_dummy ? 1 : 0);
+  std::uint64_t base_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+  if (cg->mode != CallGraph::kNone) base_type |= PERF_SAMPLE_CALLCHAIN;
+  if (has_cpu_target || o.sample_cpu) base_type |= PERF_SAMPLE_CPU;
+  if (o.data || cg->mode == CallGraph::kDwarf) base_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+  if (cg->mode == CallGraph::kDwarf) base_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+  if (nr_attrs > 1) base_type |= tracking_dummy ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
+
+  auto make_attr = [&](EventChoice& c, bool tracking) {
+    raw::EventAttr& a = c.attr;
+    a.size = raw::kAttrSizeVer8;
+    a.sample_type = base_type;
+    a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+    a.disabled = 1;
+    a.inherit = o.no_inherit ? 0 : 1;
+    a.sample_id_all = 1;
+    if (!c.is_default) a.exclude_guest = 1;
+    if (c.period_from_term) {
+      // period=/freq= terms win over -c/-F
+    } else if (o.period) {
+      a.freq = 0;
+      a.sample_period = *o.period;
+    } else if (c.default_period != 0 && !o.freq) {
+      a.freq = 0;
+      a.sample_period = c.default_period;
+    } else {
+      a.freq = 1;
+      a.sample_freq = freq;
+    }
+    const bool tp = c.kind == event::EventKind::kTracepoint;
+    if (a.freq || (tp && !o.period) || (c.kind == event::EventKind::kUprobe && !o.period)) {
+      a.sample_type |= PERF_SAMPLE_PERIOD;
+    }
+    if (tp) a.sample_type |= PERF_SAMPLE_RAW;
+    if (cg->mode == CallGraph::kDwarf) {
+      a.exclude_callchain_user = 1;
+      a.sample_regs_user = kDwarfRegsMask;
+      a.sample_stack_user = cg->stack_size;
+      a.mmap_data = 1;
+    }
+    if (o.data) a.mmap_data = 1;
+    if (workload && follows_workload_only) a.enable_on_exec = 1;
+    if (tracking) {
+      a.mmap = 1;
+      a.comm = 1;
+      a.task = 1;
+      a.mmap2 = 1;
+      a.comm_exec = 1;
+      a.ksymbol = 1;
+      a.bpf_event = 1;
+      if (o.switch_events) a.context_switch = 1;
+    }
+  };
+  for (std::size_t i = 0; i < events.size(); ++i) make_attr(events[i], !tracking_dummy && i == 0);
+  if (tracking_dummy) {
+    EventChoice d;
+    d.name = "dummy:HG";
+    d.is_default = true;
+    d.attr.type = PERF_TYPE_SOFTWARE;
+    d.attr.config = PERF_COUNT_SW_DUMMY;
+    make_attr(d, true);
+    d.attr.sample_type &= ~static_cast<std::uint64_t>(PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW);
+    d.attr.freq = 0;
+    d.attr.sample_period = 1;
+    d.attr.disabled = 0;
+    d.attr.exclude_guest = 0;
+    d.attr.mmap_data = o.data ? 1 : 0;
+    events.push_back(std::move(d));
+  }
+
+  // ---- open (with perf's cycles -> cpu-clock fallback)
+  auto build_options = [&]() {
+    SamplerOptions so;
+    for (const auto& e : events) so.events.push_back({e.name, e.attr, e.group_leader});
+    so.pids = pids;
+    so.cpus = cpus;
+    so.cgroup_fd = cgroup_fd ? cgroup_fd.get() : -1;
+    so.data_pages = *pages;
+    return so;
+  };
+  if (o.verbose > 0) {
+    for (const auto& e : events) {
+      fmt::print(stderr, "perf_event_attr for '{}': {} sample_type={:#x}\n", e.name,
+                 event::describe_attr(e.attr), e.attr.sample_type);
+    }
+  }
+  auto sampler = Sampler::open(build_options());
+  if (!sampler && default_event && events[0].attr.type == PERF_TYPE_HARDWARE &&
+      (sampler.error().sys_errno() == ENOENT || sampler.error().sys_errno() == EOPNOTSUPP ||
+       sampler.error().sys_errno() == ENODEV)) {
+    if (o.verbose > 0) {
+      fmt::print(stderr,
+                 "Warning:\nThe cycles event is not supported, trying to fall back to "
+                 "cpu-clock\n");
+    }
+    events[0].name = "cpu-clock";
+    events[0].attr.type = PERF_TYPE_SOFTWARE;
+    events[0].attr.config = PERF_COUNT_SW_CPU_CLOCK;
+    events[0].kind = event::EventKind::kSoftware;
+    sampler = Sampler::open(build_options());
+  }
+  if (!sampler) return die(sampler.error());
+
+  // ---- output
+  const bool to_stdout = o.output == "-";
+  if (!to_stdout) {
+    if (auto r = keep_old_output(o.output); !r) return die(r.error());
+  }
+  std::vector<record::WriterAttr> wattrs;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    wattrs.push_back({events[i].attr, events[i].name, sampler->ids(i)});
+  }
+  record::WriterOptions wo;
+  wo.pipe = to_stdout;
+  wo.compress_level = comp_level;
+  wo.compress_mmap_len = static_cast<std::uint32_t>(
+      (sampler->options().data_pages + 1) * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)));
+  auto writer = to_stdout ? record::PerfDataWriter::create_fd(STDOUT_FILENO, false, "-", wattrs, wo)
+                          : record::PerfDataWriter::create(o.output, wattrs, wo);
+  if (!writer) return die(writer.error());
+
+  record::Features features;
+  sys::gather_system_features(features, "perfx " PERFX_VERSION);
+  {
+    std::vector<std::string> cmdline;
+    for (int i = 0; i < argc; ++i) cmdline.emplace_back(argv[i]);
+    if (!cmdline.empty()) cmdline[0] = "perfx record";
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) cmdline[0] = std::string(self, static_cast<std::size_t>(n)) + " record";
+    features.cmdline = cmdline;
+  }
+  if (writer->is_pipe()) {
+    if (auto r = writer->set_features(features); !r) return die(r.error());
+  }
+
+  // ---- synthesize what already exists
+  const record::SampleLayout layout = record::SampleLayout::from_attr(events[0].attr);
+  sys::HitTracker tracker(layout);
+  {
+    std::vector<std::byte> synth;
+    if (auto r = sys::synthesize_kernel_mmap(layout, synth); !r && o.verbose > 0) {
+      fmt::print(stderr, "perfx record: no kernel map: {}\n", r.error().message());
+    }
+    sys::SynthOptions so;
+    so.mmap_data = o.data || cg->mode == CallGraph::kDwarf;
+    if (has_cpu_target) {
+      if (auto r = sys::synthesize_all_processes(layout, so, synth); !r) return die(r.error());
+    } else {
+      for (pid_t p : synth_pids) {
+        if (auto r = sys::synthesize_process(p, layout, so, synth); !r) return die(r.error());
+      }
+      if (follows_workload_only) {
+        if (auto r = sys::synthesize_comm(workload->pid(), "perfx-exec", layout, synth); !r) {
+          return die(r.error());
+        }
+      }
+    }
+    for_each_record(synth, [&](std::span<const std::byte> rec) { tracker.feed(rec); });
+    if (!synth.empty()) {
+      if (auto r = writer->write_bytes(synth); !r) return die(r.error());
+    }
+  }
+
+  // ---- run
+  auto sigpipe = sys::SignalPipe::install({SIGINT, SIGTERM, SIGCHLD, SIGHUP});
+  if (!sigpipe) return die(sigpipe.error());
+  // Ctrl-C reaches the workload through the terminal; perfx itself keeps going until the
+  // buffers are drained. A broken output pipe must not kill us silently either.
+  ::signal(SIGPIPE, SIG_IGN);
+  if (auto r = sampler->add_wait_fd(sigpipe->fd()); !r) return die(r.error());
+
+  if (!follows_workload_only) {
+    if (auto r = sampler->enable(); !r) return die(r.error());
+  }
+  if (workload) {
+    if (auto r = workload->start(); !r) {
+      fmt::print(stderr, "perfx record: {}\n", r.error().message());
+      return 127;
+    }
+  }
+
+  std::vector<std::byte> scratch;
+  const bool many_buffers = sampler->buffer_count() > 1;
+  std::optional<Error> write_error;
+  auto sink = [&](std::span<const std::byte> first, std::span<const std::byte> second,
+                  int) -> Result<void> {
+    std::span<const std::byte> bytes = first;
+    if (!second.empty()) {
+      scratch.assign(first.begin(), first.end());
+      scratch.insert(scratch.end(), second.begin(), second.end());
+      bytes = scratch;
+    }
+    for_each_record(bytes, [&](std::span<const std::byte> rec) { tracker.feed(rec); });
+    return writer->write_bytes(bytes);
+  };
+  auto drain_round = [&]() -> Result<void> {
+    PERFX_TRY(n, sampler->drain(sink));
+    if (n > 0 && many_buffers) PERFX_CHECK(writer->finish_round());
+    return {};
+  };
+
+  bool stop = false;
+  bool interrupted = false;
+  std::optional<sys::ExitStatus> exit_status;
+  while (!stop) {
+    auto w = sampler->wait(1000);
+    if (!w) {
+      write_error = w.error();
+      break;
+    }
+    if (auto r = drain_round(); !r) {
+      write_error = r.error();
+      break;
+    }
+    for (int s : sigpipe->take()) {
+      if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
+        interrupted = true;
+        stop = true;
+        if (workload && s != SIGINT) (void)workload->kill(s);
+      }
+    }
+    if (workload && !exit_status) {
+      sys::ExitStatus st;
+      auto done = workload->try_wait(st);
+      if (done && *done) {
+        exit_status = st;
+        if (follows_workload_only || !has_cpu_target) stop = true;
+        if (has_cpu_target) stop = true;
+      }
+    }
+    if (w->all_hung_up && !has_cpu_target) stop = true;
+  }
+  (void)sampler->disable();
+  if (!write_error) {
+    if (auto r = drain_round(); !r) write_error = r.error();
+  }
+  if (workload && !exit_status) {
+    if (interrupted) {
+      // SIGINT from a terminal already reached the workload; make sure it ends.
+      sys::ExitStatus st;
+      auto done = workload->try_wait(st);
+      if (done && *done) {
+        exit_status = st;
+      } else {
+        (void)workload->kill(SIGTERM);
+        if (auto ws = workload->wait(); ws) exit_status = *ws;
+      }
+    } else if (auto ws = workload->wait(); ws) {
+      exit_status = *ws;
+    }
+  }
+  (void)sampler->update_lost_from_read();
+  const SamplerStats stats = sampler->stats();
+
+  // ---- features and build-ids of the DSOs that samples hit
+  if (!writer->is_pipe()) {
+    if (tracker.kernel_hit()) {
+      if (auto id = sys::read_kernel_build_id()) {
+        record::BuildIdEntry e;
+        e.pid = -1;
+        e.misc = PERF_RECORD_MISC_KERNEL;
+        e.build_id = *id;
+        e.filename = "[kernel.kallsyms]";
+        features.build_ids.push_back(std::move(e));
+      }
+    }
+    for (const auto& f : tracker.hit_files()) {
+      if (auto id = sys::read_elf_build_id(f)) {
+        record::BuildIdEntry e;
+        e.pid = -1;
+        e.misc = PERF_RECORD_MISC_USER;
+        e.build_id = *id;
+        e.filename = f;
+        if (o.verbose > 0) fmt::print(stderr, "build-id {} {}\n", hex_build_id(*id), f);
+        features.build_ids.push_back(std::move(e));
+      }
+    }
+    if (tracker.first_time() != 0) {
+      features.sample_time = record::SampleTime{tracker.first_time(), tracker.last_time()};
+    }
+    if (auto r = writer->set_features(features); !r && !write_error) write_error = r.error();
+  }
+  if (auto r = writer->finalize(); !r && !write_error) write_error = r.error();
+
+  if (write_error) {
+    fmt::print(stderr, "perfx record: {}\n", write_error->message());
+    return 1;
+  }
+  if (stats.corrupt_events > 0) {
+    fmt::print(stderr,
+               "perfx record: warning: {} corrupt ring-buffer record(s); dropped {} bytes\n",
+               stats.corrupt_events, stats.dropped_bytes);
+  }
+  if (stats.throttle > 0 && !o.quiet) {
+    fmt::print(stderr, "perfx record: {} throttle / {} unthrottle events\n", stats.throttle,
+               stats.unthrottle);
+  }
+  if (!o.quiet) {
+    const auto& ws = writer->stats();
+    const double mb =
+        static_cast<double>(ws.compressed_bytes > 0 ? ws.compressed_bytes : ws.data_bytes) /
+        (1024.0 * 1024.0);
+    std::string lost;
+    if (stats.lost() > 0) lost = fmt::format(", {} lost", stats.lost());
+    fmt::print(stderr, "[ perfx record: Captured and wrote {:.3f} MB {} ({} samples{}) ]\n", mb,
+               to_stdout ? std::string("(pipe)") : o.output, stats.samples, lost);
+  }
+  if (exit_status) return exit_status->code;
+  return 0;
+}
+
+const Registration kReg{{"record", "Sample events into perf.data", &run_record}};
+
+}  // namespace
+}  // namespace perfx::cli
