@@ -13,6 +13,7 @@ set -uo pipefail
 
 : "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
 DAMAGE="$BUILD_DIR/fuzz/perfx_damage"
+LIMITED="$BUILD_DIR/fuzz/perfx_run_limited"
 VARIANTS="${RELIABILITY_VARIANTS:-150}"
 TOOL="${RELIABILITY_TOOL:-perfx}"
 LIMIT=10
@@ -25,7 +26,9 @@ if [[ "$TOOL" == perfx ]]; then
     fi
   done
 fi
-[[ -x "$DAMAGE" ]] || { echo "FAIL: $DAMAGE not built"; exit 1; }
+for tool in "$DAMAGE" "$LIMITED"; do
+  [[ -x "$tool" ]] || { echo "FAIL: $tool not built"; exit 1; }
+done
 
 work=$(mktemp -d /tmp/perfx-damaged.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -82,16 +85,16 @@ for list in "$work"/v-*.list; do
       err="$work/stderr"
       if [[ "$TOOL" == perf ]]; then
         # shellcheck disable=SC2086
-        timeout -s KILL "$LIMIT" perf $cmd -f -i "$v" >/dev/null 2>"$err" </dev/null
+        "$LIMITED" "$LIMIT" perf $cmd -f -i "$v" >/dev/null 2>"$err" </dev/null
       else
         # shellcheck disable=SC2086
-        timeout -s KILL "$LIMIT" "$PERFX" $cmd -i "$v" >/dev/null 2>"$err" </dev/null
+        "$LIMITED" "$LIMIT" "$PERFX" $cmd -i "$v" >/dev/null 2>"$err" </dev/null
       fi
       rc=$?
       name="${cmd%% *} ${v##*/}"
-      if [[ $rc -eq 137 ]]; then
+      if [[ $rc -eq 251 ]]; then
         hangs=$((hangs + 1)); report_fail HANG "$name (killed after ${LIMIT}s)" "$err"
-      elif [[ $rc -gt 128 ]] || grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$err"; then
+      elif [[ $rc -eq 250 ]] || grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$err"; then
         crashes=$((crashes + 1)); report_fail CRASH "$name (exit $rc)" "$err"
       elif [[ $rc -ne 0 ]] && ! grep -q '[[:alnum:]]' "$err"; then
         silent=$((silent + 1)); report_fail SILENT "$name (exit $rc, empty stderr)" "$err"
