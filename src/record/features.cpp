@@ -684,13 +684,14 @@ std::string usec_timestamp(std::uint64_t ns) {
 std::string format_header(const Features& f, std::span<const AttrEntry> attrs,
                           const HeaderDumpInfo& info) {
   std::string o = "# ========\n";
-  if (!info.pipe) {
-    if (!info.captured_on.empty()) o += fmt::format("# captured on    : {}\n", info.captured_on);
-    o += fmt::format("# header version : {}\n", info.header_version);
-    o += fmt::format("# data offset    : {}\n", info.data_offset);
-    o += fmt::format("# data size      : {}\n", info.data_size);
-    o += fmt::format("# feat offset    : {}\n", info.feat_offset);
-  }
+  if (!info.captured_on.empty()) o += fmt::format("# captured on    : {}\n", info.captured_on);
+  o += fmt::format("# header version : {}\n", info.header_version);
+  o += fmt::format("# data offset    : {}\n", info.data_offset);
+  o += fmt::format("# data size      : {}\n", info.data_size);
+  o += fmt::format("# feat offset    : {}\n", info.feat_offset);
+  // Pipe mode: perf closes the header block at once and prints each feature as
+  // its HEADER_FEATURE record arrives; there is no missing-features line.
+  if (info.pipe) o += "# ========\n#\n";
   auto has = [&](Feature x) { return f.has(x); };
   for (int bit = 1; bit <= static_cast<int>(Feature::kPmuCaps); ++bit) {
     if (!f.present.test(static_cast<std::size_t>(bit))) continue;
@@ -850,6 +851,7 @@ std::string format_header(const Features& f, std::span<const AttrEntry> attrs,
     }
   }
   (void)has;
+  if (info.pipe) return o;
   std::string missing;
   for (int bit = 1; bit <= static_cast<int>(Feature::kPmuCaps); ++bit) {
     if (!f.present.test(static_cast<std::size_t>(bit))) missing += upper(feature_name(bit)) + " ";

@@ -510,9 +510,9 @@ Result<PerfDataReader> PerfDataReader::open_fd(int fd, bool owned, std::string n
   if (impl->options.pipe_chunk == 0) impl->options.pipe_chunk = 1 << 20;
   struct stat st{};
   if (::fstat(fd, &st) != 0) return fail_errno(errno, fmt::format("stat '{}'", impl->name));
+  impl->mtime = st.st_mtime;
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
     impl->file_size = static_cast<std::uint64_t>(st.st_size);
-    impl->mtime = st.st_mtime;
     void* p = ::mmap(nullptr, impl->file_size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) return fail_errno(errno, fmt::format("mapping '{}'", impl->name));
     (void)::madvise(p, impl->file_size, MADV_SEQUENTIAL);
@@ -592,9 +592,11 @@ std::string PerfDataReader::header_text() const {
     std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
     info.captured_on = buf;
   }
-  info.data_offset = impl_->data.offset;
-  info.data_size = impl_->data.size;
-  info.feat_offset = impl_->feat_offset;
+  if (!impl_->pipe) {
+    info.data_offset = impl_->data.offset;
+    info.data_size = impl_->data.size;
+    info.feat_offset = impl_->feat_offset;
+  }
   return format_header(impl_->features, impl_->attrs.entries(), info);
 }
 

@@ -57,6 +57,12 @@ for f in "$SOURCE_DIR"/tests/data/fmt-*.data; do
   [ -e "$f" ] || continue
   out=$("$TOOL" dump "$f") || { echo "FAIL $(basename "$f")"; fails=$((fails+1)); continue; }
   grep -q '^malformed 0$' <<<"$out" && grep -q '^skipped 0$' <<<"$out" || { echo "FAIL $(basename "$f")"; fails=$((fails+1)); }
+  if [ "$(perf report --header-only -i - < "$f" 2>&1)" != "$("$TOOL" header - < "$f")" ] &&
+     [ "$(perf report --header-only -i "$f" 2>&1)" != "$("$TOOL" header "$f")" ]; then
+    echo "FAIL $(basename "$f"): header text differs from perf's"; fails=$((fails+1))
+  fi
 done
+mine=$("$TOOL" header - < "$T/pipe.data"); theirs=$(perf report --header-only -i - < "$T/pipe.data" 2>/dev/null)
+[ "$mine" = "$theirs" ] && echo "ok   pipe header text identical" || { echo "FAIL pipe header text"; diff <(echo "$theirs") <(echo "$mine"); fails=$((fails+1)); }
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo PASS

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "perfx/perf_data.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/perf_data_writer.hpp"
 
@@ -74,12 +75,12 @@ int dump(const std::string& path) {
 }
 
 int header(const std::string& path) {
-  auto reader = PerfDataReader::open(path);
-  if (!reader) {
-    std::fprintf(stderr, "error: %s\n", reader.error().message().c_str());
+  auto text = perfx::perf_data_header_text(path);  // public API (include/perfx/perf_data.hpp)
+  if (!text) {
+    std::fprintf(stderr, "error: %s\n", text.error().message().c_str());
     return 2;
   }
-  std::fputs(reader->header_text().c_str(), stdout);
+  std::fputs(text->c_str(), stdout);
   return 0;
 }
 
