@@ -1,0 +1,260 @@
+// perf-stat layouts (text, CSV, JSON) and derived metrics, on fixed numbers.
+
+#include "report/stat_format.hpp"
+
+#include <gtest/gtest.h>
+#include <linux/perf_event.h>
+
+#include "report/stat_model.hpp"
+
+namespace perfx::report {
+namespace {
+
+StatEntry entry(std::string name, std::uint32_t type, std::uint64_t config, double value,
+                double ena = 1000000, double run = 1000000) {
+  StatEntry e;
+  e.name = std::move(name);
+  e.type = type;
+  e.config = config;
+  e.value = value;
+  e.time_enabled = ena;
+  e.time_running = run;
+  return e;
+}
+
+StatReport sample_report() {
+  StatReport r;
+  r.target = "'true'";
+  r.elapsed_ns = 2000000;  // 2 ms
+  r.show_rusage = true;
+  r.user_s = 0.001;
+  r.sys_s = 0;
+  r.entries.push_back(entry("task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 1000000));
+  r.entries.push_back(entry("page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 49));
+  StatEntry cyc = entry("cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0, 0);
+  cyc.supported = false;
+  r.entries.push_back(cyc);
+  return r;
+}
+
+TEST(StatFormat, TextMatchesPerfLayout) {
+  const std::string out = format_stat(sample_report(), {});
+  const std::string expected =
+      "\n Performance counter stats for 'true':\n\n"
+      "              1.00 msec task-clock                       #    0.500 CPUs utilized    "
+      "      \n"
+      "                49      page-faults                      #   49.000 K/sec            "
+      "      \n"
+      "   <not supported>      cycles                                                      \n"
+      "\n       0.002000000 seconds time elapsed\n\n"
+      "       0.001000000 seconds user\n"
+      "       0.000000000 seconds sys\n\n\n";
+  EXPECT_EQ(out, expected);
+}
+
+TEST(StatFormat, Csv) {
+  StatFormatOptions o;
+  o.layout = StatLayout::kCsv;
+  o.csv_sep = ";";
+  EXPECT_EQ(format_stat(sample_report(), o),
+            "1.00;msec;task-clock;1000000;100.00;0.500;CPUs utilized\n"
+            "49;;page-faults;1000000;100.00;49.000;K/sec\n"
+            "<not supported>;;cycles;0;100.00;;\n");
+}
+
+TEST(StatFormat, Json) {
+  StatFormatOptions o;
+  o.layout = StatLayout::kJson;
+  EXPECT_EQ(format_stat(sample_report(), o),
+            "{\"counter-value\" : \"1.000000\", \"unit\" : \"msec\", \"event\" : \"task-clock\", "
+            "\"event-runtime\" : 1000000, \"pcnt-running\" : 100.00, \"metric-value\" : "
+            "0.500000, \"metric-unit\" : \"CPUs utilized\"}\n"
+            "{\"counter-value\" : \"49.000000\", \"unit\" : \"\", \"event\" : \"page-faults\", "
+            "\"event-runtime\" : 1000000, \"pcnt-running\" : 100.00, \"metric-value\" : "
+            "49.000000, \"metric-unit\" : \"K/sec\"}\n"
+            "{\"counter-value\" : \"<not supported>\", \"unit\" : \"\", \"event\" : \"cycles\", "
+            "\"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, "
+            "\"metric-unit\" : \"\"}\n");
+}
+
+TEST(StatFormat, MultiplexedAndNotCounted) {
+  StatReport r;
+  r.target = "'x'";
+  r.entries.push_back(
+      entry("context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 40, 1000, 250));
+  r.entries.push_back(
+      entry("page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 0, 500, 0));
+  const std::string text = format_stat(r, {});
+  EXPECT_NE(text.find("                40      context-switches" + std::string(35 + 16, ' ') +
+                      "  (25.00%)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("     <not counted>      page-faults"), std::string::npos) << text;
+  EXPECT_NE(text.find("  (0.00%)\n"), std::string::npos) << text;
+  StatFormatOptions csv;
+  csv.layout = StatLayout::kCsv;
+  EXPECT_EQ(format_stat(r, csv),
+            "40,,context-switches,250,25.00,,\n<not counted>,,page-faults,0,0.00,,\n");
+}
+
+TEST(StatFormat, RunsNoiseAndFooter) {
+  StatReport r = sample_report();
+  r.runs = 3;
+  r.show_rusage = false;
+  r.entries[0].noise_pct = 3.83;
+  r.elapsed_ns = 1110100;
+  r.elapsed_stddev_ns = 47900;
+  const std::string text = format_stat(r, {});
+  EXPECT_NE(text.find(" Performance counter stats for 'true' (3 runs):"), std::string::npos);
+  EXPECT_NE(text.find("CPUs utilized            ( +-  3.83% )\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("         0.0011101 +- 0.0000479 seconds time elapsed  ( +-  4.31% )\n\n"),
+            std::string::npos)
+      << text;
+  StatFormatOptions csv;
+  csv.layout = StatLayout::kCsv;
+  EXPECT_NE(format_stat(r, csv).find("1.00,msec,task-clock,3.83%,1000000,100.00,"),
+            std::string::npos);
+  StatFormatOptions json;
+  json.layout = StatLayout::kJson;
+  EXPECT_NE(format_stat(r, json).find("\"variance\" : 3.83, "), std::string::npos);
+}
+
+TEST(StatFormat, DerivedHardwareMetrics) {
+  StatReport r;
+  r.target = "'x'";
+  r.elapsed_ns = 1e9;
+  r.entries.push_back(entry("task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 1e9));
+  r.entries.push_back(entry("cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 3e9));
+  r.entries.push_back(entry("instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 6e9));
+  r.entries.push_back(
+      entry("branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 1e9));
+  r.entries.push_back(entry("branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, 1e7));
+  const StatMetric ghz = compute_metric(r, 1, r.elapsed_ns);
+  EXPECT_EQ(ghz.unit, "GHz");
+  EXPECT_DOUBLE_EQ(ghz.value, 3.0);
+  const StatMetric ipc = compute_metric(r, 2, r.elapsed_ns);
+  EXPECT_EQ(ipc.unit, "insn per cycle");
+  EXPECT_DOUBLE_EQ(ipc.value, 2.0);
+  const StatMetric br = compute_metric(r, 3, r.elapsed_ns);
+  EXPECT_EQ(br.unit, "G/sec");  // 1e9 branches in 1 s of task-clock
+  EXPECT_DOUBLE_EQ(br.value, 1.0);
+  const StatMetric miss = compute_metric(r, 4, r.elapsed_ns);
+  EXPECT_EQ(miss.unit, "of all branches");
+  EXPECT_DOUBLE_EQ(miss.value, 1.0);
+  const std::string text = format_stat(r, {});
+  EXPECT_NE(text.find("#    2.00  insn per cycle"), std::string::npos) << text;
+  EXPECT_NE(text.find("#    1.00% of all branches"), std::string::npos) << text;
+  StatFormatOptions csv;
+  csv.layout = StatLayout::kCsv;
+  EXPECT_NE(format_stat(r, csv).find(",1.00,of all branches\n"), std::string::npos);
+}
+
+TEST(StatFormat, MissingInputsGiveBlankOrNoMetric) {
+  StatReport r;
+  r.target = "'x'";
+  r.entries.push_back(entry("branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, 5));
+  r.entries.push_back(entry("page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 5));
+  EXPECT_TRUE(compute_metric(r, 0, 0).blank);
+  EXPECT_FALSE(compute_metric(r, 1, 0).present);  // no task-clock: no rate
+}
+
+TEST(StatFormat, PerCpuAndPerThreadPrefixes) {
+  StatReport r;
+  r.target = "'system wide'";
+  r.aggr = StatAggr::kPerCpu;
+  r.elapsed_ns = 1e8;
+  StatEntry e = entry("task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 101810000);
+  e.cpu = 0;
+  r.entries.push_back(e);
+  EXPECT_NE(format_stat(r, {}).find("CPU0                   101.81 msec task-clock"),
+            std::string::npos);
+  StatFormatOptions csv;
+  csv.layout = StatLayout::kCsv;
+  EXPECT_NE(format_stat(r, csv).find("CPU0,101.81,msec,task-clock,"), std::string::npos);
+  StatFormatOptions json;
+  json.layout = StatLayout::kJson;
+  EXPECT_NE(format_stat(r, json).find("{\"cpu\" : \"0\", \"counter-value\""), std::string::npos);
+
+  r.aggr = StatAggr::kPerThread;
+  r.entries[0].cpu = -1;
+  r.entries[0].comm = "sleep";
+  r.entries[0].tid = 7510;
+  r.entries[0].time_running = 0;
+  EXPECT_NE(format_stat(r, {}).find("           sleep-7510          <not counted> msec"),
+            std::string::npos)
+      << format_stat(r, {});
+  EXPECT_NE(format_stat(r, json).find("{\"thread\" : \"sleep-7510\", "), std::string::npos);
+}
+
+TEST(StatFormat, Interval) {
+  StatReport r = sample_report();
+  r.elapsed_ns = 100000000;
+  const std::string text = format_stat_interval(r, {}, 0.100271704, true);
+  EXPECT_EQ(text.substr(0, text.find('\n') + 1),
+            "#           time             counts unit events\n");
+  EXPECT_NE(text.find("     0.100271704               1.00 msec task-clock"), std::string::npos)
+      << text;
+  StatFormatOptions csv;
+  csv.layout = StatLayout::kCsv;
+  EXPECT_EQ(format_stat_interval(r, csv, 0.1002755, true).substr(0, 27),
+            "     0.100275500,1.00,msec,");
+  StatFormatOptions json;
+  json.layout = StatLayout::kJson;
+  EXPECT_EQ(format_stat_interval(r, json, 0.100299816, false).substr(0, 30),
+            "{\"interval\" : 0.100299816, \"co");
+}
+
+TEST(StatFormat, JsonEscapesNames) {
+  StatReport r;
+  r.target = "'x'";
+  r.entries.push_back(entry("a\"b", PERF_TYPE_TRACEPOINT, 1, 3));
+  StatFormatOptions json;
+  json.layout = StatLayout::kJson;
+  EXPECT_NE(format_stat(r, json).find("\"event\" : \"a\\\"b\""), std::string::npos);
+}
+
+TEST(StatFormat, RunStats) {
+  const RunStats s = run_stats({10, 12, 14});
+  EXPECT_DOUBLE_EQ(s.mean, 12);
+  // sample stddev 2, of the mean 2/sqrt(3)
+  EXPECT_NEAR(s.stddev_of_mean, 2 / std::sqrt(3.0), 1e-12);
+  EXPECT_NEAR(s.rel_pct, 100 * (2 / std::sqrt(3.0)) / 12, 1e-9);
+  EXPECT_DOUBLE_EQ(run_stats({5}).stddev_of_mean, 0);
+}
+
+TEST(StatFormat, StartedOn) {
+  const std::string s = format_stat_started_on(0);
+  EXPECT_EQ(s.rfind("# started on ", 0), 0U);
+  EXPECT_EQ(s.substr(s.size() - 2), "\n\n");
+}
+
+TEST(StatModel, BuildsEntriesFromRuns) {
+  CounterSnapshot a;
+  a.cpus = {0, 1};
+  a.threads = {-1};
+  CounterSnapshot::Event ev;
+  ev.name = "page-faults";
+  ev.attr.type = PERF_TYPE_SOFTWARE;
+  ev.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+  ev.instances = {{10, 5, 5, 0}, {20, 5, 5, 0}};
+  a.events.push_back(ev);
+  CounterSnapshot b = a;
+  b.events[0].instances = {{20, 5, 5, 0}, {30, 5, 5, 0}};
+  const auto global = build_stat_entries({a, b}, {});
+  ASSERT_EQ(global.size(), 1U);
+  EXPECT_DOUBLE_EQ(global[0].value, 40);  // mean of 30 and 50
+  EXPECT_GT(global[0].noise_pct, 0);
+  StatModelOptions per_cpu;
+  per_cpu.aggr = StatAggr::kPerCpu;
+  const auto cpus = build_stat_entries({a}, per_cpu);
+  ASSERT_EQ(cpus.size(), 2U);
+  EXPECT_EQ(cpus[1].cpu, 1);
+  EXPECT_DOUBLE_EQ(cpus[1].value, 20);
+  EXPECT_EQ(describe_stat_target({"true", "1"}, false, "", "", ""), "'true 1'");
+  EXPECT_EQ(describe_stat_target({}, true, "", "", ""), "'system wide'");
+  EXPECT_EQ(describe_stat_target({}, false, "0-1", "", ""), "'CPU(s) 0-1'");
+  EXPECT_EQ(describe_stat_target({}, false, "", "42", ""), "process id '42'");
+}
+
+}  // namespace
+}  // namespace perfx::report

@@ -1,0 +1,109 @@
+// Pure parsers of the sys layer: CPU lists, pid lists, CapEff, cgroup2 mounts.
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "sys/cgroup.hpp"
+#include "sys/cpu_list.hpp"
+#include "sys/process.hpp"
+#include "sys/system_info.hpp"
+#include "sys/workload.hpp"
+
+namespace perfx::sys {
+namespace {
+
+TEST(CpuList, ParsesRangesAndSingles) {
+  auto c = parse_cpus("0,2-3");
+  ASSERT_TRUE(c) << c.error().message();
+  EXPECT_EQ(*c, (std::vector<int>{0, 2, 3}));
+  auto online = parse_cpus("0-1\n");
+  ASSERT_TRUE(online);
+  EXPECT_EQ(*online, (std::vector<int>{0, 1}));
+  auto dup = parse_cpus("3,1,1-2");
+  ASSERT_TRUE(dup);
+  EXPECT_EQ(*dup, (std::vector<int>{1, 2, 3}));
+}
+
+TEST(CpuList, RejectsBadItemsNamingThem) {
+  auto a = parse_cpus("0,x");
+  ASSERT_FALSE(a);
+  EXPECT_NE(a.error().message().find("'x'"), std::string::npos);
+  EXPECT_FALSE(parse_cpus(""));
+  EXPECT_FALSE(parse_cpus("3-1"));
+  EXPECT_FALSE(parse_cpus("1-"));
+  EXPECT_FALSE(parse_cpus("-1"));
+  EXPECT_FALSE(parse_cpus("0,,1"));
+  EXPECT_FALSE(parse_cpus("99999999"));
+}
+
+TEST(CpuList, FormatsCompactly) {
+  const std::vector<int> cpus{0, 1, 2, 5, 7, 8};
+  EXPECT_EQ(format_cpus(cpus), "0-2,5,7-8");
+  EXPECT_EQ(format_cpus(std::vector<int>{}), "");
+}
+
+TEST(CpuList, OnlineCheck) {
+  const std::vector<int> online{0, 1};
+  EXPECT_TRUE(check_cpus_online(std::vector<int>{1}, online));
+  auto bad = check_cpus_online(std::vector<int>{0, 4}, online);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message(), "CPU 4 is not online (online: 0-1)");
+}
+
+TEST(PidList, Parses) {
+  auto p = parse_pid_list("12, 34");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(*p, (std::vector<pid_t>{12, 34}));
+  EXPECT_FALSE(parse_pid_list("12,abc"));
+  EXPECT_FALSE(parse_pid_list("0"));
+  EXPECT_FALSE(parse_pid_list(""));
+}
+
+TEST(Caps, ParsesCapEff) {
+  auto c = parse_proc_status_caps("Name:\tx\nCapInh:\t0\nCapEff:\t000001c000200000\n");
+  ASSERT_TRUE(c) << c.error().message();
+  EXPECT_TRUE(c->has(kCapSysAdmin));
+  EXPECT_TRUE(c->has(kCapPerfmon));
+  EXPECT_FALSE(c->has(kCapSysPtrace));
+  EXPECT_TRUE(c->can_perfmon());
+  auto none = parse_proc_status_caps("CapEff:\t0000000000000000\n");
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(none->can_perfmon());
+  EXPECT_FALSE(parse_proc_status_caps("Name: x\n"));
+  EXPECT_FALSE(parse_proc_status_caps("CapEff:\tzz\n"));
+}
+
+TEST(Cgroup, FindsUnifiedMount) {
+  const char* mounts =
+      "sysfs /sys sysfs rw 0 0\n"
+      "tmpfs /sys/fs/cgroup tmpfs ro 0 0\n"
+      "cgroup2 /sys/fs/cgroup/unified cgroup2 rw,nosuid 0 0\n"
+      "cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0\n";
+  auto m = find_cgroup2_mount(mounts);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(*m, "/sys/fs/cgroup/unified");
+  EXPECT_FALSE(find_cgroup2_mount("cgroup /sys/fs/cgroup/cpu cgroup rw 0 0\n"));
+  auto esc = find_cgroup2_mount("none /mnt/my\\040cg cgroup2 rw 0 0\n");
+  ASSERT_TRUE(esc);
+  EXPECT_EQ(*esc, "/mnt/my cg");
+}
+
+TEST(Cgroup, ResolvesRelativeNames) {
+  EXPECT_EQ(resolve_cgroup_path("perfx/a", "/sys/fs/cgroup/unified"),
+            "/sys/fs/cgroup/unified/perfx/a");
+  EXPECT_EQ(resolve_cgroup_path("/perfx", "/sys/fs/cgroup/unified/"),
+            "/sys/fs/cgroup/unified/perfx");
+  EXPECT_EQ(resolve_cgroup_path("/sys/fs/cgroup/unified/x", "/sys/fs/cgroup/unified"),
+            "/sys/fs/cgroup/unified/x");
+  EXPECT_EQ(resolve_cgroup_path("/", "/sys/fs/cgroup/unified"), "/sys/fs/cgroup/unified");
+}
+
+TEST(Workload, ShellExitCodes) {
+  EXPECT_EQ(shell_exit_code(0), 0);
+  EXPECT_EQ(shell_exit_code(3 << 8), 3);
+  EXPECT_EQ(shell_exit_code(9), 128 + 9);  // killed by SIGKILL
+}
+
+}  // namespace
+}  // namespace perfx::sys
