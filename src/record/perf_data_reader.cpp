@@ -302,6 +302,19 @@ struct PerfDataReader::Impl {
   // ---------------------------------------------------------------- records
   void apply_user_record(const RawRecord& raw) {
     const auto t = raw.header.type;
+    if (t == raw::PERF_RECORD_EVENT_UPDATE) {
+      // perf_record_event_update {header; u64 type; u64 id; char name[]} with
+      // type PERF_EVENT_UPDATE__NAME (2): names events in pipe mode.
+      ByteReader r(raw.bytes.subspan(kHeaderSize), swap);
+      const std::uint64_t type = r.u64();
+      const std::uint64_t id = r.u64();
+      if (!r.ok() || type != 2) return;
+      auto text = r.take(r.remaining());
+      const auto* c = reinterpret_cast<const char*>(text.data());
+      const int index = attrs.index_of_id(id);
+      if (index >= 0) attrs.set_name(index, std::string(c, strnlen(c, text.size())));
+      return;
+    }
     if (t != raw::PERF_RECORD_HEADER_ATTR && t != raw::PERF_RECORD_HEADER_FEATURE &&
         t != raw::PERF_RECORD_HEADER_EVENT_TYPE) {
       return;
