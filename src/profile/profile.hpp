@@ -35,6 +35,11 @@ struct Frame {
   bool inlined = false;        ///< an inline frame expanded from the next-outer frame
   FrameKind kind = FrameKind::kUnknown;
   std::int32_t mapping = -1;   ///< index into Profile::mappings, -1 if none
+  /// perf's map-relative address (map_ip: ip - map start + pgoff; absolute for kernel,
+  /// JIT and unmapped addresses): what `perf script` prints in callchains and what
+  /// `perf report` shows for an unresolved symbol.
+  std::uint64_t map_address = 0;
+  std::string dso_path;        ///< the DSO's recorded path ("/usr/lib/.../libc.so.6")
 };
 
 struct Thread {
@@ -55,6 +60,9 @@ struct Sample {
 struct Event {
   std::string name;          ///< "cpu-clock", "sched:sched_switch", ...
   std::string unit;          ///< "nanoseconds" for clocks, else "events"
+  bool has_callchain = false;       ///< the attr sampled PERF_SAMPLE_CALLCHAIN
+  std::uint64_t total_samples = 0;  ///< samples of this event in the file (before filters)
+  std::uint64_t total_period = 0;   ///< their summed period (perf's "Event count")
 };
 
 struct Profile {
@@ -70,6 +78,8 @@ struct Profile {
   std::uint64_t lost_samples = 0;   ///< from LOST records; shown, never hidden
   std::string command_line;         ///< the recorded command, when the file has it
   std::string hostname;
+  /// Problems found while loading (missing DSOs, build-id mismatches), one per line.
+  std::vector<std::string> warnings;
 };
 
 }  // namespace perfx::profile

@@ -150,13 +150,25 @@ void read_elf_symbols(Elf* elf, std::uint32_t type, std::vector<RawSym>& out) {
     if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != type) continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
     if (data == nullptr || shdr.sh_entsize == 0) return;
+    std::size_t shstrndx = 0;
+    elf_getshdrstrndx(elf, &shstrndx);
     const std::size_t count = shdr.sh_size / shdr.sh_entsize;
     for (std::size_t i = 0; i < count; ++i) {
       GElf_Sym sym;
       if (gelf_getsym(data, static_cast<int>(i), &sym) == nullptr) continue;
       const int st_type = GELF_ST_TYPE(sym.st_info);
-      if (st_type != STT_FUNC && st_type != STT_GNU_IFUNC) continue;
       if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF) continue;
+      if (st_type == STT_NOTYPE) {
+        // perf keeps labels (asm entry points like _dl_start_user) in text sections.
+        if (sym.st_shndx == SHN_ABS || sym.st_shndx >= SHN_LORESERVE) continue;
+        GElf_Shdr sec;
+        Elf_Scn* sscn = elf_getscn(elf, sym.st_shndx);
+        if (sscn == nullptr || gelf_getshdr(sscn, &sec) == nullptr) continue;
+        const char* secname = elf_strptr(elf, shstrndx, sec.sh_name);
+        if (secname == nullptr || std::strstr(secname, "text") == nullptr) continue;
+      } else if (st_type != STT_FUNC && st_type != STT_GNU_IFUNC) {
+        continue;
+      }
       const char* name = elf_strptr(elf, shdr.sh_link, sym.st_name);
       if (name == nullptr || *name == '\0') continue;
       RawSym r;

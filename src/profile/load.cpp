@@ -1,0 +1,196 @@
+#include "profile/load.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "profile/replay.hpp"
+#include "record/perf_data_reader.hpp"
+#include "symbol/machine.hpp"
+
+namespace perfx::profile {
+namespace {
+
+struct VecHash {
+  std::size_t operator()(const std::vector<std::uint32_t>& v) const noexcept {
+    std::size_t h = v.size();
+    for (auto x : v) h = h * 0x100000001b3ULL ^ x;
+    return h;
+  }
+};
+
+struct ThreadKey {
+  std::int32_t pid, tid;
+  std::string comm;
+  bool operator==(const ThreadKey&) const = default;
+};
+struct ThreadKeyHash {
+  std::size_t operator()(const ThreadKey& k) const noexcept {
+    return std::hash<std::string>()(k.comm) ^ (static_cast<std::size_t>(k.tid) << 20) ^
+           static_cast<std::size_t>(k.pid);
+  }
+};
+
+std::string event_unit(const std::string& name) {
+  return name == "cpu-clock" || name == "task-clock" ? "nanoseconds" : "events";
+}
+
+template <typename T>
+bool contains(const std::vector<T>& v, const T& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+}  // namespace
+
+Result<Profile> load_profile(const std::string& path, const LoadOptions& options) {
+  PERFX_TRY(reader, record::PerfDataReader::open(path));
+  symbol::SearchPaths paths;
+  paths.buildid_dir = options.buildid_dir;
+  symbol::Machine machine(paths);
+  Profile prof;
+  const auto& feats = reader.features();
+  if (feats.cmdline) {
+    for (std::size_t i = 0; i < feats.cmdline->size(); ++i) {
+      if (i) prof.command_line += ' ';
+      prof.command_line += (*feats.cmdline)[i];
+    }
+  }
+  if (feats.hostname) prof.hostname = *feats.hostname;
+  auto sync_events = [&] {
+    for (std::size_t i = prof.events.size(); i < reader.attrs().size(); ++i) {
+      std::string name = reader.event_name(i);
+      Event ev{name, event_unit(name)};
+      ev.has_callchain = (reader.attrs()[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+      prof.events.push_back(std::move(ev));
+    }
+  };
+  sync_events();
+
+  LocationTable table;
+  std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, VecHash> stack_index;
+  std::vector<const std::vector<std::uint32_t>*> loc_stacks;  // leaf first
+  std::unordered_map<ThreadKey, std::uint32_t, ThreadKeyHash> thread_index;
+  std::vector<std::uint32_t> locs;
+  std::uint64_t progress_tick = 0;
+  bool first_time = true;
+
+  auto on_item = [&](const ReplayItem& item) -> bool {
+    const auto& r = item.record;
+    if (const auto* lost = r.get<record::Lost>()) {
+      prof.lost_samples += lost->lost;
+      return true;
+    }
+    const auto* s = r.get<record::Sample>();
+    if (s == nullptr || item.thread == nullptr) return true;
+    if (options.progress != nullptr && (++progress_tick & 0x3fff) == 0)
+      options.progress(reader.position(), reader.file_size());
+    const auto& t = *item.thread;
+    sync_events();
+    const int ai = r.attr_index < 0 ? 0 : r.attr_index;
+    std::uint64_t period = s->period;
+    if (!s->has(PERF_SAMPLE_PERIOD) && static_cast<std::size_t>(ai) < reader.attrs().size()) {
+      const auto& attr = reader.attrs()[static_cast<std::size_t>(ai)].attr;
+      period = attr.freq ? 1 : attr.sample_period;
+    }
+    if (static_cast<std::size_t>(ai) < prof.events.size()) {
+      prof.events[static_cast<std::size_t>(ai)].total_samples++;
+      prof.events[static_cast<std::size_t>(ai)].total_period += period;
+    }
+    if (!options.pids.empty() && !contains(options.pids, t.pid)) return true;
+    if (!options.tids.empty() && !contains(options.tids, t.tid)) return true;
+    if (!options.cpus.empty() && !contains(options.cpus, s->cpu)) return true;
+    if (!options.comms.empty() && !contains(options.comms, t.comm)) return true;
+    if (options.time_begin_ns && s->time < *options.time_begin_ns) return true;
+    if (options.time_end_ns && s->time > *options.time_end_ns) return true;
+    sample_locations(machine, t, *s, r.header.misc, options.callchains, table, locs);
+    auto [sit, inserted] =
+        stack_index.try_emplace(locs, static_cast<std::uint32_t>(loc_stacks.size()));
+    if (inserted) loc_stacks.push_back(&sit->first);
+    auto [tit, tnew] = thread_index.try_emplace(ThreadKey{t.pid, t.tid, t.comm},
+                                                static_cast<std::uint32_t>(prof.threads.size()));
+    if (tnew) prof.threads.push_back(Thread{t.pid, t.tid, t.comm});
+    Sample out;
+    out.stack = sit->second;
+    out.thread = tit->second;
+    out.cpu = s->cpu;
+    out.time_ns = s->time;
+    out.period = period;
+    out.event = static_cast<std::uint32_t>(ai);
+    if (first_time || s->time < prof.start_time_ns) prof.start_time_ns = s->time;
+    prof.end_time_ns = std::max(prof.end_time_ns, s->time);
+    first_time = false;
+    prof.samples.push_back(out);
+    return true;
+  };
+  auto replayed = replay(reader, machine, on_item);
+  if (!replayed) return tl::unexpected(std::move(replayed).error());
+  if (options.progress != nullptr) options.progress(reader.file_size(), reader.file_size());
+
+  table.resolve_all(options.source_lines, options.inline_frames, options.threads);
+
+  // Mappings: one per DSO.
+  std::unordered_map<const symbol::Dso*, std::int32_t> mapping_index;
+  for (std::uint32_t id = 0; id < table.size(); ++id) {
+    const auto* dso = table.location(id).dso;
+    if (dso == nullptr || mapping_index.count(dso)) continue;
+    mapping_index[dso] = static_cast<std::int32_t>(prof.mappings.size());
+    Mapping m;
+    m.file = dso->long_name();
+    m.build_id = dso->file_build_id();
+    prof.mappings.push_back(std::move(m));
+    if (!dso->warning().empty()) prof.warnings.push_back(dso->warning());
+  }
+
+  // Frames: one per location, plus one per inline level (outer first in loc_frames).
+  std::vector<std::vector<std::uint32_t>> loc_frames(table.size());
+  for (std::uint32_t id = 0; id < table.size(); ++id) {
+    const Location& loc = table.location(id);
+    const Resolved& res = table.resolved(id);
+    Frame f;
+    f.dso = loc.dso != nullptr ? loc.dso->short_name() : "[unknown]";
+    f.dso_path = loc.dso != nullptr ? loc.dso->long_name() : "[unknown]";
+    f.map_address = loc.map_addr;
+    f.address = loc.map_addr;
+    if (loc.dso != nullptr) f.mapping = mapping_index[loc.dso];
+    f.kind = loc.kernel                                    ? FrameKind::kKernel
+             : loc.dso == nullptr                          ? FrameKind::kUnknown
+             : loc.dso->kind() == symbol::DsoKind::kJitMap ? FrameKind::kJit
+                                                           : FrameKind::kUser;
+    f.function = res.sym != nullptr ? res.sym->name : "[unknown]";
+    f.symbol_offset = res.sym != nullptr ? res.sym_addr - res.sym->start : 0;
+    f.file = res.srcfile;
+    f.line = res.line;
+    if (res.inlines.size() > 1) {
+      // inlines: innermost first; the last one is the real function (res.sym).
+      Frame outer = f;
+      outer.file = res.inlines.back().file;
+      outer.line = res.inlines.back().line;
+      loc_frames[id].push_back(static_cast<std::uint32_t>(prof.frames.size()));
+      prof.frames.push_back(std::move(outer));
+      for (std::size_t k = res.inlines.size() - 1; k-- > 0;) {
+        Frame in = f;
+        in.function = res.inlines[k].function;
+        in.file = res.inlines[k].file;
+        in.line = res.inlines[k].line;
+        in.inlined = true;
+        in.symbol_offset = 0;
+        loc_frames[id].push_back(static_cast<std::uint32_t>(prof.frames.size()));
+        prof.frames.push_back(std::move(in));
+      }
+    } else {
+      loc_frames[id].push_back(static_cast<std::uint32_t>(prof.frames.size()));
+      prof.frames.push_back(std::move(f));
+    }
+  }
+  prof.stacks.resize(loc_stacks.size());
+  for (std::size_t i = 0; i < loc_stacks.size(); ++i) {
+    const auto& ls = *loc_stacks[i];
+    auto& st = prof.stacks[i];
+    st.reserve(ls.size());
+    for (std::size_t k = ls.size(); k-- > 0;)
+      for (auto fi : loc_frames[ls[k]]) st.push_back(fi);
+  }
+  for (const auto& w : reader.stats().warnings) prof.warnings.push_back(w);
+  return prof;
+}
+
+}  // namespace perfx::profile

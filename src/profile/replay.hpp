@@ -1,0 +1,98 @@
+#pragma once
+/// \file
+/// Time-ordered replay of a perf.data through the process model, and per-address
+/// symbolization with a cache: the common core of `perfx report`, `perfx script`
+/// and load_profile().
+///
+/// Ordering follows perf's ordered-events rule: records are buffered per round
+/// (PERF_RECORD_FINISHED_ROUND) and, at each round's end, those not later than the
+/// previous round's newest timestamp are sorted (stable) and delivered. So memory is
+/// bounded by a couple of rounds, not by the file.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "perfx/error.hpp"
+#include "record/perf_data_reader.hpp"
+#include "record/records.hpp"
+#include "symbol/machine.hpp"
+
+namespace perfx::profile {
+
+/// One record delivered in time order: decoded, with its attr and the thread state
+/// after the process model applied it (nullptr for records without a thread).
+struct ReplayItem {
+  const record::Record& record;
+  const record::RawRecord& raw;
+  symbol::ThreadState* thread = nullptr;
+};
+
+/// Replays `reader` in time order, updating `machine` on MMAP/MMAP2/COMM/FORK/EXIT
+/// before calling `fn`. Stops early when `fn` returns false.
+/// Errors: the reader's fatal error (truncation/corruption with the offset).
+[[nodiscard]] Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
+                                  const std::function<bool(const ReplayItem&)>& fn);
+
+/// An interned code location: a DSO (or none) and the map-relative address.
+struct Location {
+  const symbol::Dso* dso = nullptr;  ///< nullptr when no map held the address
+  std::uint64_t map_addr = 0;        ///< perf's map-relative address (or raw ip)
+  bool kernel = false;
+  bool operator==(const Location&) const = default;
+};
+
+struct LocationHash {
+  std::size_t operator()(const Location& l) const noexcept {
+    return std::hash<std::uint64_t>()(l.map_addr * 0x9e3779b97f4a7c15ULL ^
+                                      reinterpret_cast<std::uintptr_t>(l.dso)) ^
+           (l.kernel ? 1u : 0u);
+  }
+};
+
+/// What a location resolves to.
+struct Resolved {
+  const symbol::Symbol* sym = nullptr;  ///< nullptr = "[unknown]"
+  std::uint64_t sym_addr = 0;           ///< address in the DSO's symbol space
+  std::string srcfile;                  ///< with source lines on
+  std::uint32_t line = 0;
+  std::vector<symbol::InlineFrame> inlines;  ///< with inline frames on (innermost first)
+};
+
+/// Interns locations and resolves each one once (resolve_all() runs in parallel).
+class LocationTable {
+ public:
+  /// Id of `loc`, adding it when new.
+  std::uint32_t intern(const Location& loc);
+  [[nodiscard]] const Location& location(std::uint32_t id) const { return locations_[id]; }
+  [[nodiscard]] std::size_t size() const noexcept { return locations_.size(); }
+  /// Resolves every location not yet resolved with `threads` workers (0 = all cores).
+  void resolve_all(bool source_lines, bool inline_frames, unsigned threads);
+  /// Resolves one location now (single-threaded use, e.g. perf script) and returns it.
+  const Resolved& resolve(std::uint32_t id, bool source_lines, bool inline_frames);
+  [[nodiscard]] const Resolved& resolved(std::uint32_t id) const { return resolved_[id]; }
+
+ private:
+  void resolve_one(std::uint32_t id, bool source_lines, bool inline_frames);
+  std::vector<Location> locations_;
+  std::vector<Resolved> resolved_;
+  std::vector<std::uint8_t> done_;
+  std::unordered_map<Location, std::uint32_t, LocationHash> index_;
+};
+
+/// The callchain of a sample as locations, leaf first, the way perf walks it:
+/// PERF_CONTEXT_* markers switch between kernel and user, other markers are skipped.
+/// Without a callchain, the sample ip alone (cpumode from the record's misc).
+void sample_locations(symbol::Machine& machine, const symbol::ThreadState& thread,
+                      const record::Sample& sample, std::uint16_t misc, bool callchains,
+                      LocationTable& table, std::vector<std::uint32_t>& out,
+                      std::vector<std::uint64_t>* ips = nullptr);
+
+/// Lower-case hex of a build-id.
+[[nodiscard]] std::string build_id_hex(const std::uint8_t* data, std::size_t size);
+
+}  // namespace perfx::profile

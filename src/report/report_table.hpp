@@ -1,0 +1,49 @@
+#pragma once
+/// \file
+/// `perfx report --stdio`: perf report's text layout drawn from a profile::Profile.
+/// Hist entries are keyed by the sort keys (comm, pid, tid, dso, sym, srcline,
+/// srcfile, cpu); with callchains and `children`, every distinct entry of a stack
+/// accumulates the sample's period once (perf's "Children"), the leaf also as "Self".
+/// Percentages are of the event's total period (perf's default absolute percentage).
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "perfx/error.hpp"
+#include "profile/profile.hpp"
+
+namespace perfx::report {
+
+enum class GraphMode : std::uint8_t { kGraph, kFlat, kFolded, kNone };
+
+struct ReportOptions {
+  /// Sort keys, perf's names: comm, pid, tid, dso, sym, srcline, srcfile, cpu.
+  std::vector<std::string> sort = {"comm", "dso", "sym"};
+  /// Children/Self columns (used only when the event has callchains).
+  bool children = true;
+  GraphMode graph = GraphMode::kGraph;
+  double graph_threshold = 0.5;  ///< percent; callchain branches below are hidden
+  /// -g ...,caller / callee: root first or leaf first in callchains; unset = perf's
+  /// default (caller with children, callee without).
+  std::optional<bool> caller_order;
+  double percent_limit = 0.0;        ///< hide entries below this percentage
+  bool show_nr_samples = false;      ///< -n: a Samples column
+  std::vector<std::string> dsos;     ///< --dsos filter (short or long names)
+  std::vector<std::string> symbols;  ///< --symbols filter
+  bool header_hint = true;           ///< the "To display the perf.data header info" line
+};
+
+/// Checks sort keys; kInvalidArgument naming the bad key and listing valid ones.
+[[nodiscard]] Result<void> validate_sort_keys(const std::vector<std::string>& keys);
+
+/// Writes the report for every event that has samples.
+[[nodiscard]] Result<void> write_report(std::ostream& out, const profile::Profile& profile,
+                                        const ReportOptions& options);
+
+/// perf's srcline text for a frame: "file.c:12" (basename), else "sym+offset", else "??:0".
+[[nodiscard]] std::string frame_srcline(const profile::Frame& f);
+
+}  // namespace perfx::report

@@ -1,0 +1,235 @@
+// perfx report: read a perf.data (perf's or perfx's) and print perf report's text
+// layout, or an export format (--format, via report::export_profile).
+
+#include <fmt/core.h>
+// CLI11's inlined std::string code trips GCC 12's -Wnull-dereference at -O2 (a false
+// positive inside libstdc++).
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "profile/load.hpp"
+#include "record/perf_data_reader.hpp"
+#include "report/export.hpp"
+#include "report/report_table.hpp"
+
+namespace perfx::cli {
+namespace {
+
+int error_exit(const std::string& msg) {
+  fmt::print(stderr, "perfx report: {}\n", msg);
+  return 1;
+}
+
+std::vector<std::string> split(const std::string& s, char sep = ',') {
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep))
+    if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+// "12345.678901" seconds -> ns.
+bool parse_seconds(const std::string& s, std::uint64_t& ns) {
+  auto dot = s.find('.');
+  std::uint64_t sec = 0;
+  std::uint64_t frac = 0;
+  const std::string a = s.substr(0, dot);
+  if (!a.empty() && std::from_chars(a.data(), a.data() + a.size(), sec).ec != std::errc{})
+    return false;
+  if (dot != std::string::npos) {
+    std::string b = s.substr(dot + 1, 9);
+    while (b.size() < 9) b += '0';
+    if (std::from_chars(b.data(), b.data() + b.size(), frac).ec != std::errc{}) return false;
+  }
+  ns = sec * 1000000000ULL + frac;
+  return true;
+}
+
+void show_progress(std::uint64_t done, std::uint64_t total) {
+  if (total == 0) return;
+  const auto pct =
+      static_cast<unsigned>(100.0 * static_cast<double>(done) / static_cast<double>(total));
+  fmt::print(stderr, "\rLoading samples: {:3}%", pct > 100 ? 100 : pct);
+  if (done >= total) fmt::print(stderr, "\r                      \r");
+}
+
+template <typename T>
+bool parse_int_list(const std::string& s, std::vector<T>& out) {
+  for (const auto& tok : split(s)) {
+    long long v = 0;
+    if (std::from_chars(tok.data(), tok.data() + tok.size(), v).ec != std::errc{}) return false;
+    out.push_back(static_cast<T>(v));
+  }
+  return true;
+}
+
+int run_report(int argc, char** argv) {
+  CLI::App app{"Read a perf.data and show where the time went (like perf report)", "perfx report"};
+  std::string input = "perf.data";
+  std::string sort;
+  bool stdio = false;
+  bool children = false;
+  bool no_children = false;
+  std::string call_graph;
+  double percent_limit = 0;
+  bool nr_samples = false;
+  std::string comms, dsos, symbols, pids, tids, cpus, time_range;
+  bool inline_frames = false;
+  bool header = false;
+  bool header_only = false;
+  std::string format;
+  bool json = false;
+  std::string output;
+  unsigned jobs = 0;
+  app.add_option("-i,--input", input, "input file ('-' = stdin pipe)")->capture_default_str();
+  app.add_flag("--stdio", stdio, "text output (the default)");
+  app.add_option("-s,--sort", sort, "sort keys: comm,pid,tid,dso,sym,srcline,srcfile,cpu");
+  app.add_flag("--children", children, "accumulate callers' overhead (default with callchains)");
+  app.add_flag("--no-children", no_children, "only self overhead");
+  app.add_option("-g,--call-graph", call_graph,
+                 "graph|flat|folded|none[,threshold][,caller|callee]");
+  app.add_option("--percent-limit", percent_limit, "hide entries below this percentage");
+  app.add_flag("-n,--show-nr-samples", nr_samples, "show the number of samples");
+  app.add_option("--comms", comms, "only these commands (comma separated)");
+  app.add_option("-d,--dsos", dsos, "only these shared objects (comma separated)");
+  app.add_option("-S,--symbols", symbols, "only these symbols (comma separated)");
+  app.add_option("--pid", pids, "only these process ids");
+  app.add_option("--tid", tids, "only these thread ids");
+  app.add_option("-C,--cpu", cpus, "only these CPUs (comma separated)");
+  app.add_option("--time", time_range, "time window start,end in seconds (perf clock)");
+  app.add_flag("--inline", inline_frames, "show inline frames in callchains");
+  app.add_flag("--header", header, "show the recording's header before the report");
+  app.add_flag("--header-only", header_only, "show only the recording's header");
+  app.add_option("--format", format,
+                 "export instead: json, folded, html, svg, pprof, speedscope, firefox");
+  app.add_flag("--json", json, "same as --format json");
+  app.add_option("-o,--output", output, "write to this file instead of stdout");
+  app.add_option("-j,--jobs", jobs, "symbolization threads (0 = all cores)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  (void)stdio;
+  if (json) {
+    if (!format.empty() && format != "json") return error_exit("--json conflicts with --format");
+    format = "json";
+  }
+  if (!format.empty() && !report::is_export_format(format))
+    return error_exit(fmt::format("unknown --format '{}'", format));
+
+  if (header || header_only) {
+    auto reader = record::PerfDataReader::open(input);
+    if (!reader) return error_exit(reader.error().message());
+    if (header_only || input != "-") {
+      std::cout << reader->header_text();
+      if (header_only) return 0;
+    }
+  }
+
+  report::ReportOptions ro;
+  if (!sort.empty()) ro.sort = split(sort);
+  if (auto ok = report::validate_sort_keys(ro.sort); !ok) return error_exit(ok.error().message());
+  ro.children = !no_children;
+  ro.percent_limit = percent_limit;
+  ro.show_nr_samples = nr_samples;
+  ro.dsos = split(dsos);
+  ro.symbols = split(symbols);
+  ro.header_hint = !header;
+  for (const auto& tok : split(call_graph)) {
+    if (tok == "graph")
+      ro.graph = report::GraphMode::kGraph;
+    else if (tok == "flat")
+      ro.graph = report::GraphMode::kFlat;
+    else if (tok == "folded")
+      ro.graph = report::GraphMode::kFolded;
+    else if (tok == "none")
+      ro.graph = report::GraphMode::kNone;
+    else if (tok == "caller")
+      ro.caller_order = true;
+    else if (tok == "callee")
+      ro.caller_order = false;
+    else if (tok == "fractal" || tok == "fp" || tok == "dwarf" || tok == "function" ||
+             tok == "address")
+      continue;
+    else {
+      double th = 0;
+      auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), th);
+      if (ec != std::errc{} || p != tok.data() + tok.size())
+        return error_exit(
+            fmt::format("bad -g value '{}': expected graph|flat|folded|none"
+                        "[,threshold][,caller|callee]",
+                        tok));
+      ro.graph_threshold = th;
+    }
+  }
+
+  profile::LoadOptions lo;
+  lo.threads = jobs;
+  lo.comms = split(comms);
+  if (!parse_int_list(pids, lo.pids)) return error_exit(fmt::format("bad --pid '{}'", pids));
+  if (!parse_int_list(tids, lo.tids)) return error_exit(fmt::format("bad --tid '{}'", tids));
+  if (!parse_int_list(cpus, lo.cpus)) return error_exit(fmt::format("bad --cpu '{}'", cpus));
+  if (!time_range.empty()) {
+    auto comma = time_range.find(',');
+    std::string a = time_range.substr(0, comma);
+    std::string b = comma == std::string::npos ? std::string() : time_range.substr(comma + 1);
+    std::uint64_t ns = 0;
+    if (!a.empty()) {
+      if (!parse_seconds(a, ns)) return error_exit(fmt::format("bad --time start '{}'", a));
+      lo.time_begin_ns = ns;
+    }
+    if (!b.empty()) {
+      if (!parse_seconds(b, ns)) return error_exit(fmt::format("bad --time end '{}'", b));
+      lo.time_end_ns = ns;
+    }
+  }
+  for (const auto& k : ro.sort) {
+    if (k == "srcline" || k == "srcfile") lo.source_lines = true;
+  }
+  lo.inline_frames = inline_frames;
+  if (format.empty() && ro.graph == report::GraphMode::kNone) lo.callchains = ro.children;
+  if (::isatty(STDERR_FILENO) == 1) lo.progress = &show_progress;
+
+  auto prof = profile::load_profile(input, lo);
+  if (!prof) return error_exit(prof.error().message());
+  for (const auto& w : prof->warnings) fmt::print(stderr, "perfx report: warning: {}\n", w);
+
+  std::ofstream file;
+  std::ostream* out = &std::cout;
+  if (!output.empty()) {
+    file.open(output, std::ios::binary);
+    if (!file) return error_exit(fmt::format("cannot write '{}'", output));
+    out = &file;
+  }
+  if (!format.empty()) {
+    if (report::is_binary_format(format) && output.empty() && ::isatty(STDOUT_FILENO) == 1)
+      return error_exit(fmt::format("--format {} is binary: use -o FILE", format));
+    report::ExportOptions eo;
+    eo.inline_frames = inline_frames;
+    auto ok = report::export_profile(format, *prof, *out, eo);
+    if (!ok) return error_exit(ok.error().message());
+    return 0;
+  }
+  auto ok = report::write_report(*out, *prof, ro);
+  if (!ok) return error_exit(ok.error().message());
+  out->flush();
+  return 0;
+}
+
+const Registration kReg{{"report", "Read a perf.data and show where the time went", &run_report}};
+
+}  // namespace
+}  // namespace perfx::cli
