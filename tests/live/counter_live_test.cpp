@@ -1,0 +1,280 @@
+// CounterSet on the running kernel: software events, groups, unsupported events,
+// inherit, enable_on_exec, per-CPU, cgroup, prctl.
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "perfx/counter.hpp"
+#include "sys/cgroup.hpp"
+#include "sys/cpu_list.hpp"
+#include "sys/ioctl.hpp"
+#include "sys/workload.hpp"
+
+namespace perfx {
+namespace {
+
+constexpr std::size_t kPage = 4096;
+
+CounterEvent sw(const char* name, std::uint64_t config) {
+  CounterEvent e;
+  e.name = name;
+  e.attr.type = PERF_TYPE_SOFTWARE;
+  e.attr.config = config;
+  return e;
+}
+
+CounterEvent hw_cycles() {
+  CounterEvent e;
+  e.name = "cycles";
+  e.attr.type = PERF_TYPE_HARDWARE;
+  e.attr.config = PERF_COUNT_HW_CPU_CYCLES;
+  return e;
+}
+
+void touch_pages(std::size_t n) {
+  void* p = ::mmap(nullptr, n * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  auto* bytes = static_cast<volatile char*>(p);
+  for (std::size_t i = 0; i < n; ++i) bytes[i * kPage] = 1;
+  ::munmap(p, n * kPage);
+}
+
+void burn(std::chrono::milliseconds d) {
+  const auto end = std::chrono::steady_clock::now() + d;
+  volatile unsigned x = 0;
+  while (std::chrono::steady_clock::now() < end) x = x + 1;
+}
+
+TEST(CounterLive, SelfPageFaultsAndTaskClock) {
+  std::vector<CounterGroupSpec> groups{{{sw("page-faults", PERF_COUNT_SW_PAGE_FAULTS)}, false},
+                                       {{sw("task-clock", PERF_COUNT_SW_TASK_CLOCK)}, false}};
+  auto set = CounterSet::open(groups, CountTarget::self());
+  ASSERT_TRUE(set) << set.error().message();
+  EXPECT_EQ(set->size(), 2U);
+  ASSERT_TRUE(set->enable());
+  touch_pages(256);
+  ASSERT_TRUE(set->disable());
+  auto snap = set->read();
+  ASSERT_TRUE(snap) << snap.error().message();
+  const Count faults = snap->total(0);
+  EXPECT_EQ(faults.trust, Trust::kCounted);
+  EXPECT_GE(faults.value, 256);
+  EXPECT_LT(faults.value, 256 + 64);
+  const Count clock = snap->total(1);
+  EXPECT_EQ(clock.trust, Trust::kCounted);
+  EXPECT_GT(clock.value, 0);
+  // Disabled: more faults are not counted.
+  touch_pages(64);
+  auto again = set->read();
+  ASSERT_TRUE(again);
+  EXPECT_DOUBLE_EQ(again->total(0).value, faults.value);
+  // RESET zeroes the count.
+  ASSERT_TRUE(set->reset());
+  auto zero = set->read();
+  ASSERT_TRUE(zero);
+  EXPECT_EQ(zero->total(0).raw, 0U);
+}
+
+TEST(CounterLive, GroupReadsAllMembersTogether) {
+  std::vector<CounterGroupSpec> groups{
+      {{sw("task-clock", PERF_COUNT_SW_TASK_CLOCK), sw("page-faults", PERF_COUNT_SW_PAGE_FAULTS),
+        sw("context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES)},
+       true}};
+  auto set = CounterSet::open(groups, CountTarget::self());
+  ASSERT_TRUE(set) << set.error().message();
+  EXPECT_EQ(set->fd_count(), 3U);
+  ASSERT_TRUE(set->enable());
+  touch_pages(100);
+  for (int i = 0; i < 5; ++i) ::usleep(1000);
+  ASSERT_TRUE(set->disable());
+  auto snap = set->read();
+  ASSERT_TRUE(snap) << snap.error().message();
+  // Members created enabled and toggled through the leader (kernel behaviour 5) count.
+  EXPECT_GE(snap->total(1).value, 100);
+  EXPECT_GE(snap->total(2).value, 5);
+  // One group read: identical times.
+  EXPECT_EQ(snap->events[0].instances[0].time_enabled, snap->events[1].instances[0].time_enabled);
+  EXPECT_EQ(snap->events[0].instances[0].time_running, snap->events[2].instances[0].time_running);
+}
+
+TEST(CounterLive, UnsupportedEventKeepsTheRestGoing) {
+  std::vector<CounterGroupSpec> groups{
+      {{hw_cycles()}, false},
+      {{sw("page-faults", PERF_COUNT_SW_PAGE_FAULTS)}, false},
+      {{hw_cycles(), sw("faults", PERF_COUNT_SW_PAGE_FAULTS)}, true}};
+  auto set = CounterSet::open(groups, CountTarget::self());
+  ASSERT_TRUE(set) << set.error().message();
+  ASSERT_TRUE(set->enable());
+  touch_pages(32);
+  ASSERT_TRUE(set->disable());
+  auto snap = set->read();
+  ASSERT_TRUE(snap);
+  if (snap->events[0].supported) GTEST_SKIP() << "this machine has a hardware PMU";
+  EXPECT_EQ(snap->total(0).trust, Trust::kNotSupported);
+  EXPECT_NE(snap->events[0].error.find("no PMU"), std::string::npos) << snap->events[0].error;
+  EXPECT_GE(snap->total(1).value, 32);
+  // In a group whose leader is unsupported, the next event leads.
+  EXPECT_EQ(snap->total(2).trust, Trust::kNotSupported);
+  EXPECT_GE(snap->total(3).value, 32);
+}
+
+TEST(CounterLive, InheritCountsChildren) {
+  for (bool inherit : {true, false}) {
+    CountTarget t = CountTarget::self();
+    t.inherit = inherit;
+    std::vector<CounterGroupSpec> groups{{{sw("page-faults", PERF_COUNT_SW_PAGE_FAULTS)}, false}};
+    auto set = CounterSet::open(groups, t);
+    ASSERT_TRUE(set) << set.error().message();
+    ASSERT_TRUE(set->enable());
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      void* p =
+          ::mmap(nullptr, 1000 * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      auto* b = static_cast<volatile char*>(p);
+      for (std::size_t i = 0; i < 1000; ++i) b[i * kPage] = 1;
+      ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ASSERT_TRUE(set->disable());
+    auto snap = set->read();
+    ASSERT_TRUE(snap);
+    if (inherit) {
+      EXPECT_GE(snap->total(0).value, 1000) << "inherit=1";
+    } else {
+      EXPECT_LT(snap->total(0).value, 1000) << "inherit=0";
+    }
+  }
+}
+
+TEST(CounterLive, EnableOnExecWorkload) {
+  auto w = sys::Workload::prepare({"/bin/true"});
+  ASSERT_TRUE(w) << w.error().message();
+  std::vector<CounterGroupSpec> groups{
+      {{sw("task-clock", PERF_COUNT_SW_TASK_CLOCK), sw("page-faults", PERF_COUNT_SW_PAGE_FAULTS)},
+       true}};
+  auto set = CounterSet::open(groups, CountTarget::workload(w->pid()));
+  ASSERT_TRUE(set) << set.error().message();
+  auto before = set->read();
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->total(1).raw, 0U);  // armed, not running before exec
+  ASSERT_TRUE(w->start());
+  auto st = w->wait();
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->code, 0);
+  auto snap = set->read();
+  ASSERT_TRUE(snap);
+  EXPECT_EQ(snap->total(0).trust, Trust::kCounted);
+  EXPECT_GT(snap->total(1).value, 10);  // true maps ld.so and libc
+}
+
+TEST(CounterLive, PerCpuSystemWide) {
+  auto cpus = sys::read_online_cpus();
+  ASSERT_TRUE(cpus);
+  std::vector<CounterGroupSpec> groups{{{sw("cpu-clock", PERF_COUNT_SW_CPU_CLOCK)}, false}};
+  auto set = CounterSet::open(groups, CountTarget::system_wide(*cpus));
+  if (!set && set.error().code() == Errc::kPermission) {
+    GTEST_SKIP() << set.error().message();
+  }
+  ASSERT_TRUE(set) << set.error().message();
+  EXPECT_EQ(set->fd_count(), cpus->size());
+  ASSERT_TRUE(set->enable());
+  ::usleep(50000);
+  ASSERT_TRUE(set->disable());
+  auto snap = set->read();
+  ASSERT_TRUE(snap);
+  ASSERT_EQ(snap->cpus, *cpus);
+  for (std::size_t i = 0; i < cpus->size(); ++i) {
+    const Count c = snap->for_cpu(0, i);
+    EXPECT_GT(c.value, 40e6) << "cpu " << (*cpus)[i];  // ~50 ms of wall clock per CPU
+    EXPECT_LT(c.value, 500e6);
+  }
+  EXPECT_GT(snap->total(0).value, 40e6 * static_cast<double>(cpus->size()));
+}
+
+TEST(CounterLive, SystemWideWithoutCpusIsAnError) {
+  std::vector<CounterGroupSpec> groups{{{sw("cpu-clock", PERF_COUNT_SW_CPU_CLOCK)}, false}};
+  auto set = CounterSet::open(groups, CountTarget::system_wide({}));
+  ASSERT_FALSE(set);
+  EXPECT_EQ(set.error().code(), Errc::kInvalidArgument);
+}
+
+TEST(CounterLive, Cgroup) {
+  auto mount = sys::cgroup2_mount();
+  if (!mount) GTEST_SKIP() << mount.error().message();
+  const std::string name = "perfx_live_" + std::to_string(::getpid());
+  const std::string dir = *mount + "/" + name;
+  if (::mkdir(dir.c_str(), 0755) != 0)
+    GTEST_SKIP() << "cannot create " << dir << ": " << std::strerror(errno);
+  auto fd = sys::open_cgroup(name);
+  ASSERT_TRUE(fd) << fd.error().message();
+  auto cpus = sys::read_online_cpus();
+  ASSERT_TRUE(cpus);
+  std::vector<CounterGroupSpec> groups{{{sw("task-clock", PERF_COUNT_SW_TASK_CLOCK)}, false}};
+  auto set = CounterSet::open(groups, CountTarget::cgroup(fd->get(), *cpus));
+  if (!set && set.error().code() == Errc::kPermission) {
+    ::rmdir(dir.c_str());
+    GTEST_SKIP() << set.error().message();
+  }
+  ASSERT_TRUE(set) << set.error().message();
+  ASSERT_TRUE(set->enable());
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::ofstream(dir + "/cgroup.procs") << ::getpid() << "\n";
+    burn(std::chrono::milliseconds(100));
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(set->disable());
+  auto snap = set->read();
+  ASSERT_TRUE(snap);
+  ::rmdir(dir.c_str());
+  EXPECT_GT(snap->total(0).value, 50e6);  // the child burnt 100 ms inside the cgroup
+  EXPECT_LT(snap->total(0).value, 1000e6);
+}
+
+TEST(CounterLive, PrctlDisablesAndEnablesOwnEvents) {
+  std::vector<CounterGroupSpec> groups{{{sw("page-faults", PERF_COUNT_SW_PAGE_FAULTS)}, false}};
+  auto set = CounterSet::open(groups, CountTarget::self());
+  ASSERT_TRUE(set);
+  ASSERT_TRUE(set->enable());
+  touch_pages(100);
+  ASSERT_TRUE(sys::task_events_disable());
+  auto a = set->read();
+  ASSERT_TRUE(a);
+  touch_pages(100);
+  auto b = set->read();
+  ASSERT_TRUE(b);
+  EXPECT_DOUBLE_EQ(a->total(0).value, b->total(0).value);
+  ASSERT_TRUE(sys::task_events_enable());
+  touch_pages(100);
+  auto c = set->read();
+  ASSERT_TRUE(c);
+  EXPECT_GE(c->total(0).value, b->total(0).value + 100);
+}
+
+TEST(CounterLive, NoSuchProcessIsExplained) {
+  std::vector<CounterGroupSpec> groups{{{sw("task-clock", PERF_COUNT_SW_TASK_CLOCK)}, false}};
+  auto set = CounterSet::open(groups, CountTarget::tasks({999999}));
+  ASSERT_FALSE(set);
+  EXPECT_EQ(set.error().sys_errno(), ESRCH);
+  EXPECT_NE(set.error().message().find("no process or thread with id 999999"), std::string::npos)
+      << set.error().message();
+}
+
+}  // namespace
+}  // namespace perfx
