@@ -357,7 +357,7 @@ Result<Record::Body> user_body(std::uint32_t type, std::uint16_t misc, ByteReade
       m.event_id = r.u64();
       auto name = r.take(r.remaining());
       const auto* c = reinterpret_cast<const char*>(name.data());
-      m.name = std::string_view(c, strnlen(c, name.size()));
+      if (!name.empty()) m.name = std::string_view(c, strnlen(c, name.size()));
       return done(m);
     }
     case raw::PERF_RECORD_HEADER_TRACING_DATA: {
@@ -378,7 +378,8 @@ Result<Record::Body> user_body(std::uint32_t type, std::uint16_t misc, ByteReade
       }
       auto name = r.take(r.remaining());
       const auto* c = reinterpret_cast<const char*>(name.data());
-      m.filename = std::string_view(c, strnlen(c, name.size()));
+      // An empty tail has a null data(): strnlen(nullptr, 0) is undefined behaviour.
+      if (!name.empty()) m.filename = std::string_view(c, strnlen(c, name.size()));
       return done(m);
     }
     case raw::PERF_RECORD_FINISHED_ROUND:

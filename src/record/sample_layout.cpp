@@ -88,7 +88,7 @@ raw::EventAttr attr_from_bytes(std::span<const std::byte> bytes, bool swap) noex
   raw::EventAttr attr{};
   const std::size_t n = std::min(bytes.size(), sizeof(attr));
   auto* dst = reinterpret_cast<std::byte*>(&attr);
-  std::memcpy(dst, bytes.data(), n);
+  if (n > 0) std::memcpy(dst, bytes.data(), n);  // an empty span may have a null data()
   if (swap) {
     for (const Field& f : kAttrFields) {
       if (f.offset + f.width > n) break;
