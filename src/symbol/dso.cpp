@@ -258,6 +258,16 @@ std::string dso_short_name(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+namespace {
+// The next page boundary after `addr`, plus one page; saturates at the top of the address
+// space (an address in the last pages must not wrap the end below the start).
+std::uint64_t page_end_plus_page(std::uint64_t addr) {
+  constexpr std::uint64_t kMax = ~std::uint64_t{0};
+  if (addr > kMax - 8191) return kMax;
+  return (addr + 4095) / 4096 * 4096 + 4096;
+}
+}  // namespace
+
 void finalize_symbols(std::vector<Symbol>& syms, bool kallsyms) {
   std::stable_sort(syms.begin(), syms.end(),
                    [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
@@ -268,13 +278,13 @@ void finalize_symbols(std::vector<Symbol>& syms, bool kallsyms) {
       const bool pm = prev.name.find('[') != std::string::npos;
       const bool cm = curr.name.find('[') != std::string::npos;
       if (kallsyms && pm != cm)
-        prev.end = ((prev.end + 4096) + 4095) / 4096 * 4096;
+        prev.end = page_end_plus_page(prev.end);
       else
         prev.end = curr.start;
     }
   }
   if (!syms.empty() && syms.back().end == syms.back().start)
-    syms.back().end = (syms.back().start + 4095) / 4096 * 4096 + 4096;
+    syms.back().end = page_end_plus_page(syms.back().start);
 }
 
 KallsymsTable parse_kallsyms(std::string_view text) {
