@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <memory>
@@ -16,7 +17,6 @@
 
 #include "record/encoder.hpp"
 #include "record/records.hpp"
-#include "sys/system_info.hpp"
 #include "sys/unique_fd.hpp"
 
 namespace perfx::sys {
@@ -105,6 +105,23 @@ std::optional<std::vector<std::uint8_t>> build_id_from_notes(const std::byte* da
 
 }  // namespace
 
+Result<std::string> slurp_file(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return fail_errno(errno, "opening " + path);
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail_errno(errno, "reading " + path);
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
 std::vector<MapsEntry> parse_proc_maps(const std::string& text) {
   std::vector<MapsEntry> out;
   std::size_t pos = 0;
@@ -166,7 +183,7 @@ Result<void> synthesize_comm(pid_t pid, const std::string& comm, const record::S
 Result<void> synthesize_process(pid_t pid, const record::SampleLayout& layout,
                                 const SynthOptions& opt, std::vector<std::byte>& out) {
   const std::string base = opt.proc_root + "/" + std::to_string(pid);
-  auto status = read_text_file(base + "/status");
+  auto status = slurp_file(base + "/status");
   if (!status) return {};  // exited meanwhile
   const int tgid = to_int(field_of(*status, "Tgid"));
   if (tgid != pid) return {};  // a thread listed on its own: handled with its process
@@ -175,25 +192,26 @@ Result<void> synthesize_process(pid_t pid, const record::SampleLayout& layout,
   if (tids.empty()) tids.push_back(pid);
   const std::size_t before = out.size();
   for (pid_t tid : tids) {
-    auto comm = read_text_file(base + "/task/" + std::to_string(tid) + "/comm");
+    auto comm = slurp_file(base + "/task/" + std::to_string(tid) + "/comm");
     if (!comm) continue;
     std::string name = *comm;
     while (!name.empty() && name.back() == '\n') name.pop_back();
-    record::Comm c;
-    c.pid = static_cast<std::uint32_t>(tgid);
-    c.tid = static_cast<std::uint32_t>(tid);
-    c.comm = name;
-    PERFX_CHECK(emit(c, 0, layout, out));
-    // perf: the main thread's parent is PPid; other threads are "forked" by the main one.
+    // As perf: FORK first, then COMM (a FORK copies the parent's comm). The main thread's parent is
+    // PPid; other threads are "forked" by the main one.
     record::Fork f;
     f.pid = static_cast<std::uint32_t>(tgid);
     f.tid = static_cast<std::uint32_t>(tid);
     f.ppid = static_cast<std::uint32_t>(tid == tgid ? ppid : tgid);
     f.ptid = f.ppid;
     PERFX_CHECK(emit(f, 0, layout, out));
+    record::Comm c;
+    c.pid = static_cast<std::uint32_t>(tgid);
+    c.tid = static_cast<std::uint32_t>(tid);
+    c.comm = name;
+    PERFX_CHECK(emit(c, 0, layout, out));
   }
   if (out.size() == before) return {};
-  auto maps = read_text_file(base + "/maps");
+  auto maps = slurp_file(base + "/maps");
   if (!maps) return {};
   for (const MapsEntry& m : parse_proc_maps(*maps)) {
     if ((m.prot & PROT_EXEC) == 0 && !opt.mmap_data) continue;
@@ -232,7 +250,7 @@ Result<std::size_t> synthesize_all_processes(const record::SampleLayout& layout,
 
 Result<void> synthesize_kernel_mmap(const record::SampleLayout& layout, std::vector<std::byte>& out,
                                     const std::string& kallsyms) {
-  PERFX_TRY(text, read_text_file(kallsyms));
+  PERFX_TRY(text, slurp_file(kallsyms));
   std::uint64_t stext = 0, etext = 0, first_module = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -288,7 +306,7 @@ std::optional<std::vector<std::uint8_t>> read_elf_build_id(const std::string& pa
 }
 
 std::optional<std::vector<std::uint8_t>> read_kernel_build_id(const std::string& notes) {
-  auto text = read_text_file(notes);
+  auto text = slurp_file(notes);
   if (!text) return std::nullopt;
   return build_id_from_notes(reinterpret_cast<const std::byte*>(text->data()), text->size());
 }

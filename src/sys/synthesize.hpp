@@ -25,6 +25,10 @@
 
 namespace perfx::sys {
 
+/// Reads a whole file exactly as stored (no trimming, no size cap; procfs files such as
+/// /proc/kallsyms are many MiB). Errors carry errno and the path.
+Result<std::string> slurp_file(const std::string& path);
+
 /// What to synthesize for tasks.
 struct SynthOptions {
   /// Also non-executable file mappings (perf record -d / mmap_data).

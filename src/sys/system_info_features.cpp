@@ -11,7 +11,7 @@
 #include <set>
 
 #include "sys/cpu_list.hpp"
-#include "sys/system_info.hpp"
+#include "sys/synthesize.hpp"
 
 namespace perfx::sys {
 namespace {
@@ -24,7 +24,7 @@ std::string trimmed(std::string s) {
 }
 
 std::string read_trimmed(const std::string& path) {
-  auto t = read_text_file(path);
+  auto t = slurp_file(path);
   return t ? trimmed(*t) : std::string();
 }
 
@@ -88,14 +88,14 @@ void gather_system_features(record::Features& out, std::string_view version) {
     out.nrcpus = n;
   }
 
-  if (auto cpuinfo = read_text_file("/proc/cpuinfo")) {
+  if (auto cpuinfo = slurp_file("/proc/cpuinfo")) {
     std::string cpuid, desc;
     parse_cpuinfo(*cpuinfo, cpuid, desc);
     if (!cpuid.empty()) out.cpuid = cpuid;
     if (!desc.empty()) out.cpudesc = desc;
   }
 
-  if (auto meminfo = read_text_file("/proc/meminfo")) {
+  if (auto meminfo = slurp_file("/proc/meminfo")) {
     std::string_view v = cpuinfo_value(*meminfo, "MemTotal");
     std::uint64_t kb = 0;
     if (std::from_chars(v.data(), v.data() + v.size(), kb).ec == std::errc()) {

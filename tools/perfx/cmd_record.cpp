@@ -32,8 +32,10 @@
 #include "sys/process.hpp"
 #include "sys/signals.hpp"
 #include "sys/synthesize.hpp"
+#include "sys/synthesize_tracing.hpp"
 #include "sys/system_info.hpp"
 #include "sys/system_info_features.hpp"
+#include "sys/tracefs.hpp"
 #include "sys/workload.hpp"
 
 namespace perfx::cli {
@@ -174,6 +176,7 @@ std::string hex_build_id(const std::vector<std::uint8_t>& id) {
 
 struct EventChoice {
   std::string name;
+  std::string canonical;
   raw::EventAttr attr{};
   event::EventKind kind = event::EventKind::kSoftware;
   std::uint64_t default_period = 0;
@@ -298,6 +301,7 @@ int run_record(int argc, char** argv) {
         const auto& ev = g.events[i];
         EventChoice c;
         c.name = ev.name;
+        c.canonical = ev.canonical;
         c.attr = ev.attr_for_open();
         c.kind = ev.kind;
         c.default_period = ev.default_period;
@@ -512,6 +516,22 @@ int run_record(int argc, char** argv) {
     const ssize_t n = ::readlink("/proc/self/exe", self, sizeof(self) - 1);
     if (n > 0) cmdline[0] = std::string(self, static_cast<std::size_t>(n)) + " record";
     features.cmdline = cmdline;
+  }
+  {
+    std::vector<std::pair<std::string, std::string>> tps;
+    for (const auto& e : events) {
+      if (e.kind != event::EventKind::kTracepoint) continue;
+      const auto colon = e.canonical.find(':');
+      if (colon == std::string::npos) continue;
+      tps.emplace_back(e.canonical.substr(0, colon), e.canonical.substr(colon + 1));
+    }
+    if (!tps.empty()) {
+      auto root = sys::find_tracefs();
+      if (!root) return die(root.error());
+      auto td = sys::build_tracing_data(*root, tps);
+      if (!td) return die(td.error());
+      features.tracing_data = std::move(*td);
+    }
   }
   if (writer->is_pipe()) {
     if (auto r = writer->set_features(features); !r) return die(r.error());
