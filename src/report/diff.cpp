@@ -146,9 +146,9 @@ Result<void> write_diff_table(const std::vector<DiffSection>& sections, std::ost
     for (std::size_t i = 0; i < section.rows.size(); ++i) {
       const auto& r = section.rows[i];
       const std::string base = r.baseline ? fmt::format("{:.2f}%", *r.baseline) : "";
-      // perf leaves the delta empty when it rounds to zero or there is no pair.
-      std::string delta;
-      if (r.delta && std::fabs(*r.delta) >= 0.005) delta = fmt::format("{:+.2f}%", *r.delta);
+      // perf leaves the delta empty when the entry has no pair in NEW (and prints
+      // "-0.00%" / "+0.00%" for tiny changes, as printf's "%+4.2F%%" does).
+      const std::string delta = r.delta ? fmt::format("{:+.2f}%", *r.delta) : "";
       fmt::format_to(std::back_inserter(text), "{:>10}  {:>9}  {:<{}}  {}\n", base, delta, r.dso,
                      dso_w, symbols[i]);
     }
