@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# perfx stat: unsupported events, unknown events, missing commands, exit status
+# passthrough, -o files. Env: PERFX (the CLI), BUILD_DIR.
+set -u
+PERFX=${PERFX:-build/bin/perfx}
+fail=0
+check() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# cycles: exit 0; <not supported> on a machine without a hardware PMU.
+"$PERFX" stat -e cycles -- true 2>"$tmp/cycles.err"
+rc=$?
+check "cycles exits 0" '[ $rc -eq 0 ]'
+if [ ! -e /sys/bus/event_source/devices/cpu ]; then
+  check "cycles marked <not supported>" 'grep -Eq "<not supported> +cycles" "$tmp/cycles.err"'
+fi
+
+# Unknown event: non-zero, names it.
+"$PERFX" stat -e no_such_event -- true 2>"$tmp/bad.err"
+rc=$?
+check "unknown event exits non-zero" '[ $rc -ne 0 ]'
+check "unknown event is named" 'grep -q "no_such_event" "$tmp/bad.err"'
+
+# Missing command: 127 and a message, like a shell.
+"$PERFX" stat -- /nonexistent 2>"$tmp/nx.err"
+rc=$?
+check "missing command exits 127" '[ $rc -eq 127 ]'
+check "missing command message" 'grep -q "perfx: command not found: /nonexistent" "$tmp/nx.err"'
+
+# Exit status passthrough (signals -> 128+sig).
+"$PERFX" stat -e task-clock -- sh -c 'exit 3' 2>/dev/null
+rc=$?
+check "exit code passthrough" '[ $rc -eq 3 ]'
+"$PERFX" stat -e task-clock -- sh -c 'kill -9 $$' 2>/dev/null
+rc=$?
+check "signal -> 128+9" '[ $rc -eq 137 ]'
+
+# -o FILE with CSV: the started-on line, then one line per event.
+"$PERFX" stat -x, -o "$tmp/out.csv" -e page-faults,task-clock -- true 2>"$tmp/o.err"
+rc=$?
+check "-o exits 0" '[ $rc -eq 0 ]'
+check "-o leaves stderr empty" '[ ! -s "$tmp/o.err" ]'
+check "-o started-on line" 'head -1 "$tmp/out.csv" | grep -q "^# started on "'
+check "-o CSV page-faults line" 'grep -Eq "^[0-9]+,,page-faults,[0-9]+,100.00,[0-9.]+,K?/sec$" "$tmp/out.csv"'
+check "-o CSV task-clock line" 'grep -Eq "^[0-9.]+,msec,task-clock,[0-9]+,100.00,[0-9.]+,CPUs utilized$" "$tmp/out.csv"'
+
+# Bad options are reported.
+"$PERFX" stat -C 0,x -- true 2>"$tmp/c.err"
+rc=$?
+check "bad -C rejected" '[ $rc -ne 0 ] && grep -q "x" "$tmp/c.err"'
+"$PERFX" stat -x, -j -- true 2>/dev/null
+check "-x with -j rejected" '[ $? -ne 0 ]'
+
+# Interval mode prints at least two intervals for a 250 ms command.
+"$PERFX" stat -I 100 -x, -e task-clock -- sleep 0.25 2>"$tmp/i.err"
+check "interval lines" '[ "$(grep -c ",msec,task-clock," "$tmp/i.err")" -ge 2 ]'
+
+# -r prints the noise column in CSV and the runs count in text.
+"$PERFX" stat -r 3 -e page-faults -- true 2>"$tmp/r.err"
+check "-r header" 'grep -q "(3 runs):" "$tmp/r.err"'
+check "-r elapsed +-" 'grep -q " +- .* seconds time elapsed" "$tmp/r.err"'
+
+# Per-thread on an existing process.
+sleep 2 &
+spid=$!
+"$PERFX" stat --per-thread -p "$spid" -x, -e task-clock -- sleep 0.1 2>"$tmp/t.err"
+check "--per-thread line" 'grep -q "^sleep-$spid,.*,task-clock," "$tmp/t.err"'
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+
+exit $fail
