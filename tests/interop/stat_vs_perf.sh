@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# perfx stat vs Linux perf stat in the same run, on a program that touches a known
+# number of pages: page-faults within 1%, task-clock within 5% (means of -r runs).
+set -u
+PERFX=${PERFX:-build/bin/perfx}
+BUILD_DIR=${BUILD_DIR:-build}
+command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
+prog="$BUILD_DIR/fixtures/touch_pages"
+[ -x "$prog" ] || { echo "missing $prog"; exit 77; }
+perf stat -e task-clock -- true >/dev/null 2>&1 || { echo "perf stat does not work here"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pages=20000
+
+# field VALUE of EVENT from a perf-style CSV file
+value() { awk -F, -v ev="$2" '$3 == ev { print $1 }' "$1"; }
+within() {  # within A B PCT: |A-B| <= PCT% of B
+  awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
+}
+
+for attempt in 1 2 3; do
+  "$PERFX" stat -r 5 -x, -o "$tmp/perfx.csv" -e page-faults,task-clock -- "$prog" "$pages"
+  rc1=$?
+  perf stat -r 5 -x, -o "$tmp/perf.csv" -e page-faults,task-clock -- "$prog" "$pages"
+  rc2=$?
+  [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || { echo "FAIL: exit codes perfx=$rc1 perf=$rc2"; exit 1; }
+  pf1=$(value "$tmp/perfx.csv" page-faults); pf2=$(value "$tmp/perf.csv" page-faults)
+  tc1=$(value "$tmp/perfx.csv" task-clock); tc2=$(value "$tmp/perf.csv" task-clock)
+  echo "attempt $attempt: page-faults perfx=$pf1 perf=$pf2; task-clock(ms) perfx=$tc1 perf=$tc2"
+  ok=1
+  [ "${pf1%.*}" -ge "$pages" ] || { echo "page-faults below $pages"; ok=0; }
+  within "$pf1" "$pf2" 1 || { echo "page-faults differ by more than 1%"; ok=0; }
+  within "$tc1" "$tc2" 5 || { echo "task-clock differs by more than 5%"; ok=0; }
+  [ $ok -eq 1 ] && { echo "PASS"; exit 0; }
+done
+echo "FAIL after 3 attempts"
+exit 1
