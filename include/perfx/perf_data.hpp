@@ -16,11 +16,11 @@ namespace perfx {
 
 /// One event (attr) of a recording.
 struct PerfDataEvent {
-  std::string name;                ///< "cpu-clock", "sched:sched_switch", ...
-  std::uint32_t type = 0;          ///< perf_event_attr.type
-  std::uint64_t config = 0;        ///< perf_event_attr.config
-  std::uint64_t sample_type = 0;   ///< perf_event_attr.sample_type
-  std::uint64_t sample_period = 0; ///< period or frequency (see freq)
+  std::string name;                 ///< "cpu-clock", "sched:sched_switch", ...
+  std::uint32_t type = 0;           ///< perf_event_attr.type
+  std::uint64_t config = 0;         ///< perf_event_attr.config
+  std::uint64_t sample_type = 0;    ///< perf_event_attr.sample_type
+  std::uint64_t sample_period = 0;  ///< period or frequency (see freq)
   bool freq = false;
   std::vector<std::uint64_t> ids;
 };
@@ -28,26 +28,26 @@ struct PerfDataEvent {
 /// What a recording holds (from the header; pipe-mode recordings are read through).
 struct PerfDataInfo {
   bool pipe = false;
-  bool swapped = false;          ///< recorded on the other byte order
+  bool swapped = false;  ///< recorded on the other byte order
   std::uint64_t file_size = 0;
   std::uint64_t data_size = 0;
   std::vector<PerfDataEvent> events;
   std::string hostname, os_release, perf_version, arch;
-  std::uint64_t records = 0;     ///< filled by for_each_sample / read_perf_data_info(count)
+  std::uint64_t records = 0;  ///< filled by for_each_sample / read_perf_data_info(count)
   std::uint64_t samples = 0;
-  std::uint64_t lost = 0;        ///< sum of PERF_RECORD_LOST counts
-  std::uint64_t malformed = 0;   ///< records that failed to decode
+  std::uint64_t lost = 0;       ///< sum of PERF_RECORD_LOST counts
+  std::uint64_t malformed = 0;  ///< records that failed to decode
   std::uint64_t skipped_bytes = 0;
 };
 
 /// A sample as the public API sees it. Spans are valid during the callback only.
 struct PerfDataSample {
-  std::size_t event = 0;   ///< index into PerfDataInfo::events
+  std::size_t event = 0;  ///< index into PerfDataInfo::events
   std::uint64_t ip = 0;
   std::uint32_t pid = 0, tid = 0, cpu = 0;
   std::uint64_t time = 0;
   std::uint64_t period = 0;
-  std::uint16_t cpumode = 0;  ///< PERF_RECORD_MISC_{KERNEL,USER,...}
+  std::uint16_t cpumode = 0;                 ///< PERF_RECORD_MISC_{KERNEL,USER,...}
   std::span<const std::uint64_t> callchain;  ///< copied into a reused buffer
   std::span<const std::byte> raw;            ///< tracepoint RAW data
 };

@@ -445,9 +445,9 @@ Result<Record> decode_impl(std::span<const std::byte> bytes, const SampleLayout*
                 o.offset, bytes.size());
   }
   if (h->size < kHeaderSize || h->size > bytes.size()) {
-    return fail(Errc::kMalformedData,
-                "malformed record at offset {:#x}: size {} (type {}) {}", o.offset, h->size,
-                h->type, h->size < kHeaderSize ? "is below 8" : "runs past the end of the data");
+    return fail(Errc::kMalformedData, "malformed record at offset {:#x}: size {} (type {}) {}",
+                o.offset, h->size, h->type,
+                h->size < kHeaderSize ? "is below 8" : "runs past the end of the data");
   }
   Record rec;
   rec.header = *h;
@@ -533,8 +533,8 @@ Result<SampleId> decode_sample_id(std::span<const std::byte> record, const Sampl
                                   const DecodeOptions& options) {
   auto h = peek_header(record, options.swap);
   if (!h || h->size < kHeaderSize + layout.id_trailer_size || h->size > record.size()) {
-    return fail(Errc::kMalformedData,
-                "record at offset {:#x}: too short for its sample_id trailer", options.offset);
+    return fail(Errc::kMalformedData, "record at offset {:#x}: too short for its sample_id trailer",
+                options.offset);
   }
   if (!layout.sample_id_all) return SampleId{};
   ByteReader r(record.subspan(h->size - layout.id_trailer_size, layout.id_trailer_size),

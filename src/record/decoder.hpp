@@ -24,8 +24,8 @@
 namespace perfx::record {
 
 struct DecodeOptions {
-  bool swap = false;          ///< the bytes are in the other byte order
-  std::uint64_t offset = 0;   ///< where the record starts in its file/stream (for messages)
+  bool swap = false;         ///< the bytes are in the other byte order
+  std::uint64_t offset = 0;  ///< where the record starts in its file/stream (for messages)
 };
 
 /// Reads the header of the record at the start of `bytes`; nullopt if fewer than 8 bytes.
@@ -38,8 +38,7 @@ struct DecodeOptions {
 /// (AttrTable::index_of_record); with an empty table, samples cannot be decoded
 /// (kInvalidArgument) and trailers are not parsed.
 /// Unknown types decode to `Unknown` (not an error).
-[[nodiscard]] Result<Record> decode_record(std::span<const std::byte> bytes,
-                                           const AttrTable& attrs,
+[[nodiscard]] Result<Record> decode_record(std::span<const std::byte> bytes, const AttrTable& attrs,
                                            const DecodeOptions& options = {});
 
 /// Decodes one record with a given layout (single-attr callers such as a ring

@@ -268,8 +268,8 @@ struct BodyWriter {
   }
   Result<void> operator()(const Namespaces& m) {
     if (m.link_info.size() != 2 * m.nr_namespaces) {
-      return fail(Errc::kInvalidArgument, "namespaces: nr {} but {} link values",
-                  m.nr_namespaces, m.link_info.size());
+      return fail(Errc::kInvalidArgument, "namespaces: nr {} but {} link values", m.nr_namespaces,
+                  m.link_info.size());
     }
     o.u32(m.pid);
     o.u32(m.tid);
@@ -316,8 +316,7 @@ struct BodyWriter {
   Result<void> operator()(const HeaderAttr& m) {
     raw::EventAttr a = m.attr;
     // perf 6.1 knows 128-byte attrs; config3 (136) only when it is used.
-    const std::uint32_t size =
-        a.config3 != 0 ? raw::kAttrSizeVer8 : raw::kAttrSizeVer7;
+    const std::uint32_t size = a.config3 != 0 ? raw::kAttrSizeVer8 : raw::kAttrSizeVer7;
     a.size = size;
     o.bytes(std::as_bytes(std::span(&a, 1)).first(size));
     o.array(m.ids);
@@ -352,8 +351,7 @@ struct BodyWriter {
   Result<void> operator()(const FinishedInit&) { return {}; }
   Result<void> operator()(const IdIndex& m) {
     if (m.entries.size() != 4 * m.nr) {
-      return fail(Errc::kInvalidArgument, "id_index: nr {} but {} values", m.nr,
-                  m.entries.size());
+      return fail(Errc::kInvalidArgument, "id_index: nr {} but {} values", m.nr, m.entries.size());
     }
     o.u64(m.nr);
     o.array(m.entries);
@@ -435,8 +433,7 @@ std::uint32_t type_of_body(const Record::Body& body) noexcept {
   return kTypes[body.index()];
 }
 
-void encode_sample_id(const SampleId& id, const SampleLayout& layout,
-                      std::vector<std::byte>& out) {
+void encode_sample_id(const SampleId& id, const SampleLayout& layout, std::vector<std::byte>& out) {
   if (!layout.sample_id_all) return;
   Out o(out);
   const std::uint64_t st = layout.sample_type;
@@ -458,8 +455,7 @@ Result<void> encode_record(const Record& record, const SampleLayout& layout,
                            std::vector<std::byte>& out) {
   const std::uint32_t body_type = type_of_body(record.body);
   std::uint32_t type = record.header.type != 0 ? record.header.type : body_type;
-  const bool throttle_pair =
-      body_type == PERF_RECORD_THROTTLE && type == PERF_RECORD_UNTHROTTLE;
+  const bool throttle_pair = body_type == PERF_RECORD_THROTTLE && type == PERF_RECORD_UNTHROTTLE;
   if (body_type != 0 && type != body_type && !throttle_pair) {
     return fail(Errc::kInvalidArgument, "record type {} does not match its body ({})", type,
                 record_type_name(body_type));

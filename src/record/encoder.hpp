@@ -34,8 +34,7 @@ namespace perfx::record {
                                          std::vector<std::byte>& out);
 
 /// Appends a sample_id trailer for `layout` (no-op without sample_id_all).
-void encode_sample_id(const SampleId& id, const SampleLayout& layout,
-                      std::vector<std::byte>& out);
+void encode_sample_id(const SampleId& id, const SampleLayout& layout, std::vector<std::byte>& out);
 
 /// The record type a body alternative stands for (Throttle -> PERF_RECORD_THROTTLE,
 /// Unknown -> 0).

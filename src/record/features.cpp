@@ -21,12 +21,12 @@ using core::ByteReader;
 constexpr std::size_t kNameAlign = 64;  // perf's NAME_ALIGN for header strings
 
 constexpr std::string_view kFeatureNames[] = {
-    "reserved",      "tracing_data", "build_id",       "hostname",     "osrelease",
-    "version",       "arch",         "nrcpus",         "cpudesc",      "cpuid",
-    "total_mem",     "cmdline",      "event_desc",     "cpu_topology", "numa_topology",
-    "branch_stack",  "pmu_mappings", "group_desc",     "auxtrace",     "stat",
-    "cache",         "sample_time",  "mem_topology",   "clockid",      "dir_format",
-    "bpf_prog_info", "bpf_btf",      "compressed",     "cpu_pmu_caps", "clock_data",
+    "reserved",        "tracing_data", "build_id",     "hostname",     "osrelease",
+    "version",         "arch",         "nrcpus",       "cpudesc",      "cpuid",
+    "total_mem",       "cmdline",      "event_desc",   "cpu_topology", "numa_topology",
+    "branch_stack",    "pmu_mappings", "group_desc",   "auxtrace",     "stat",
+    "cache",           "sample_time",  "mem_topology", "clockid",      "dir_format",
+    "bpf_prog_info",   "bpf_btf",      "compressed",   "cpu_pmu_caps", "clock_data",
     "hybrid_topology", "pmu_caps",
 };
 
@@ -34,7 +34,7 @@ constexpr std::string_view kFeatureNames[] = {
 std::string read_string(ByteReader& r) {
   const std::uint32_t len = r.u32();
   auto b = r.take(len);
-  if (!r.ok()) return {};
+  if (!r.ok() || b.empty()) return {};  // empty spans may have a null data()
   const auto* c = reinterpret_cast<const char*>(b.data());
   return std::string(c, strnlen(c, b.size()));
 }
@@ -352,7 +352,8 @@ std::optional<std::vector<std::byte>> encode_feature(int bit, const Features& in
         HeaderBuildId hb;
         hb.pid = b.pid;
         hb.build_id_size = static_cast<std::uint8_t>(std::min<std::size_t>(b.build_id.size(), 20));
-        std::memcpy(hb.build_id.data(), b.build_id.data(), hb.build_id_size);
+        if (hb.build_id_size > 0)
+          std::memcpy(hb.build_id.data(), b.build_id.data(), hb.build_id_size);
         hb.filename = b.filename;
         rec.body = hb;
         if (!encode_record(rec, SampleLayout{}, w.out)) return std::nullopt;
@@ -768,7 +769,9 @@ std::string format_header(const Features& f, std::span<const AttrEntry> attrs,
         for (const auto& g : f.group_desc) {
           if (g.nr_members <= 1) continue;
           o += fmt::format("# group: {}{{", g.name);
-          for (std::uint32_t i = 0; i < g.nr_members; ++i) {
+          // nr_members comes from the file: never loop past the attrs that exist.
+          for (std::uint32_t i = 0;
+               i < g.nr_members && g.leader_idx + std::size_t{i} < attrs.size(); ++i) {
             const std::size_t idx = g.leader_idx + i;
             o += (i == 0 ? "" : ",");
             if (idx < attrs.size()) o += attrs[idx].name;
@@ -784,7 +787,8 @@ std::string format_header(const Features& f, std::span<const AttrEntry> attrs,
         break;
       case Feature::kSampleTime:
         if (f.sample_time) {
-          o += fmt::format("# time of first sample : {}\n", usec_timestamp(f.sample_time->first_ns));
+          o +=
+              fmt::format("# time of first sample : {}\n", usec_timestamp(f.sample_time->first_ns));
           o += fmt::format("# time of last sample : {}\n", usec_timestamp(f.sample_time->last_ns));
           const double ms =
               static_cast<double>(f.sample_time->last_ns - f.sample_time->first_ns) / 1e6;
@@ -837,13 +841,14 @@ std::string format_header(const Features& f, std::span<const AttrEntry> attrs,
           localtime_r(&secs, &tm);
           char buf[64];
           std::strftime(buf, sizeof buf, "%F %T", &tm);
-          const char* clk = c.clockid == 1 ? "CLOCK_MONOTONIC" : c.clockid == 0 ? "CLOCK_REALTIME"
-                                                                                 : "clock";
+          const char* clk = c.clockid == 1   ? "CLOCK_MONOTONIC"
+                            : c.clockid == 0 ? "CLOCK_REALTIME"
+                                             : "clock";
           o += fmt::format("# clockid: {} ({})\n", clk, c.clockid);
           o += fmt::format("# reference time: {}.{:06} = {}.{:06} (TOD) = {}.{:09} ({})\n", buf,
-                           (c.wall_clock_ns % 1000000000u) / 1000u,
-                           c.wall_clock_ns / 1000000000u, (c.wall_clock_ns % 1000000000u) / 1000u,
-                           c.clockid_time_ns / 1000000000u, c.clockid_time_ns % 1000000000u, clk);
+                           (c.wall_clock_ns % 1000000000u) / 1000u, c.wall_clock_ns / 1000000000u,
+                           (c.wall_clock_ns % 1000000000u) / 1000u, c.clockid_time_ns / 1000000000u,
+                           c.clockid_time_ns % 1000000000u, clk);
         }
         break;
       default:

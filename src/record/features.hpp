@@ -60,11 +60,11 @@ inline constexpr int kFeatureBits = 256;
 /// perf's name of a feature ("hostname", "build_id", ...), "unknown" otherwise.
 [[nodiscard]] std::string_view feature_name(int bit) noexcept;
 
-struct BuildIdEntry {       ///< one entry of HEADER_BUILD_ID
-  std::int32_t pid = -1;    ///< -1 for the host (HOST_KERNEL_ID), as perf writes
-  std::uint16_t misc = 0;   ///< cpumode (PERF_RECORD_MISC_KERNEL / USER ...)
+struct BuildIdEntry {                  ///< one entry of HEADER_BUILD_ID
+  std::int32_t pid = -1;               ///< -1 for the host (HOST_KERNEL_ID), as perf writes
+  std::uint16_t misc = 0;              ///< cpumode (PERF_RECORD_MISC_KERNEL / USER ...)
   std::vector<std::uint8_t> build_id;  ///< 1..20 bytes
-  std::string filename;     ///< "/usr/lib/x86_64-linux-gnu/libc.so.6", "[kernel.kallsyms]"
+  std::string filename;  ///< "/usr/lib/x86_64-linux-gnu/libc.so.6", "[kernel.kallsyms]"
 };
 struct NrCpus {
   std::uint32_t available = 0;  ///< nr_cpus_avail
@@ -107,7 +107,7 @@ struct SampleTime {
 struct ClockData {
   std::uint32_t version = 1;
   std::uint32_t clockid = 0;
-  std::uint64_t wall_clock_ns = 0;  ///< CLOCK_REALTIME at the reference point
+  std::uint64_t wall_clock_ns = 0;    ///< CLOCK_REALTIME at the reference point
   std::uint64_t clockid_time_ns = 0;  ///< the recording clock at the same point
 };
 struct CompressedInfo {  ///< HEADER_COMPRESSED
@@ -178,7 +178,7 @@ struct Features {
 
 /// Context for the header dump that is not in the feature sections.
 struct HeaderDumpInfo {
-  std::string captured_on;        ///< "Sun Nov 22 21:54:26 2026" (file mtime), empty = omit
+  std::string captured_on;           ///< "Sun Nov 22 21:54:26 2026" (file mtime), empty = omit
   std::uint64_t header_version = 1;  ///< 1 for PERFILE2
   std::uint64_t data_offset = 0, data_size = 0;
   std::uint64_t feat_offset = 0;
@@ -189,8 +189,7 @@ struct AttrEntry;  // sample_layout.hpp
 /// The text `perf report --header-only` prints for these features and attrs
 /// ("# ========\n# captured on    : ...\n# hostname : ...\n..."), same layout as
 /// perf 6.1 for the features present.
-[[nodiscard]] std::string format_header(const Features& features,
-                                        std::span<const AttrEntry> attrs,
+[[nodiscard]] std::string format_header(const Features& features, std::span<const AttrEntry> attrs,
                                         const HeaderDumpInfo& info);
 
 }  // namespace perfx::record

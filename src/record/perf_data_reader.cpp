@@ -38,18 +38,24 @@ struct Section {
 
 std::string software_name(std::uint64_t config) {
   static constexpr const char* kNames[] = {
-      "cpu-clock",    "task-clock",       "page-faults",      "context-switches",
-      "cpu-migrations", "minor-faults",   "major-faults",     "alignment-faults",
-      "emulation-faults", "dummy",        "bpf-output",       "cgroup-switches"};
+      "cpu-clock",        "task-clock",   "page-faults",  "context-switches",
+      "cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
+      "emulation-faults", "dummy",        "bpf-output",   "cgroup-switches"};
   if (config < std::size(kNames)) return kNames[config];
   return fmt::format("software:{:#x}", config);
 }
 
 std::string hardware_name(std::uint64_t config) {
-  static constexpr const char* kNames[] = {
-      "cycles",        "instructions",      "cache-references",        "cache-misses",
-      "branches",      "branch-misses",     "bus-cycles",              "stalled-cycles-frontend",
-      "stalled-cycles-backend", "ref-cycles"};
+  static constexpr const char* kNames[] = {"cycles",
+                                           "instructions",
+                                           "cache-references",
+                                           "cache-misses",
+                                           "branches",
+                                           "branch-misses",
+                                           "bus-cycles",
+                                           "stalled-cycles-frontend",
+                                           "stalled-cycles-backend",
+                                           "ref-cycles"};
   if (config < std::size(kNames)) return kNames[config];
   return fmt::format("hardware:{:#x}", config);
 }
@@ -166,8 +172,7 @@ struct PerfDataReader::Impl {
       return fail(Errc::kNotSupported, "{}: old perf.data format (PERFFILE v1) is not supported",
                   name);
     } else {
-      return fail(Errc::kMalformedData, "{}: bad magic at offset 0x0 (not a perf.data file)",
-                  name);
+      return fail(Errc::kMalformedData, "{}: bad magic at offset 0x0 (not a perf.data file)", name);
     }
     ByteReader h(all, swap);
     h.skip(8);
@@ -202,9 +207,10 @@ struct PerfDataReader::Impl {
     PERFX_CHECK(check("attrs", attrs_sec));
     if (data.size == 0 && data.offset > 0 && data.offset <= file_size) {
       data.size = file_size - data.offset;
-      warn(fmt::format("data size is 0 (recording not finalized?); reading the {} bytes to the "
-                       "end of the file",
-                       data.size));
+      warn(
+          fmt::format("data size is 0 (recording not finalized?); reading the {} bytes to the "
+                      "end of the file",
+                      data.size));
       bitmap[0] = bitmap[1] = bitmap[2] = bitmap[3] = 0;
     }
     PERFX_CHECK(check("data", data));
@@ -312,7 +318,9 @@ struct PerfDataReader::Impl {
       auto text = r.take(r.remaining());
       const auto* c = reinterpret_cast<const char*>(text.data());
       const int index = attrs.index_of_id(id);
-      if (index >= 0) attrs.set_name(index, std::string(c, strnlen(c, text.size())));
+      if (index >= 0 && !text.empty()) {
+        attrs.set_name(index, std::string(c, strnlen(c, text.size())));
+      }
       return;
     }
     if (t != raw::PERF_RECORD_HEADER_ATTR && t != raw::PERF_RECORD_HEADER_FEATURE &&
@@ -331,8 +339,8 @@ struct PerfDataReader::Impl {
       apply_event_desc();
     } else if (const auto* f = rec->get<HeaderFeature>()) {
       if (f->feat_id < static_cast<std::uint64_t>(kFeatureBits)) {
-        auto d = decode_feature(static_cast<int>(f->feat_id), f->data, swap, raw.offset + 16,
-                                features);
+        auto d =
+            decode_feature(static_cast<int>(f->feat_id), f->data, swap, raw.offset + 16, features);
         if (!d) warn(d.error().message());
         if (f->feat_id == static_cast<std::uint64_t>(Feature::kEventDesc)) apply_event_desc();
       }
@@ -410,9 +418,10 @@ struct PerfDataReader::Impl {
           return count(out);
         }
         if (h && h->size < kHeaderSize) {
-          warn(fmt::format("corrupt record (size {}) inside the COMPRESSED data at offset {:#x}; "
-                           "dropping {} decompressed bytes",
-                           h->size, dorigin, left));
+          warn(
+              fmt::format("corrupt record (size {}) inside the COMPRESSED data at offset {:#x}; "
+                          "dropping {} decompressed bytes",
+                          h->size, dorigin, left));
           stats.skipped_bytes += left;
           dbuf.clear();
           dpos = 0;
@@ -491,11 +500,16 @@ struct PerfDataReader::Impl {
     const auto& e = attrs[i];
     if (!e.name.empty()) return e.name;
     switch (e.attr.type) {
-      case PERF_TYPE_SOFTWARE: return software_name(e.attr.config);
-      case PERF_TYPE_HARDWARE: return hardware_name(e.attr.config);
-      case PERF_TYPE_TRACEPOINT: return fmt::format("tracepoint:{}", e.attr.config);
-      case PERF_TYPE_BREAKPOINT: return fmt::format("mem:{:#x}", e.attr.bp_addr);
-      default: return fmt::format("raw {:#x}:{:#x}", e.attr.type, e.attr.config);
+      case PERF_TYPE_SOFTWARE:
+        return software_name(e.attr.config);
+      case PERF_TYPE_HARDWARE:
+        return hardware_name(e.attr.config);
+      case PERF_TYPE_TRACEPOINT:
+        return fmt::format("tracepoint:{}", e.attr.config);
+      case PERF_TYPE_BREAKPOINT:
+        return fmt::format("mem:{:#x}", e.attr.bp_addr);
+      default:
+        return fmt::format("raw {:#x}:{:#x}", e.attr.type, e.attr.config);
     }
   }
 };
@@ -505,8 +519,7 @@ PerfDataReader::PerfDataReader(PerfDataReader&&) noexcept = default;
 PerfDataReader& PerfDataReader::operator=(PerfDataReader&&) noexcept = default;
 PerfDataReader::~PerfDataReader() = default;
 
-Result<PerfDataReader> PerfDataReader::open(const std::string& path,
-                                            const ReaderOptions& options) {
+Result<PerfDataReader> PerfDataReader::open(const std::string& path, const ReaderOptions& options) {
   if (path == "-") return open_fd(STDIN_FILENO, false, "<stdin>", options);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return fail_errno(errno, fmt::format("opening '{}'", path));
@@ -521,7 +534,7 @@ Result<PerfDataReader> PerfDataReader::open_fd(int fd, bool owned, std::string n
   impl->name = std::move(name);
   impl->options = options;
   if (impl->options.pipe_chunk == 0) impl->options.pipe_chunk = 1 << 20;
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) != 0) return fail_errno(errno, fmt::format("stat '{}'", impl->name));
   impl->mtime = st.st_mtime;
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
@@ -534,8 +547,7 @@ Result<PerfDataReader> PerfDataReader::open_fd(int fd, bool owned, std::string n
     impl->mapped = true;
     PERFX_CHECK(impl->read_file_header());
   } else if (S_ISREG(st.st_mode)) {
-    return fail(Errc::kMalformedData, "{}: empty file (0 bytes), not a perf.data file",
-                impl->name);
+    return fail(Errc::kMalformedData, "{}: empty file (0 bytes), not a perf.data file", impl->name);
   } else {
     impl->from_fd = true;
     PERFX_CHECK(impl->read_pipe_header());

@@ -58,15 +58,15 @@ struct RawRecord {
 
 /// Counters of one pass over the records.
 struct ReadStats {
-  std::uint64_t records = 0;            ///< records returned by next()
-  std::uint64_t bytes = 0;              ///< bytes of those records
+  std::uint64_t records = 0;                 ///< records returned by next()
+  std::uint64_t bytes = 0;                   ///< bytes of those records
   std::array<std::uint64_t, 128> by_type{};  ///< count per record type (< 128)
-  std::uint64_t unknown_records = 0;    ///< types neither kernel nor perf user types we know
-  std::uint64_t malformed_records = 0;  ///< bodies that failed to decode (see decode())
-  std::uint64_t skipped_bytes = 0;      ///< bytes not returned because they were corrupt
-  std::uint64_t compressed_records = 0; ///< PERF_RECORD_COMPRESSED records expanded
+  std::uint64_t unknown_records = 0;         ///< types neither kernel nor perf user types we know
+  std::uint64_t malformed_records = 0;       ///< bodies that failed to decode (see decode())
+  std::uint64_t skipped_bytes = 0;           ///< bytes not returned because they were corrupt
+  std::uint64_t compressed_records = 0;      ///< PERF_RECORD_COMPRESSED records expanded
   std::uint64_t decompressed_bytes = 0;
-  std::vector<std::string> warnings;    ///< first few problems, with offsets
+  std::vector<std::string> warnings;  ///< first few problems, with offsets
 };
 
 /// Options for opening a recording.
@@ -120,7 +120,7 @@ class PerfDataReader {
   [[nodiscard]] bool is_pipe() const noexcept;
   [[nodiscard]] bool swapped() const noexcept;
   [[nodiscard]] const std::string& name() const noexcept;
-  [[nodiscard]] std::uint64_t file_size() const noexcept;   ///< 0 in pipe mode
+  [[nodiscard]] std::uint64_t file_size() const noexcept;  ///< 0 in pipe mode
   [[nodiscard]] std::uint64_t data_offset() const noexcept;
   [[nodiscard]] std::uint64_t data_size() const noexcept;
   /// Bytes of the input consumed so far (for progress).

@@ -321,8 +321,8 @@ struct PerfDataWriter::Impl {
     write_header(header, data_size, bitmap);
     std::size_t done = 0;
     while (done < header.size()) {
-      const ssize_t w = ::pwrite(fd, header.data() + done, header.size() - done,
-                                 static_cast<off_t>(done));
+      const ssize_t w =
+          ::pwrite(fd, header.data() + done, header.size() - done, static_cast<off_t>(done));
       if (w < 0) {
         if (errno == EINTR) continue;
         return fail_errno(errno, fmt::format("writing the header of '{}'", name));
@@ -372,7 +372,7 @@ Result<PerfDataWriter> PerfDataWriter::create_fd(int fd, bool owned, std::string
     return fail(Errc::kInvalidArgument, "compress_mmap_len {} is below 4096",
                 options.compress_mmap_len);
   }
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
     impl->options.pipe = true;
   }
@@ -401,9 +401,14 @@ Result<void> PerfDataWriter::write(const Record& record) {
 }
 
 Result<void> PerfDataWriter::finish_round() {
-  const std::byte rec[8] = {std::byte{raw::PERF_RECORD_FINISHED_ROUND}, std::byte{0},
-                            std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0},
-                            std::byte{8}, std::byte{0}};
+  const std::byte rec[8] = {std::byte{raw::PERF_RECORD_FINISHED_ROUND},
+                            std::byte{0},
+                            std::byte{0},
+                            std::byte{0},
+                            std::byte{0},
+                            std::byte{0},
+                            std::byte{8},
+                            std::byte{0}};
   return impl_->append(rec);
 }
 

@@ -50,8 +50,8 @@ struct WriterAttr {
 };
 
 struct WriterOptions {
-  bool pipe = false;               ///< pipe mode (forced when the target is "-" / a pipe)
-  int compress_level = 0;          ///< 0 = no compression, 1..22 = zstd level (-z = 1)
+  bool pipe = false;                         ///< pipe mode (forced when the target is "-" / a pipe)
+  int compress_level = 0;                    ///< 0 = no compression, 1..22 = zstd level (-z = 1)
   std::uint32_t compress_mmap_len = 528384;  ///< max bytes per compressed chunk (perf: mmap size)
   std::size_t buffer_size = 1 << 20;         ///< write buffer
   /// Compute HEADER_SAMPLE_TIME from the samples written (needs PERF_SAMPLE_TIME).

@@ -8,47 +8,88 @@ namespace perfx::record {
 
 std::string_view record_type_name(std::uint32_t type) noexcept {
   switch (type) {
-    case PERF_RECORD_MMAP: return "MMAP";
-    case PERF_RECORD_LOST: return "LOST";
-    case PERF_RECORD_COMM: return "COMM";
-    case PERF_RECORD_EXIT: return "EXIT";
-    case PERF_RECORD_THROTTLE: return "THROTTLE";
-    case PERF_RECORD_UNTHROTTLE: return "UNTHROTTLE";
-    case PERF_RECORD_FORK: return "FORK";
-    case PERF_RECORD_READ: return "READ";
-    case PERF_RECORD_SAMPLE: return "SAMPLE";
-    case PERF_RECORD_MMAP2: return "MMAP2";
-    case PERF_RECORD_AUX: return "AUX";
-    case PERF_RECORD_ITRACE_START: return "ITRACE_START";
-    case PERF_RECORD_LOST_SAMPLES: return "LOST_SAMPLES";
-    case PERF_RECORD_SWITCH: return "SWITCH";
-    case PERF_RECORD_SWITCH_CPU_WIDE: return "SWITCH_CPU_WIDE";
-    case PERF_RECORD_NAMESPACES: return "NAMESPACES";
-    case PERF_RECORD_KSYMBOL: return "KSYMBOL";
-    case PERF_RECORD_BPF_EVENT: return "BPF_EVENT";
-    case PERF_RECORD_CGROUP: return "CGROUP";
-    case PERF_RECORD_TEXT_POKE: return "TEXT_POKE";
-    case PERF_RECORD_AUX_OUTPUT_HW_ID: return "AUX_OUTPUT_HW_ID";
-    case raw::PERF_RECORD_HEADER_ATTR: return "ATTR";
-    case raw::PERF_RECORD_HEADER_EVENT_TYPE: return "EVENT_TYPE";
-    case raw::PERF_RECORD_HEADER_TRACING_DATA: return "TRACING_DATA";
-    case raw::PERF_RECORD_HEADER_BUILD_ID: return "BUILD_ID";
-    case raw::PERF_RECORD_FINISHED_ROUND: return "FINISHED_ROUND";
-    case raw::PERF_RECORD_ID_INDEX: return "ID_INDEX";
-    case raw::PERF_RECORD_AUXTRACE_INFO: return "AUXTRACE_INFO";
-    case raw::PERF_RECORD_AUXTRACE: return "AUXTRACE";
-    case raw::PERF_RECORD_AUXTRACE_ERROR: return "AUXTRACE_ERROR";
-    case raw::PERF_RECORD_THREAD_MAP: return "THREAD_MAP";
-    case raw::PERF_RECORD_CPU_MAP: return "CPU_MAP";
-    case raw::PERF_RECORD_STAT_CONFIG: return "STAT_CONFIG";
-    case raw::PERF_RECORD_STAT: return "STAT";
-    case raw::PERF_RECORD_STAT_ROUND: return "STAT_ROUND";
-    case raw::PERF_RECORD_EVENT_UPDATE: return "EVENT_UPDATE";
-    case raw::PERF_RECORD_TIME_CONV: return "TIME_CONV";
-    case raw::PERF_RECORD_HEADER_FEATURE: return "FEATURE";
-    case raw::PERF_RECORD_COMPRESSED: return "COMPRESSED";
-    case raw::PERF_RECORD_FINISHED_INIT: return "FINISHED_INIT";
-    default: return "UNKNOWN";
+    case PERF_RECORD_MMAP:
+      return "MMAP";
+    case PERF_RECORD_LOST:
+      return "LOST";
+    case PERF_RECORD_COMM:
+      return "COMM";
+    case PERF_RECORD_EXIT:
+      return "EXIT";
+    case PERF_RECORD_THROTTLE:
+      return "THROTTLE";
+    case PERF_RECORD_UNTHROTTLE:
+      return "UNTHROTTLE";
+    case PERF_RECORD_FORK:
+      return "FORK";
+    case PERF_RECORD_READ:
+      return "READ";
+    case PERF_RECORD_SAMPLE:
+      return "SAMPLE";
+    case PERF_RECORD_MMAP2:
+      return "MMAP2";
+    case PERF_RECORD_AUX:
+      return "AUX";
+    case PERF_RECORD_ITRACE_START:
+      return "ITRACE_START";
+    case PERF_RECORD_LOST_SAMPLES:
+      return "LOST_SAMPLES";
+    case PERF_RECORD_SWITCH:
+      return "SWITCH";
+    case PERF_RECORD_SWITCH_CPU_WIDE:
+      return "SWITCH_CPU_WIDE";
+    case PERF_RECORD_NAMESPACES:
+      return "NAMESPACES";
+    case PERF_RECORD_KSYMBOL:
+      return "KSYMBOL";
+    case PERF_RECORD_BPF_EVENT:
+      return "BPF_EVENT";
+    case PERF_RECORD_CGROUP:
+      return "CGROUP";
+    case PERF_RECORD_TEXT_POKE:
+      return "TEXT_POKE";
+    case PERF_RECORD_AUX_OUTPUT_HW_ID:
+      return "AUX_OUTPUT_HW_ID";
+    case raw::PERF_RECORD_HEADER_ATTR:
+      return "ATTR";
+    case raw::PERF_RECORD_HEADER_EVENT_TYPE:
+      return "EVENT_TYPE";
+    case raw::PERF_RECORD_HEADER_TRACING_DATA:
+      return "TRACING_DATA";
+    case raw::PERF_RECORD_HEADER_BUILD_ID:
+      return "BUILD_ID";
+    case raw::PERF_RECORD_FINISHED_ROUND:
+      return "FINISHED_ROUND";
+    case raw::PERF_RECORD_ID_INDEX:
+      return "ID_INDEX";
+    case raw::PERF_RECORD_AUXTRACE_INFO:
+      return "AUXTRACE_INFO";
+    case raw::PERF_RECORD_AUXTRACE:
+      return "AUXTRACE";
+    case raw::PERF_RECORD_AUXTRACE_ERROR:
+      return "AUXTRACE_ERROR";
+    case raw::PERF_RECORD_THREAD_MAP:
+      return "THREAD_MAP";
+    case raw::PERF_RECORD_CPU_MAP:
+      return "CPU_MAP";
+    case raw::PERF_RECORD_STAT_CONFIG:
+      return "STAT_CONFIG";
+    case raw::PERF_RECORD_STAT:
+      return "STAT";
+    case raw::PERF_RECORD_STAT_ROUND:
+      return "STAT_ROUND";
+    case raw::PERF_RECORD_EVENT_UPDATE:
+      return "EVENT_UPDATE";
+    case raw::PERF_RECORD_TIME_CONV:
+      return "TIME_CONV";
+    case raw::PERF_RECORD_HEADER_FEATURE:
+      return "FEATURE";
+    case raw::PERF_RECORD_COMPRESSED:
+      return "COMPRESSED";
+    case raw::PERF_RECORD_FINISHED_INIT:
+      return "FINISHED_INIT";
+    default:
+      return "UNKNOWN";
   }
 }
 

@@ -183,39 +183,39 @@ struct Regs {
 
 /// PERF_SAMPLE_STACK_USER.
 struct StackUser {
-  std::uint64_t size = 0;            ///< bytes copied (= attr.sample_stack_user or 0)
-  std::span<const std::byte> data;   ///< `size` bytes; only the first dyn_size are valid
-  std::uint64_t dyn_size = 0;        ///< valid bytes (absent, 0, when size == 0)
+  std::uint64_t size = 0;           ///< bytes copied (= attr.sample_stack_user or 0)
+  std::span<const std::byte> data;  ///< `size` bytes; only the first dyn_size are valid
+  std::uint64_t dyn_size = 0;       ///< valid bytes (absent, 0, when size == 0)
 };
 
 /// PERF_RECORD_SAMPLE, every field in the kernel's order. A field not in
 /// `sample_type` is 0 / empty.
 struct Sample {
-  std::uint64_t sample_type = 0;  ///< the attr's sample_type (which fields are valid)
-  std::uint64_t identifier = 0;   ///< IDENTIFIER
-  std::uint64_t ip = 0;           ///< IP
-  std::uint32_t pid = 0, tid = 0; ///< TID
-  std::uint64_t time = 0;         ///< TIME
-  std::uint64_t addr = 0;         ///< ADDR
-  std::uint64_t id = 0;           ///< ID
-  std::uint64_t stream_id = 0;    ///< STREAM_ID
+  std::uint64_t sample_type = 0;       ///< the attr's sample_type (which fields are valid)
+  std::uint64_t identifier = 0;        ///< IDENTIFIER
+  std::uint64_t ip = 0;                ///< IP
+  std::uint32_t pid = 0, tid = 0;      ///< TID
+  std::uint64_t time = 0;              ///< TIME
+  std::uint64_t addr = 0;              ///< ADDR
+  std::uint64_t id = 0;                ///< ID
+  std::uint64_t stream_id = 0;         ///< STREAM_ID
   std::uint32_t cpu = 0, cpu_res = 0;  ///< CPU
-  std::uint64_t period = 0;       ///< PERIOD
-  ReadValues read;                ///< READ
-  U64Array callchain;             ///< CALLCHAIN (ips, PERF_CONTEXT_* markers included)
-  std::span<const std::byte> raw; ///< RAW: exactly `size` bytes (padding excluded)
-  BranchStack branch_stack;       ///< BRANCH_STACK
-  Regs regs_user;                 ///< REGS_USER
-  StackUser stack_user;           ///< STACK_USER
-  std::uint64_t weight = 0;       ///< WEIGHT, or the WEIGHT_STRUCT u64 (see below)
-  std::uint64_t data_src = 0;     ///< DATA_SRC
-  std::uint64_t transaction = 0;  ///< TRANSACTION
-  Regs regs_intr;                 ///< REGS_INTR
-  std::uint64_t phys_addr = 0;    ///< PHYS_ADDR
-  std::uint64_t cgroup = 0;       ///< CGROUP
-  std::uint64_t data_page_size = 0;  ///< DATA_PAGE_SIZE
-  std::uint64_t code_page_size = 0;  ///< CODE_PAGE_SIZE
-  std::span<const std::byte> aux;    ///< AUX: `size` bytes
+  std::uint64_t period = 0;            ///< PERIOD
+  ReadValues read;                     ///< READ
+  U64Array callchain;                  ///< CALLCHAIN (ips, PERF_CONTEXT_* markers included)
+  std::span<const std::byte> raw;      ///< RAW: exactly `size` bytes (padding excluded)
+  BranchStack branch_stack;            ///< BRANCH_STACK
+  Regs regs_user;                      ///< REGS_USER
+  StackUser stack_user;                ///< STACK_USER
+  std::uint64_t weight = 0;            ///< WEIGHT, or the WEIGHT_STRUCT u64 (see below)
+  std::uint64_t data_src = 0;          ///< DATA_SRC
+  std::uint64_t transaction = 0;       ///< TRANSACTION
+  Regs regs_intr;                      ///< REGS_INTR
+  std::uint64_t phys_addr = 0;         ///< PHYS_ADDR
+  std::uint64_t cgroup = 0;            ///< CGROUP
+  std::uint64_t data_page_size = 0;    ///< DATA_PAGE_SIZE
+  std::uint64_t code_page_size = 0;    ///< CODE_PAGE_SIZE
+  std::span<const std::byte> aux;      ///< AUX: `size` bytes
 
   [[nodiscard]] bool has(std::uint64_t sample_bit) const noexcept {
     return (sample_type & sample_bit) != 0;
@@ -280,7 +280,7 @@ struct ItraceStart {  ///< PERF_RECORD_ITRACE_START
 struct LostSamples {  ///< PERF_RECORD_LOST_SAMPLES
   std::uint64_t lost = 0;
 };
-struct Switch {};  ///< PERF_RECORD_SWITCH (direction: misc & PERF_RECORD_MISC_SWITCH_OUT)
+struct Switch {};       ///< PERF_RECORD_SWITCH (direction: misc & PERF_RECORD_MISC_SWITCH_OUT)
 struct SwitchCpuWide {  ///< PERF_RECORD_SWITCH_CPU_WIDE
   std::uint32_t next_prev_pid = 0, next_prev_tid = 0;
 };
@@ -289,9 +289,7 @@ struct Namespaces {  ///< PERF_RECORD_NAMESPACES
   std::uint64_t nr_namespaces = 0;
   U64Array link_info;  ///< 2*nr values: {dev, inode} per namespace (NET_NS_INDEX ...)
   [[nodiscard]] std::uint64_t dev(std::size_t i) const noexcept { return link_info[2 * i]; }
-  [[nodiscard]] std::uint64_t inode(std::size_t i) const noexcept {
-    return link_info[2 * i + 1];
-  }
+  [[nodiscard]] std::uint64_t inode(std::size_t i) const noexcept { return link_info[2 * i + 1]; }
 };
 struct Ksymbol {  ///< PERF_RECORD_KSYMBOL
   std::uint64_t addr = 0;
@@ -318,8 +316,8 @@ struct AuxOutputHwId {  ///< PERF_RECORD_AUX_OUTPUT_HW_ID
 };
 
 // ------------------------------------------------------------ perf user records
-struct HeaderAttr {  ///< PERF_RECORD_HEADER_ATTR (pipe mode): attr + its ids
-  raw::EventAttr attr{};    ///< min(attr.size, sizeof) bytes copied, rest zero
+struct HeaderAttr {             ///< PERF_RECORD_HEADER_ATTR (pipe mode): attr + its ids
+  raw::EventAttr attr{};        ///< min(attr.size, sizeof) bytes copied, rest zero
   std::uint32_t attr_size = 0;  ///< attr.size as recorded
   U64Array ids;
 };

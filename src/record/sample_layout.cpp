@@ -23,10 +23,9 @@ struct Field {
   std::uint8_t width;
 };
 constexpr Field kAttrFields[] = {
-    {0, 4},   {4, 4},   {8, 8},   {16, 8},  {24, 8},  {32, 8},  {40, 8},
-    {48, 4},  {52, 4},  {56, 8},  {64, 8},  {72, 8},  {80, 8},  {88, 4},
-    {92, 4},  {96, 8},  {104, 4}, {108, 2}, {110, 2}, {112, 4}, {116, 4},
-    {120, 8}, {128, 8},
+    {0, 4},   {4, 4},   {8, 8},   {16, 8},  {24, 8},  {32, 8},  {40, 8},  {48, 4},
+    {52, 4},  {56, 8},  {64, 8},  {72, 8},  {80, 8},  {88, 4},  {92, 4},  {96, 8},
+    {104, 4}, {108, 2}, {110, 2}, {112, 4}, {116, 4}, {120, 8}, {128, 8},
 };
 
 }  // namespace
@@ -68,8 +67,8 @@ SampleLayout SampleLayout::from_attr(const raw::EventAttr& attr) noexcept {
     if (st & PERF_SAMPLE_IDENTIFIER) {
       l.id_from_end = 8;
     } else if (st & PERF_SAMPLE_ID) {
-      l.id_from_end = 8u + ((st & PERF_SAMPLE_STREAM_ID) ? 8u : 0u) +
-                      ((st & PERF_SAMPLE_CPU) ? 8u : 0u);
+      l.id_from_end =
+          8u + ((st & PERF_SAMPLE_STREAM_ID) ? 8u : 0u) + ((st & PERF_SAMPLE_CPU) ? 8u : 0u);
     }
   }
   if (!(attr.read_format & PERF_FORMAT_GROUP)) {

@@ -35,7 +35,7 @@ struct SampleLayout {
   std::int32_t ip_offset = -1;
   std::int32_t tid_offset = -1;
   std::int32_t time_offset = -1;
-  std::int32_t id_offset = -1;      ///< IDENTIFIER if set, else ID (perf's id_pos * 8 + 8)
+  std::int32_t id_offset = -1;  ///< IDENTIFIER if set, else ID (perf's id_pos * 8 + 8)
   std::int32_t cpu_offset = -1;
   std::int32_t period_offset = -1;
   /// Size of a sample_id trailer (0 without sample_id_all).
@@ -53,8 +53,8 @@ struct SampleLayout {
 struct AttrEntry {
   raw::EventAttr attr{};
   SampleLayout layout;
-  std::string name;               ///< event name ("cpu-clock"), may be empty
-  std::vector<std::uint64_t> ids; ///< kernel ids (PERF_EVENT_IOC_ID) of its fds
+  std::string name;                ///< event name ("cpu-clock"), may be empty
+  std::vector<std::uint64_t> ids;  ///< kernel ids (PERF_EVENT_IOC_ID) of its fds
 };
 
 /// The attrs of a recording and perf's id -> attr mapping.
@@ -94,7 +94,7 @@ class AttrTable {
   std::vector<AttrEntry> entries_;
   std::unordered_map<std::uint64_t, int> by_id_;
   bool uniform_ = true;
-  std::int32_t sample_id_offset_ = -1;  ///< common offset of the id in samples, -1 none
+  std::int32_t sample_id_offset_ = -1;     ///< common offset of the id in samples, -1 none
   std::uint32_t trailer_id_from_end_ = 0;  ///< common trailer id position from end, 0 none
 };
 

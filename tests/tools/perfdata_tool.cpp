@@ -58,7 +58,8 @@ int dump(const std::string& path) {
   std::printf("callchain_frames %llu\n", static_cast<unsigned long long>(callchain_frames));
   for (std::size_t t = 0; t < st.by_type.size(); ++t) {
     if (st.by_type[t] != 0) {
-      std::printf("type %s %llu\n", std::string(record_type_name(static_cast<std::uint32_t>(t))).c_str(),
+      std::printf("type %s %llu\n",
+                  std::string(record_type_name(static_cast<std::uint32_t>(t))).c_str(),
                   static_cast<unsigned long long>(st.by_type[t]));
     }
   }
@@ -121,7 +122,7 @@ int synth(int argc, char** argv) {
       return 2;
     }
   }
-  struct stat bst{};
+  struct stat bst {};
   if (binary.empty() || ::stat(binary.c_str(), &bst) != 0) {
     std::fprintf(stderr, "need --binary PATH\n");
     return 2;
@@ -131,9 +132,8 @@ int synth(int argc, char** argv) {
   attr.size = raw::kAttrSizeVer7;
   attr.config = PERF_COUNT_SW_CPU_CLOCK;
   attr.sample_period = 1000000;
-  attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-                     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
-                     PERF_SAMPLE_CALLCHAIN;
+  attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                     PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
   attr.read_format = PERF_FORMAT_ID;
   attr.disabled = 1;
   attr.inherit = 1;

@@ -24,9 +24,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::uint64_t kSampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
-                                      PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
-                                      PERF_SAMPLE_CALLCHAIN;
+constexpr std::uint64_t kSampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+                                      PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
 
 raw::EventAttr attr_for(std::uint64_t config, std::uint64_t extra = 0) {
   raw::EventAttr a{};
@@ -89,7 +88,8 @@ Result<WriterStats> write_recording(const std::string& path, const WriterOptions
   PERFX_CHECK(w.write(with_id(mm, 2)));
   std::vector<std::uint64_t> chain;
   for (int i = 0; i < n; ++i) {
-    chain.assign({PERF_CONTEXT_USER, 0x400100u + static_cast<std::uint64_t>(i), 0x400200, 0x400300});
+    chain.assign(
+        {PERF_CONTEXT_USER, 0x400100u + static_cast<std::uint64_t>(i), 0x400200, 0x400300});
     for (int k = 0; k < i % 5; ++k) chain.push_back(0x500000u + static_cast<std::uint64_t>(k));
     Sample s;
     s.identifier = i % 2 ? 41 : 42;
@@ -177,8 +177,8 @@ Features sample_features() {
   f.cache.push_back({1, 64, 64, 8, "Data", "32K", "0-1"});
   f.clockid_res_ns = 1;
   f.clock_data = ClockData{1, 1, 1700000000123456789ULL, 5000};
-  f.build_ids.push_back({-1, PERF_RECORD_MISC_KERNEL, std::vector<std::uint8_t>(20, 0xab),
-                         "[kernel.kallsyms]"});
+  f.build_ids.push_back(
+      {-1, PERF_RECORD_MISC_KERNEL, std::vector<std::uint8_t>(20, 0xab), "[kernel.kallsyms]"});
   f.build_ids.push_back({7, PERF_RECORD_MISC_USER, {1, 2, 3, 4}, "/usr/bin/prog"});
   f.cpu_pmu_caps = PmuCaps{"cpu", {{"branches", "32"}}};
   f.hybrid_topology.push_back({"cpu_core", "0-1"});
@@ -281,7 +281,8 @@ TEST(PerfDataIo, PipeModeFromFileAndFromPipe) {
   std::thread feeder([&] {
     std::size_t off = 0;
     while (off < bytes.size()) {
-      const ssize_t w = ::write(fds[1], bytes.data() + off, std::min<std::size_t>(1000, bytes.size() - off));
+      const ssize_t w =
+          ::write(fds[1], bytes.data() + off, std::min<std::size_t>(1000, bytes.size() - off));
       if (w <= 0) break;
       off += static_cast<std::size_t>(w);
     }
@@ -367,7 +368,8 @@ TEST(PerfDataIo, TruncatedFileReportsOffsetAndKeepsWhatItCould) {
   // Cut the data section in the middle of a record, and fix up data.size so the
   // header is consistent: the reader must stop at the torn record.
   const std::uint64_t keep = data_size / 2 + 3;
-  std::vector<std::byte> cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(data_off + keep));
+  std::vector<std::byte> cut(bytes.begin(),
+                             bytes.begin() + static_cast<std::ptrdiff_t>(data_off + keep));
   std::memcpy(cut.data() + 48, &keep, 8);  // perf_file_header.data.size
   std::memset(cut.data() + 72, 0, 32);     // no features
   auto r = PerfDataReader::from_memory(cut);
@@ -466,9 +468,9 @@ std::vector<std::byte> byte_swap_file(const std::vector<std::byte>& in) {
   const std::uint64_t attrs_off = rd64(24), data_off = rd64(40), data_size = rd64(48);
   for (std::size_t o = 104; o < attrs_off; o += 8) sw(o, 8);  // ids
   // attr fields (offset, width) up to 128, then the ids section
-  const std::pair<int, int> fields[] = {{0, 4},  {4, 4},  {8, 8},  {16, 8}, {24, 8},  {32, 8},
-                                        {40, 8}, {48, 4}, {52, 4}, {56, 8}, {64, 8},  {72, 8},
-                                        {80, 8}, {88, 4}, {92, 4}, {96, 8}, {104, 4}, {108, 2},
+  const std::pair<int, int> fields[] = {{0, 4},   {4, 4},   {8, 8},   {16, 8}, {24, 8},  {32, 8},
+                                        {40, 8},  {48, 4},  {52, 4},  {56, 8}, {64, 8},  {72, 8},
+                                        {80, 8},  {88, 4},  {92, 4},  {96, 8}, {104, 4}, {108, 2},
                                         {110, 2}, {112, 4}, {116, 4}, {120, 8}};
   for (auto [o, w] : fields) sw(attrs_off + static_cast<std::size_t>(o), w);
   sw(attrs_off + 128, 8);
@@ -491,12 +493,12 @@ std::vector<std::byte> byte_swap_file(const std::vector<std::byte>& in) {
       sw(trailer + 16, 8);
     };
     if (type == PERF_RECORD_SAMPLE) {
-      sw(body, 8);       // identifier
-      sw(body + 8, 8);   // ip
-      sw(body + 16, 4);  // pid
-      sw(body + 20, 4);  // tid
-      sw(body + 24, 8);  // time
-      sw(body + 32, 8);  // period
+      sw(body, 8);                                                // identifier
+      sw(body + 8, 8);                                            // ip
+      sw(body + 16, 4);                                           // pid
+      sw(body + 20, 4);                                           // tid
+      sw(body + 24, 8);                                           // time
+      sw(body + 32, 8);                                           // period
       for (std::size_t o = body + 40; o < end; o += 8) sw(o, 8);  // nr + ips
     } else if (type == PERF_RECORD_COMM) {
       sw(body, 4);
@@ -520,7 +522,7 @@ std::vector<std::byte> byte_swap_file(const std::vector<std::byte>& in) {
     }
     pos = end;
   }
-  out.resize(data_off + data_size);   // drop the feature sections
+  out.resize(data_off + data_size);     // drop the feature sections
   std::memset(out.data() + 72, 0, 32);  // and their bits
   return out;
 }

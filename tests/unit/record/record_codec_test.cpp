@@ -15,8 +15,7 @@ namespace perfx::record {
 namespace {
 
 constexpr std::uint64_t kIdBits = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-                                  PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-                                  PERF_SAMPLE_IDENTIFIER;
+                                  PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
 
 raw::EventAttr make_attr(std::uint64_t sample_type, bool sample_id_all = true) {
   raw::EventAttr a{};
@@ -95,7 +94,8 @@ TEST_F(KernelRecords, LostCommExitForkThrottle) {
   auto lost = round_trip(with(Lost{5, 1898}), layout, buf);
   EXPECT_EQ(lost.get<Lost>()->lost, 1898u);
   expect_id(lost);
-  auto comm = round_trip(with(Comm{3, 4, "worker-thread"}, PERF_RECORD_MISC_COMM_EXEC), layout, buf);
+  auto comm =
+      round_trip(with(Comm{3, 4, "worker-thread"}, PERF_RECORD_MISC_COMM_EXEC), layout, buf);
   EXPECT_EQ(comm.get<Comm>()->comm, "worker-thread");
   EXPECT_TRUE(comm.header.misc & PERF_RECORD_MISC_COMM_EXEC);
   auto exit_rec = round_trip(with(Exit{1, 2, 3, 4, 99}), layout, buf);
@@ -134,8 +134,8 @@ TEST_F(KernelRecords, Mmap2BothForms) {
   Mmap2 bid = inode;
   bid.build_id_size = 20;
   for (std::uint8_t i = 0; i < 20; ++i) bid.build_id[i] = static_cast<std::uint8_t>(0xa0 + i);
-  auto b = round_trip(with(bid, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID), layout,
-                      buf);
+  auto b =
+      round_trip(with(bid, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID), layout, buf);
   ASSERT_NE(b.get<Mmap2>(), nullptr);
   EXPECT_TRUE(b.get<Mmap2>()->has_build_id);
   EXPECT_EQ(b.get<Mmap2>()->build_id_size, 20);
@@ -152,10 +152,9 @@ TEST_F(KernelRecords, AuxItraceLostSamplesSwitch) {
   EXPECT_NE(sw.get<Switch>(), nullptr);
   EXPECT_TRUE(sw.header.misc & PERF_RECORD_MISC_SWITCH_OUT);
   expect_id(sw);
-  auto cw = round_trip(
-      with(SwitchCpuWide{100, 101},
-           PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT),
-      layout, buf);
+  auto cw = round_trip(with(SwitchCpuWide{100, 101},
+                            PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT),
+                       layout, buf);
   EXPECT_EQ(cw.get<SwitchCpuWide>()->next_prev_tid, 101u);
   EXPECT_TRUE(cw.header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 }
@@ -169,10 +168,10 @@ TEST_F(KernelRecords, NamespacesKsymbolBpfCgroupTextPokeHwId) {
   EXPECT_EQ(n.get<Namespaces>()->inode(NET_NS_INDEX), 1001u);
   EXPECT_EQ(n.get<Namespaces>()->dev(CGROUP_NS_INDEX), 1012u);
 
-  auto k = round_trip(with(Ksymbol{0xffffffffc0001000, 0x40, PERF_RECORD_KSYMBOL_TYPE_BPF,
-                                   PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER,
-                                   "bpf_prog_59f4a931744dcdc6"}),
-                      layout, buf);
+  auto k =
+      round_trip(with(Ksymbol{0xffffffffc0001000, 0x40, PERF_RECORD_KSYMBOL_TYPE_BPF,
+                              PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, "bpf_prog_59f4a931744dcdc6"}),
+                 layout, buf);
   EXPECT_EQ(k.get<Ksymbol>()->name, "bpf_prog_59f4a931744dcdc6");
   EXPECT_EQ(k.get<Ksymbol>()->flags, PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER);
 
@@ -239,19 +238,19 @@ TEST_F(KernelRecords, NoSampleIdAllMeansNoTrailer) {
 
 // Every sample field, in the kernel's order, with group read + LOST, hw_idx, regs.
 TEST(SampleCodec, AllFields) {
-  raw::EventAttr attr = make_attr(
-      PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-      PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-      PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
-      PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
-      PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |
-      PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |
-      PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX);
+  raw::EventAttr attr =
+      make_attr(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+                PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
+                PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+                PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |
+                PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |
+                PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX);
   attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST |
                      PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
   attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HW_INDEX;
-  attr.sample_regs_user = 0x7;  // 3 regs
-  attr.sample_regs_intr = 0x30; // 2 regs
+  attr.sample_regs_user = 0x7;   // 3 regs
+  attr.sample_regs_intr = 0x30;  // 2 regs
   attr.sample_stack_user = 16;
   const SampleLayout layout = SampleLayout::from_attr(attr);
   EXPECT_EQ(layout.regs_user_count, 3u);
@@ -367,7 +366,7 @@ TEST(SampleCodec, SingleReadWeightAbiNoneEmptyStack) {
   s.read.read_format = attr.read_format;
   s.read.single = {10, 20, 30};
   s.regs_user.abi = PERF_SAMPLE_REGS_ABI_NONE;  // e.g. a kernel thread: no regs follow
-  s.stack_user.size = 0;                         // no data, no dyn_size
+  s.stack_user.size = 0;                        // no data, no dyn_size
   s.weight = 999;
   std::vector<std::byte> raw(5, std::byte{1});  // padded to 4 + 12 by the encoder
   s.raw = raw;
@@ -514,7 +513,7 @@ TEST(Encoder, RejectsInconsistentRecords) {
   r.body = s;
   std::vector<std::byte> buf;
   EXPECT_FALSE(encode_record(r, layout, buf));
-  EXPECT_TRUE(buf.empty());  // rolled back
+  EXPECT_TRUE(buf.empty());          // rolled back
   r.header.type = PERF_RECORD_COMM;  // type/body mismatch
   EXPECT_FALSE(encode_record(r, layout, buf));
   std::string big(70000, 'a');
@@ -526,8 +525,8 @@ TEST(Encoder, RejectsInconsistentRecords) {
 TEST(AttrTable, FindsAttrByIdentifierAndTrailerId) {
   AttrTable t;
   auto a = make_attr(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID);
-  auto b = make_attr(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TIME |
-                     PERF_SAMPLE_CALLCHAIN);
+  auto b =
+      make_attr(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN);
   const std::uint64_t ids_a[] = {10, 11};
   const std::uint64_t ids_b[] = {20};
   t.add(a, ids_a, "a");
