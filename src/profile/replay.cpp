@@ -53,18 +53,20 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
     if (const auto* m = r.get<record::Mmap>()) {
       machine.on_mmap(static_cast<std::int32_t>(m->pid), static_cast<std::int32_t>(m->tid), m->addr,
                       m->len, m->pgoff, std::string(m->filename), {});
-      if (static_cast<std::int32_t>(m->pid) != -1)
-        thread =
-            &machine.thread(static_cast<std::int32_t>(m->pid), static_cast<std::int32_t>(m->tid));
+      thread = static_cast<std::int32_t>(m->pid) == -1
+                   ? &machine.thread(0, 0)  // kernel maps: perf shows the idle "swapper"
+                   : &machine.thread(static_cast<std::int32_t>(m->pid),
+                                     static_cast<std::int32_t>(m->tid));
     } else if (const auto* m2 = r.get<record::Mmap2>()) {
       std::string bid;
       if (m2->has_build_id)
         bid = build_id_hex(m2->build_id.data(), std::min<std::size_t>(m2->build_id_size, 20));
       machine.on_mmap(static_cast<std::int32_t>(m2->pid), static_cast<std::int32_t>(m2->tid),
                       m2->addr, m2->len, m2->pgoff, std::string(m2->filename), bid);
-      if (static_cast<std::int32_t>(m2->pid) != -1)
-        thread =
-            &machine.thread(static_cast<std::int32_t>(m2->pid), static_cast<std::int32_t>(m2->tid));
+      thread = static_cast<std::int32_t>(m2->pid) == -1
+                   ? &machine.thread(0, 0)
+                   : &machine.thread(static_cast<std::int32_t>(m2->pid),
+                                     static_cast<std::int32_t>(m2->tid));
     } else if (const auto* c = r.get<record::Comm>()) {
       machine.on_comm(static_cast<std::int32_t>(c->pid), static_cast<std::int32_t>(c->tid),
                       std::string(c->comm), (r.header.misc & PERF_RECORD_MISC_COMM_EXEC) != 0);

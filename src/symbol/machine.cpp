@@ -92,7 +92,7 @@ ThreadState& Machine::thread(std::int32_t pid, std::int32_t tid) {
   ThreadState t;
   t.pid = pid;
   t.tid = tid;
-  t.comm = fmt::format(":{}", tid);
+  t.comm = tid == 0 ? std::string("swapper") : fmt::format(":{}", tid);
   t.maps = process_maps(pid >= 0 ? pid : tid);
   // A thread of a known process takes the process's name until it gets its own.
   auto leader = threads_.find(pid);

@@ -1,0 +1,345 @@
+#include "report/script_text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <unordered_map>
+
+#include "profile/replay.hpp"
+#include "record/perf_data_reader.hpp"
+#include "symbol/dso.hpp"
+#include "symbol/machine.hpp"
+
+#ifdef PERFX_HAVE_TRACEEVENT
+#include <event-parse.h>
+#include <trace-seq.h>
+#endif
+
+namespace perfx::report {
+namespace {
+
+enum Field : std::uint32_t {
+  kComm = 1u << 0,
+  kTid = 1u << 1,
+  kPid = 1u << 2,
+  kTime = 1u << 3,
+  kCpu = 1u << 4,
+  kEvent = 1u << 5,
+  kIp = 1u << 6,
+  kSym = 1u << 7,
+  kSymoff = 1u << 8,
+  kDso = 1u << 9,
+  kAddr = 1u << 10,
+  kPeriod = 1u << 11,
+  kSrcline = 1u << 12,
+  kTrace = 1u << 13,
+};
+
+struct FieldName {
+  std::string_view name;
+  std::uint32_t bit;
+};
+constexpr FieldName kFields[] = {
+    {"comm", kComm},       {"tid", kTid},     {"pid", kPid},   {"time", kTime},
+    {"cpu", kCpu},         {"event", kEvent}, {"ip", kIp},     {"sym", kSym},
+    {"symoff", kSymoff},   {"dso", kDso},     {"addr", kAddr}, {"period", kPeriod},
+    {"srcline", kSrcline}, {"trace", kTrace},
+};
+
+std::uint32_t field_bit(std::string_view n) {
+  for (const auto& f : kFields)
+    if (f.name == n) return f.bit;
+  return 0;
+}
+
+#ifdef PERFX_HAVE_TRACEEVENT
+// libtraceevent handle with the formats of the recording's tracepoints.
+class TraceFormats {
+ public:
+  TraceFormats() : tep_(tep_alloc()) {
+    if (tep_ != nullptr) tep_set_long_size(tep_, 8);
+  }
+  ~TraceFormats() {
+    if (tep_ != nullptr) tep_free(tep_);
+  }
+  TraceFormats(const TraceFormats&) = delete;
+  TraceFormats& operator=(const TraceFormats&) = delete;
+
+  /// Loads "sys:name"'s format from tracefs; false when it is not there.
+  bool load(const std::string& tracefs, const std::string& event) {
+    if (tep_ == nullptr) return false;
+    auto colon = event.find(':');
+    if (colon == std::string::npos) return false;
+    const std::string sys = event.substr(0, colon);
+    const std::string name = event.substr(colon + 1);
+    auto text = symbol::read_text_file(tracefs + "/events/" + sys + "/" + name + "/format");
+    if (!text) return false;
+    return tep_parse_event(tep_, text->data(), text->size(), sys.c_str()) == TEP_ERRNO__SUCCESS;
+  }
+
+  /// The formatted fields of a RAW payload ("fd: 0x00000001, buf: ...").
+  std::string format(std::span<const std::byte> raw, int cpu, std::uint64_t time) {
+    if (tep_ == nullptr || raw.size() < 2) return {};
+    tep_record rec{};
+    rec.ts = time;
+    rec.cpu = cpu;
+    rec.size = static_cast<int>(raw.size());
+    rec.record_size = rec.size;
+    buf_.assign(raw.begin(), raw.end());
+    rec.data = buf_.data();
+    trace_seq seq;
+    trace_seq_init(&seq);
+    tep_print_event(tep_, &seq, &rec, "%s", TEP_PRINT_INFO);
+    trace_seq_terminate(&seq);
+    std::string out(seq.buffer, seq.len);
+    trace_seq_destroy(&seq);
+    return out;
+  }
+
+ private:
+  tep_handle* tep_;
+  std::vector<std::byte> buf_;
+};
+#endif
+
+// C's "%#lx": "0" for zero, "0x..." otherwise.
+std::string alt_hex(std::uint64_t v) { return v == 0 ? std::string("0") : fmt::format("{:#x}", v); }
+
+}  // namespace
+
+Result<void> validate_script_fields(const std::vector<std::string>& fields) {
+  for (const auto& f : fields) {
+    if (field_bit(f) == 0)
+      return fail(Errc::kInvalidArgument,
+                  "unknown -F field '{}' (valid: comm, tid, pid, time, cpu, event, ip, sym, "
+                  "symoff, dso, addr, period, srcline, trace)",
+                  f);
+  }
+  return {};
+}
+
+Result<void> write_script(std::ostream& out, const std::string& path,
+                          const ScriptOptions& options) {
+  PERFX_CHECK(validate_script_fields(options.fields));
+  PERFX_TRY(reader, record::PerfDataReader::open(path));
+  symbol::SearchPaths paths;
+  paths.buildid_dir = options.buildid_dir;
+  symbol::Machine machine(paths);
+  profile::LocationTable table;
+
+  std::uint32_t user_fields = 0;
+  for (const auto& f : options.fields) user_fields |= field_bit(f);
+
+  // Per attr: the fields to print.
+  struct AttrInfo {
+    std::uint32_t fields = 0;
+    std::string name;
+    bool tracepoint = false;
+    bool callchain = false;
+    bool checked = false;
+  };
+  std::vector<AttrInfo> attrs;
+#ifdef PERFX_HAVE_TRACEEVENT
+  TraceFormats formats;
+#endif
+  Result<void> field_error{};
+
+  auto attr_info = [&](int index) -> AttrInfo& {
+    const std::size_t i = index < 0 ? 0 : static_cast<std::size_t>(index);
+    if (attrs.size() <= i) attrs.resize(i + 1);
+    AttrInfo& a = attrs[i];
+    if (a.checked || i >= reader.attrs().size()) return a;
+    a.checked = true;
+    const auto& attr = reader.attrs()[i].attr;
+    a.name = reader.event_name(i);
+    a.tracepoint = attr.type == PERF_TYPE_TRACEPOINT;
+    a.callchain = (attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+    const std::uint64_t st = attr.sample_type;
+    if (user_fields != 0) {
+      a.fields = user_fields;
+      auto need = [&](std::uint32_t bit, std::uint64_t sbit, std::string_view what) {
+        if ((a.fields & bit) && !(st & sbit) && field_error)
+          field_error = fail(Errc::kInvalidArgument,
+                             "Samples for '{}' event do not have {} attribute set. Cannot "
+                             "print '{}' field.",
+                             a.name, what, std::string(what == "CPU" ? "cpu" : "addr"));
+      };
+      need(kCpu, PERF_SAMPLE_CPU, "CPU");
+      need(kAddr, PERF_SAMPLE_ADDR, "ADDR");
+    } else if (a.tracepoint) {
+      a.fields = kComm | kTid | kCpu | kTime | kEvent | kTrace;
+    } else {
+      a.fields = kComm | kTid | kTime | kEvent | kIp | kSym | kSymoff | kDso | kPeriod;
+      if (st & PERF_SAMPLE_CPU) a.fields |= kCpu;
+    }
+    // Fields the recording lacks are dropped from the defaults (as perf does).
+    if (user_fields == 0) {
+      if (!(st & PERF_SAMPLE_TIME)) a.fields &= ~static_cast<std::uint32_t>(kTime);
+      if (!(st & PERF_SAMPLE_PERIOD) && !a.tracepoint) {
+        // perf still prints the (fixed) period for non-freq events
+      }
+    }
+#ifdef PERFX_HAVE_TRACEEVENT
+    if (a.tracepoint) formats.load(options.tracefs, a.name);
+#endif
+    return a;
+  };
+
+  std::vector<std::uint32_t> locs;
+  std::vector<std::uint64_t> ips;
+  std::string line;
+  fmt::memory_buffer buf;
+
+  auto start_line = [&](std::uint32_t fields, const symbol::ThreadState* t, std::int32_t pid,
+                        std::int32_t tid, std::uint32_t cpu, std::uint64_t time,
+                        bool callchain_mode) {
+    auto it = std::back_inserter(buf);
+    if (fields & kComm) {
+      const std::string comm = t != nullptr ? t->comm : std::string(":-1");
+      if (callchain_mode)
+        fmt::format_to(it, "{} ", comm);
+      else
+        fmt::format_to(it, "{:>16} ", comm);
+    }
+    if ((fields & kPid) && (fields & kTid))
+      fmt::format_to(it, "{:>5}/{:<5} ", pid, tid);
+    else if (fields & kPid)
+      fmt::format_to(it, "{:>5} ", pid);
+    else if (fields & kTid)
+      fmt::format_to(it, "{:>5} ", tid);
+    if (fields & kCpu) fmt::format_to(it, "[{:03}] ", cpu);
+    if (fields & kTime) {
+      if (options.ns)
+        fmt::format_to(it, "{:>5}.{:09}: ", time / 1000000000ULL, time % 1000000000ULL);
+      else
+        fmt::format_to(it, "{:>5}.{:06}: ", time / 1000000000ULL, (time % 1000000000ULL) / 1000);
+    }
+  };
+
+  auto on_item = [&](const profile::ReplayItem& item) -> bool {
+    const auto& r = item.record;
+    const auto& sid = r.sample_id;
+    if (const auto* s = r.get<record::Sample>()) {
+      AttrInfo& a = attr_info(r.attr_index);
+      if (!field_error) return false;
+      const std::uint32_t f = a.fields;
+      const bool chain_mode = (f & kIp) && a.callchain;
+      buf.clear();
+      start_line(f, item.thread, static_cast<std::int32_t>(s->pid),
+                 static_cast<std::int32_t>(s->tid), s->cpu, s->time, chain_mode);
+      auto it = std::back_inserter(buf);
+      if (f & kPeriod) fmt::format_to(it, "{:>10} ", s->period);
+      if (f & kEvent) fmt::format_to(it, "{}: ", a.name);
+      if (f & kAddr) fmt::format_to(it, "{:>16x} ", s->addr);
+      auto print_loc = [&](std::uint32_t loc_id, std::uint64_t addr_shown) {
+        const auto& loc = table.location(loc_id);
+        const auto& res = table.resolve(loc_id, (f & kSrcline) != 0, false);
+        if (f & kIp) fmt::format_to(it, "{:>16x}", addr_shown);
+        if (f & kSym) {
+          if (res.sym != nullptr) {
+            fmt::format_to(it, " {}", res.sym->name);
+            if (f & kSymoff) fmt::format_to(it, "+{:#x}", res.sym_addr - res.sym->start);
+          } else {
+            fmt::format_to(it, " [unknown]");
+          }
+        }
+        if (f & kDso) {
+          fmt::format_to(it, " ({})", loc.dso != nullptr ? loc.dso->long_name() : "[unknown]");
+        }
+        if (f & kSrcline) {
+          if (!res.srcfile.empty()) {
+            auto slash = res.srcfile.rfind('/');
+            fmt::format_to(it, "\n  {}:{}",
+                           slash == std::string::npos ? res.srcfile : res.srcfile.substr(slash + 1),
+                           res.line);
+          } else if (loc.dso != nullptr) {
+            fmt::format_to(it, "\n  {}[{:x}]", loc.dso->short_name(),
+                           loc.dso->to_symbol_address(loc.map_addr));
+          }
+        }
+      };
+      if (item.thread != nullptr && (f & (kIp | kSym | kDso | kSrcline))) {
+        profile::sample_locations(machine, *item.thread, *s, r.header.misc, chain_mode, table, locs,
+                                  &ips);
+        if (chain_mode) {
+          buf.push_back('\n');
+          for (std::size_t i = 0; i < locs.size(); ++i) {
+            buf.push_back('\t');
+            const auto& loc = table.location(locs[i]);
+            print_loc(locs[i], loc.dso != nullptr ? loc.map_addr : ips[i]);
+            buf.push_back('\n');
+          }
+          buf.push_back('\n');
+        } else if (!locs.empty()) {
+          buf.push_back(' ');
+          print_loc(locs[0], ips[0]);
+          buf.push_back('\n');
+        } else {
+          buf.push_back('\n');
+        }
+      } else if (a.tracepoint && (f & kTrace)) {
+#ifdef PERFX_HAVE_TRACEEVENT
+        buf.append(formats.format(s->raw, static_cast<int>(s->cpu), s->time));
+#endif
+        buf.push_back('\n');
+      } else {
+        buf.push_back('\n');
+      }
+      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      return static_cast<bool>(out);
+    }
+    const bool task = r.get<record::Comm>() || r.get<record::Fork>() || r.get<record::Exit>();
+    const bool mmap = r.get<record::Mmap>() || r.get<record::Mmap2>();
+    if (!((task && options.show_task_events) || (mmap && options.show_mmap_events))) return true;
+    AttrInfo& a = attr_info(r.attr_index);
+    buf.clear();
+    const std::uint32_t f = a.fields & (kComm | kTid | kPid | kCpu | kTime);
+    start_line(f, item.thread, static_cast<std::int32_t>(sid.pid),
+               static_cast<std::int32_t>(sid.tid), sid.cpu, sid.time,
+               (a.fields & kIp) && a.callchain);
+    auto it = std::back_inserter(buf);
+    if (const auto* c = r.get<record::Comm>()) {
+      fmt::format_to(it, "PERF_RECORD_COMM{}: {}:{}/{}\n",
+                     (r.header.misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "", c->comm, c->pid,
+                     c->tid);
+    } else if (const auto* fk = r.get<record::Fork>()) {
+      fmt::format_to(it, "PERF_RECORD_FORK({}:{}):({}:{})\n", fk->pid, fk->tid, fk->ppid, fk->ptid);
+    } else if (const auto* e = r.get<record::Exit>()) {
+      fmt::format_to(it, "PERF_RECORD_EXIT({}:{}):({}:{})\n", e->pid, e->tid, e->ppid, e->ptid);
+    } else if (const auto* m = r.get<record::Mmap>()) {
+      fmt::format_to(it, "PERF_RECORD_MMAP {}/{}: [{}({}) @ {}]: {} {}\n",
+                     static_cast<std::int32_t>(m->pid), m->tid, alt_hex(m->addr), alt_hex(m->len),
+                     alt_hex(m->pgoff), (r.header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
+                     m->filename);
+    } else if (const auto* m2 = r.get<record::Mmap2>()) {
+      std::string prot;
+      prot += (m2->prot & 1u) ? 'r' : '-';
+      prot += (m2->prot & 2u) ? 'w' : '-';
+      prot += (m2->prot & 4u) ? 'x' : '-';
+      prot += (m2->flags & 1u) ? 's' : 'p';
+      if (m2->has_build_id) {
+        fmt::format_to(it, "PERF_RECORD_MMAP2 {}/{}: [{}({}) @ {} <{}>]: {} {}\n",
+                       static_cast<std::int32_t>(m2->pid), m2->tid, alt_hex(m2->addr),
+                       alt_hex(m2->len), alt_hex(m2->pgoff),
+                       profile::build_id_hex(m2->build_id.data(),
+                                             std::min<std::size_t>(m2->build_id_size, 20)),
+                       prot, m2->filename);
+      } else {
+        fmt::format_to(it, "PERF_RECORD_MMAP2 {}/{}: [{}({}) @ {} {:02x}:{:02x} {} {}]: {} {}\n",
+                       static_cast<std::int32_t>(m2->pid), m2->tid, alt_hex(m2->addr),
+                       alt_hex(m2->len), alt_hex(m2->pgoff), m2->maj, m2->min, m2->ino,
+                       m2->ino_generation, prot, m2->filename);
+      }
+    }
+    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    return static_cast<bool>(out);
+  };
+  auto ok = profile::replay(reader, machine, on_item);
+  if (!field_error) return field_error;
+  if (!ok) return ok;
+  if (!out) return fail(Errc::kIo, "writing the script output failed");
+  return {};
+}
+
+}  // namespace perfx::report

@@ -1,0 +1,39 @@
+#pragma once
+/// \file
+/// `perfx script`: perf script's default text, one line per sample (plus a callchain
+/// block and a blank line for samples with callchains), in time order. Tracepoint
+/// samples print their fields through libtraceevent with the live tracefs format
+/// files (when built with PERFX_HAVE_TRACEEVENT). Side-band records (COMM, FORK,
+/// EXIT, MMAP, MMAP2) only with show_task_events / show_mmap_events.
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "perfx/error.hpp"
+
+namespace perfx::report {
+
+struct ScriptOptions {
+  /// -F fields (perf's names): comm, tid, pid, time, cpu, event, ip, sym, symoff, dso,
+  /// addr, period, srcline, trace. Empty = perf's default for each event type.
+  std::vector<std::string> fields;
+  bool ns = false;                              ///< --ns: nanosecond timestamps
+  bool show_task_events = false;                ///< COMM/FORK/EXIT records
+  bool show_mmap_events = false;                ///< MMAP/MMAP2 records
+  std::string tracefs = "/sys/kernel/tracing";  ///< where tracepoint format files live
+  std::string buildid_dir;                      ///< perf's build-id cache, "" = $HOME/.debug
+};
+
+/// Checks -F field names; kInvalidArgument naming the bad one.
+[[nodiscard]] Result<void> validate_script_fields(const std::vector<std::string>& fields);
+
+/// Reads the perf.data at `path` ("-" = stdin) and writes perf script's text to `out`.
+/// Errors: the reader's (kNotFound, kMalformedData with the offset, ...), kInvalidArgument
+/// when a requested field is not in the recording (as perf: "Samples for 'cpu-clock'
+/// event do not have CPU attribute set").
+[[nodiscard]] Result<void> write_script(std::ostream& out, const std::string& path,
+                                        const ScriptOptions& options);
+
+}  // namespace perfx::report
