@@ -320,6 +320,17 @@ int run_record(int argc, char** argv) {
     }
   }
 
+  // Pipe mode: the data goes to the original stdout; perfx and the workload get stderr as
+  // their stdout (as perf does), so nothing else lands in the stream.
+  const bool to_stdout = o.output == "-";
+  int out_fd = -1;
+  if (to_stdout) {
+    out_fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (out_fd < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+      return die(fail_errno(errno, "redirecting stdout for pipe mode").value());
+    }
+  }
+
   // ---- target
   std::vector<pid_t> pids{-1};
   std::vector<int> cpus;
@@ -489,7 +500,6 @@ int run_record(int argc, char** argv) {
   if (!sampler) return die(sampler.error());
 
   // ---- output
-  const bool to_stdout = o.output == "-";
   if (!to_stdout) {
     if (auto r = keep_old_output(o.output); !r) return die(r.error());
   }
@@ -502,7 +512,7 @@ int run_record(int argc, char** argv) {
   wo.compress_level = comp_level;
   wo.compress_mmap_len = static_cast<std::uint32_t>(
       (sampler->options().data_pages + 1) * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)));
-  auto writer = to_stdout ? record::PerfDataWriter::create_fd(STDOUT_FILENO, false, "-", wattrs, wo)
+  auto writer = to_stdout ? record::PerfDataWriter::create_fd(out_fd, true, "-", wattrs, wo)
                           : record::PerfDataWriter::create(o.output, wattrs, wo);
   if (!writer) return die(writer.error());
 
