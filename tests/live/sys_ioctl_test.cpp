@@ -2,6 +2,7 @@
 // workload launcher.
 
 #include <gtest/gtest.h>
+#include <linux/bpf.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <sys/mman.h>
@@ -154,6 +155,41 @@ TEST(SysIoctl, SetFilterOnTracepoint) {
     EXPECT_TRUE(progs->empty());
   }
   EXPECT_FALSE(ioc_set_filter(-1, "x"));
+}
+
+TEST(SysIoctl, SetBpfAndQueryBpf) {
+  auto id = read_int_file("/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id");
+  if (!id) GTEST_SKIP() << id.error().message();
+  // The smallest tracepoint program: r0 = 0; exit.
+  bpf_insn insns[2] = {};
+  insns[0].code = BPF_ALU64 | BPF_MOV | BPF_K;
+  insns[0].dst_reg = BPF_REG_0;
+  insns[1].code = BPF_JMP | BPF_EXIT;
+  static const char kLicense[] = "GPL";
+  bpf_attr battr{};
+  battr.prog_type = BPF_PROG_TYPE_TRACEPOINT;
+  battr.insn_cnt = 2;
+  battr.insns = reinterpret_cast<std::uintptr_t>(insns);
+  battr.license = reinterpret_cast<std::uintptr_t>(kLicense);
+  const long prog = ::syscall(SYS_bpf, BPF_PROG_LOAD, &battr, sizeof battr);
+  if (prog < 0) GTEST_SKIP() << "BPF_PROG_LOAD: " << std::strerror(errno);
+  UniqueFd prog_fd(static_cast<int>(prog));
+  raw::EventAttr a{};
+  a.type = PERF_TYPE_TRACEPOINT;
+  a.config = static_cast<std::uint64_t>(*id);
+  a.sample_period = 1;
+  a.sample_type = PERF_SAMPLE_RAW;
+  a.disabled = 1;
+  auto fd = perf_event_open(a, -1, 0, -1);
+  if (!fd) GTEST_SKIP() << fd.error().message();
+  auto before = ioc_query_bpf(fd->get());
+  ASSERT_TRUE(before) << before.error().message();
+  EXPECT_TRUE(before->empty());
+  ASSERT_TRUE(ioc_set_bpf(fd->get(), prog_fd.get()));
+  auto after = ioc_query_bpf(fd->get(), 1);
+  ASSERT_TRUE(after) << after.error().message();
+  EXPECT_EQ(after->size(), 1U);
+  EXPECT_FALSE(ioc_set_bpf(fd->get(), -1));
 }
 
 volatile std::uint64_t g_var1 = 0;
