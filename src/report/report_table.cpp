@@ -254,8 +254,8 @@ class EventReport {
       }
       if (o_.show_nr_samples) line += fmt::format("  {:>12}", e->nr_samples);
       for (std::size_t c = 0; c < keys_.size(); ++c) {
-        // perf pads every column but the last.
-        if (c + 1 == keys_.size())
+        // perf pads every column but a last "Symbol" one.
+        if (c + 1 == keys_.size() && keys_[c] == Key::kSym)
           line += "  " + cell_text(*e, c);
         else
           line += "  " + fmt::format("{:<{}}", cell_text(*e, c), width[c]);
