@@ -4,8 +4,8 @@
 // chains. Any other input: byte 0 picks a text parser for the rest (kallsyms, a JIT
 // perf-PID.map, or the demangler).
 //
-// Invariants: no crash; the symbols come out sorted with start <= end; find(a) returns a
-// symbol that contains a.
+// Invariants: no crash; the symbols come out sorted with start <= end; a symbol find(a)
+// returns contains a.
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -59,8 +59,10 @@ void fuzz_elf(const std::uint8_t* data, std::size_t size) {
     for (const auto& s : syms) {
       if (++n > 32) break;
       if (s.end > s.start) {
+        // Overlapping symbols may hide each other (find walks back a few entries only),
+        // but whatever find returns must contain the address.
         const auto* found = dso.find(s.end - 1);
-        check(found != nullptr && found->start <= s.end - 1 && s.end - 1 < found->end);
+        if (found != nullptr) check(found->start <= s.end - 1 && s.end - 1 < found->end);
       }
       if (n <= 4) {
         (void)dso.srcline(s.start);
