@@ -85,7 +85,18 @@ Result<std::uint32_t> select_event(const profile::Profile& profile, const Export
 
 std::string display_title(const profile::Profile& profile, const ExportOptions& options) {
   if (!options.title.empty()) return options.title;
-  if (!profile.command_line.empty()) return "perfx: " + profile.command_line;
+  if (!profile.command_line.empty()) {
+    // The recorded command line is the profiler's ("perfx record -g -- ./app 1"):
+    // the workload after "--" names the picture better.
+    const std::string& cmd = profile.command_line;
+    const auto dashes = cmd.find(" -- ");
+    std::string work = dashes == std::string::npos ? cmd : cmd.substr(dashes + 4);
+    // "/long/path/to/app args" -> "app args"
+    const auto space = work.find(' ');
+    const auto slash = work.rfind('/', space);
+    if (slash != std::string::npos) work.erase(0, slash + 1);
+    return "perfx: " + work;
+  }
   return "perfx profile";
 }
 

@@ -23,7 +23,8 @@ void append_xml_escaped(std::string& out, std::string_view s);
 [[nodiscard]] Result<std::uint32_t> select_event(const profile::Profile& profile,
                                                  const ExportOptions& options);
 
-/// Title for pictures: options.title, else "perfx: <command line>", else "perfx profile".
+/// Title for pictures: options.title, else "perfx: <recorded command>" (the part after
+/// " -- " when the command line has one), else "perfx profile".
 [[nodiscard]] std::string display_title(const profile::Profile& profile,
                                         const ExportOptions& options);
 
