@@ -54,6 +54,7 @@ struct PerfDataWriter::Impl {
   std::uint64_t data_offset = 0;
   std::vector<std::byte> wbuf;
   std::vector<std::byte> scratch;
+  std::vector<std::byte> encode_buf;
 
   // Compression.
   ZSTD_CCtx* cctx = nullptr;
@@ -395,7 +396,8 @@ Result<void> PerfDataWriter::write(const Record& record) {
     return fail(Errc::kInvalidArgument, "record for attr {} but only {} attrs", idx,
                 impl_->attrs.size());
   }
-  std::vector<std::byte> buf;
+  auto& buf = impl_->encode_buf;  // reused: no allocation per record once warm
+  buf.clear();
   PERFX_CHECK(encode_record(record, impl_->attrs[idx].layout, buf));
   return impl_->append(buf);
 }
