@@ -36,6 +36,26 @@ inline constexpr std::size_t kHeaderSize = 8;
   return static_cast<std::uint16_t>(misc & PERF_RECORD_MISC_CPUMODE_MASK);
 }
 
+/// misc flag helpers (the same bit means different things per record type, §5.2).
+[[nodiscard]] constexpr bool misc_exact_ip(std::uint16_t misc) noexcept {  ///< SAMPLE
+  return (misc & PERF_RECORD_MISC_EXACT_IP) != 0;
+}
+[[nodiscard]] constexpr bool misc_comm_exec(std::uint16_t misc) noexcept {  ///< COMM
+  return (misc & PERF_RECORD_MISC_COMM_EXEC) != 0;
+}
+[[nodiscard]] constexpr bool misc_mmap_data(std::uint16_t misc) noexcept {  ///< MMAP/MMAP2
+  return (misc & PERF_RECORD_MISC_MMAP_DATA) != 0;
+}
+[[nodiscard]] constexpr bool misc_switch_out(std::uint16_t misc) noexcept {  ///< SWITCH*
+  return (misc & PERF_RECORD_MISC_SWITCH_OUT) != 0;
+}
+[[nodiscard]] constexpr bool misc_switch_out_preempt(std::uint16_t misc) noexcept {  ///< SWITCH*
+  return (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) != 0;
+}
+[[nodiscard]] constexpr bool misc_mmap_build_id(std::uint16_t misc) noexcept {  ///< MMAP2
+  return (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) != 0;
+}
+
 /// A read-only array of u64 inside a record (callchain, regs, ids ...). Loads
 /// go through memcpy (no alignment assumption) and swap when the file is
 /// byte-swapped.

@@ -97,7 +97,7 @@ TEST_F(KernelRecords, LostCommExitForkThrottle) {
   auto comm =
       round_trip(with(Comm{3, 4, "worker-thread"}, PERF_RECORD_MISC_COMM_EXEC), layout, buf);
   EXPECT_EQ(comm.get<Comm>()->comm, "worker-thread");
-  EXPECT_TRUE(comm.header.misc & PERF_RECORD_MISC_COMM_EXEC);
+  EXPECT_TRUE(misc_comm_exec(comm.header.misc));
   auto exit_rec = round_trip(with(Exit{1, 2, 3, 4, 99}), layout, buf);
   EXPECT_EQ(exit_rec.get<Exit>()->ptid, 4u);
   auto fork = round_trip(with(Fork{10, 20, 30, 40, 50}), layout, buf);
@@ -156,7 +156,9 @@ TEST_F(KernelRecords, AuxItraceLostSamplesSwitch) {
                             PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT),
                        layout, buf);
   EXPECT_EQ(cw.get<SwitchCpuWide>()->next_prev_tid, 101u);
-  EXPECT_TRUE(cw.header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+  EXPECT_TRUE(misc_switch_out_preempt(cw.header.misc));
+  EXPECT_TRUE(misc_switch_out(cw.header.misc));
+  EXPECT_FALSE(misc_switch_out(0));
 }
 
 TEST_F(KernelRecords, NamespacesKsymbolBpfCgroupTextPokeHwId) {
