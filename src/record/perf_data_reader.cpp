@@ -537,6 +537,12 @@ Result<PerfDataReader> PerfDataReader::open_fd(int fd, bool owned, std::string n
   struct stat st {};
   if (::fstat(fd, &st) != 0) return fail_errno(errno, fmt::format("stat '{}'", impl->name));
   impl->mtime = st.st_mtime;
+  if (S_ISDIR(st.st_mode)) {
+    return fail(Errc::kNotSupported,
+                "{}: is a directory; perf's directory format (perf record --threads) is not "
+                "supported",
+                impl->name);
+  }
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
     impl->file_size = static_cast<std::uint64_t>(st.st_size);
     void* p = ::mmap(nullptr, impl->file_size, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -62,6 +62,9 @@ TEST(PerfDataApi, Errors) {
   auto missing = read_perf_data_info("/nonexistent/perf.data");
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code(), Errc::kNotFound);
+  auto dir = read_perf_data_info(kDir);
+  ASSERT_FALSE(dir);
+  EXPECT_EQ(dir.error().code(), Errc::kNotSupported);
   auto not_perf = read_perf_data_info(kDir + "/README.md");
   ASSERT_FALSE(not_perf);
   EXPECT_EQ(not_perf.error().code(), Errc::kMalformedData);
