@@ -1,0 +1,139 @@
+// perf report layout from a hand-built Profile: children/self accumulation (each entry
+// once per sample, even with recursion), percentages of the event total, sort keys,
+// tie order, filters, -g folded.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "report/report_table.hpp"
+
+namespace perfx::report {
+namespace {
+
+profile::Frame frame(std::string fn, std::string dso, profile::FrameKind kind) {
+  profile::Frame f;
+  f.function = std::move(fn);
+  f.dso = std::move(dso);
+  f.kind = kind;
+  return f;
+}
+
+// main -> a -> b (leaf) x3 samples, main -> a -> a (recursion, leaf a) x1, kernel leaf x1
+profile::Profile make_profile() {
+  profile::Profile p;
+  p.frames = {frame("main", "app", profile::FrameKind::kUser),
+              frame("a", "app", profile::FrameKind::kUser),
+              frame("b", "libb.so", profile::FrameKind::kUser),
+              frame("irq", "[kernel.kallsyms]", profile::FrameKind::kKernel)};
+  p.stacks = {{0, 1, 2}, {0, 1, 1}, {0, 3}};
+  p.threads = {{10, 10, "app"}};
+  profile::Event ev{"cpu-clock", "nanoseconds"};
+  ev.has_callchain = true;
+  ev.total_samples = 5;
+  ev.total_period = 500;
+  p.events = {ev};
+  for (int i = 0; i < 3; ++i) p.samples.push_back({0, 0, 0, 0, 100, 0});
+  p.samples.push_back({1, 0, 1, 0, 100, 0});
+  p.samples.push_back({2, 0, 0, 0, 100, 0});
+  return p;
+}
+
+std::string run(const ReportOptions& o, const profile::Profile& p = make_profile()) {
+  std::ostringstream out;
+  auto ok = write_report(out, p, o);
+  EXPECT_TRUE(ok.has_value());
+  return out.str();
+}
+
+TEST(ReportTable, NoChildrenSelfPercentages) {
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.sort = {"dso", "sym"};
+  const std::string s = run(o);
+  EXPECT_NE(s.find("# Samples: 5  of event 'cpu-clock'"), std::string::npos) << s;
+  EXPECT_NE(s.find("# Event count (approx.): 500"), std::string::npos);
+  EXPECT_NE(s.find("# Overhead  Shared Object      Symbol"), std::string::npos) << s;
+  EXPECT_NE(s.find("    60.00%  libb.so            [.] b\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    20.00%  app                [.] a\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    20.00%  [kernel.kallsyms]  [k] irq\n"), std::string::npos) << s;
+  // Ties sort by the keys' names ascending: "[kernel.kallsyms]" < "app".
+  EXPECT_LT(s.find("[k] irq"), s.find("[.] a\n"));
+  EXPECT_EQ(s.find("main"), std::string::npos);
+}
+
+TEST(ReportTable, ChildrenCountEachEntryOncePerSample) {
+  ReportOptions o;
+  o.graph = GraphMode::kNone;
+  o.sort = {"sym"};
+  const std::string s = run(o);
+  EXPECT_NE(s.find("# Children      Self  Symbol"), std::string::npos) << s;
+  EXPECT_NE(s.find("   100.00%     0.00%  [.] main\n"), std::string::npos) << s;
+  // a: on 4 stacks (the recursive one counted once), self 1.
+  EXPECT_NE(s.find("    80.00%    20.00%  [.] a\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    60.00%    60.00%  [.] b\n"), std::string::npos) << s;
+}
+
+TEST(ReportTable, SampleCountsPercentLimitAndFilters) {
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.sort = {"comm", "pid", "cpu"};
+  o.show_nr_samples = true;
+  const std::string s = run(o);
+  EXPECT_NE(s.find("# Overhead       Samples  Command  Pid:Command  CPU"), std::string::npos) << s;
+  EXPECT_NE(s.find("    80.00%             4  app           10:app  000"), std::string::npos) << s;
+  EXPECT_NE(s.find("    20.00%             1  app           10:app  001"), std::string::npos) << s;
+  o.percent_limit = 50;
+  const std::string limited = run(o);
+  EXPECT_EQ(limited.find("20.00%"), std::string::npos);
+  ReportOptions f;
+  f.children = false;
+  f.graph = GraphMode::kNone;
+  f.sort = {"sym"};
+  f.dsos = {"libb.so"};
+  const std::string filtered = run(f);
+  EXPECT_NE(filtered.find("[.] b"), std::string::npos);
+  EXPECT_EQ(filtered.find("[.] a"), std::string::npos);
+}
+
+TEST(ReportTable, FoldedCallchainsCalleeFirst) {
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kFolded;
+  o.sort = {"sym"};
+  const std::string s = run(o);
+  EXPECT_NE(s.find("60.00% b;a;main\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("20.00% a;a;main\n"), std::string::npos) << s;
+}
+
+TEST(ReportTable, GraphBranches) {
+  ReportOptions o;
+  o.graph = GraphMode::kGraph;
+  o.sort = {"sym"};
+  const std::string s = run(o);
+  // main's children in caller order: a (80%) then irq (20%).
+  EXPECT_NE(s.find("            ---main\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("|--80.00%--a\n"), std::string::npos) << s;
+  EXPECT_NE(s.find(" --20.00%--irq\n"), std::string::npos) << s;
+}
+
+TEST(ReportTable, BadSortKeyIsAnError) {
+  EXPECT_FALSE(validate_sort_keys({"dso", "bogus"}).has_value());
+  EXPECT_NE(validate_sort_keys({"bogus"}).error().message().find("bogus"), std::string::npos);
+  EXPECT_TRUE(validate_sort_keys({"comm", "pid", "tid", "dso", "sym", "srcline", "srcfile", "cpu"})
+                  .has_value());
+}
+
+TEST(ReportTable, SrclineText) {
+  profile::Frame f = frame("fn", "x", profile::FrameKind::kUser);
+  f.symbol_offset = 42;
+  EXPECT_EQ(frame_srcline(f), "fn+42");
+  f.file = "/src/dir/file.c";
+  f.line = 7;
+  EXPECT_EQ(frame_srcline(f), "file.c:7");
+  EXPECT_EQ(frame_srcline(frame("[unknown]", "x", profile::FrameKind::kUnknown)), "??:0");
+}
+
+}  // namespace
+}  // namespace perfx::report
