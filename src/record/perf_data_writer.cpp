@@ -85,6 +85,16 @@ struct PerfDataWriter::Impl {
     if (wbuf.empty()) return {};
     auto r = write_all(wbuf.data(), wbuf.size());
     wbuf.clear();
+    if (r && !pipe && data_offset != 0 && !finalized) {
+      // Crash safety: after every flush the header's data.size covers the whole
+      // records written so far, so a recording killed before finalize() is still a
+      // valid file (without feature sections) for perf and perfx.
+      const std::uint64_t size = pos - data_offset;
+      if (::pwrite(fd, &size, 8, 48) != 8) {
+        failed = true;
+        return fail_errno(errno, fmt::format("updating the header of '{}'", name));
+      }
+    }
     return r;
   }
   Result<void> emit(std::span<const std::byte> bytes) {
