@@ -7,8 +7,9 @@
 /// every attr, the attrs (perf_file_attr = 128-byte attr + ids section), the
 /// data section (records appended through a buffered writer), then at
 /// finalize() the feature section table + feature sections, and the header is
-/// rewritten with the final data size and feature bitmap. Until finalize() the
-/// header says data size 0 (perfx's reader then takes the rest of the file).
+/// rewritten with the final data size and feature bitmap. Before finalize(), every
+/// buffer flush updates the header's data size, so a recording killed midway is still
+/// a valid file (without features) for perf and perfx.
 ///
 /// Pipe mode: 16-byte pipe header, HEADER_ATTR per attr, HEADER_FEATURE per
 /// feature (set_features(), call it before the first record), then records.
