@@ -144,6 +144,7 @@ std::string format_line(const StatReport& r, std::size_t i, const StatFormatOpti
       s += fmt::format("\"counter-value\" : \"{}\", ", mark);
     }
     s += fmt::format("\"unit\" : \"{}\", \"event\" : \"{}\", ", u.unit, json_escape(e.name));
+    if (!r.cgroup.empty()) s += fmt::format("\"cgroup\" : \"{}\", ", json_escape(r.cgroup));
     if (r.runs > 1) s += fmt::sprintf("\"variance\" : %.2f, ", e.noise_pct);
     s += fmt::sprintf("\"event-runtime\" : %.0f, \"pcnt-running\" : %.2f, ", run, pct);
     if (m.present) {
@@ -163,6 +164,7 @@ std::string format_line(const StatReport& r, std::size_t i, const StatFormatOpti
       s += mark;
     }
     s += sep + u.unit + sep + e.name;
+    if (!r.cgroup.empty()) s += sep + r.cgroup;
     if (r.runs > 1) s += sep + fmt::sprintf("%.2f%%", e.noise_pct);
     s += sep + fmt::sprintf("%.0f", run) + sep + fmt::sprintf("%.2f", pct);
     if (m.present && !m.blank) {
@@ -180,6 +182,7 @@ std::string format_line(const StatReport& r, std::size_t i, const StatFormatOpti
     s += fmt::sprintf(fractional ? "%18.2f" : "%18.0f", shown);
     s += " " + fmt::sprintf("%-*s", kUnitWidth, u.unit) + " ";
     s += fmt::sprintf("%-32s", e.name);
+    if (!r.cgroup.empty()) s += " " + r.cgroup;
     if (m.present && !m.blank) {
       const std::string v = fmt::sprintf(m.format, m.value);
       const int n = 3 + static_cast<int>(v.size());
@@ -191,6 +194,7 @@ std::string format_line(const StatReport& r, std::size_t i, const StatFormatOpti
     s += fmt::sprintf("%18s", mark);
     s += " " + fmt::sprintf("%-*s", kUnitWidth, u.unit) + " ";
     s += fmt::sprintf("%-25s", e.name);
+    if (!r.cgroup.empty()) s += " " + r.cgroup;
     s += fmt::sprintf("%-*s", kMetricLen, "");
   }
   if (r.runs > 1 && e.noise_pct != 0) s += fmt::sprintf("  ( +-%6.2f%% )", e.noise_pct);

@@ -44,6 +44,7 @@ struct StatReport {
   std::string target;
   int runs = 1;  ///< -r N
   StatAggr aggr = StatAggr::kGlobal;
+  std::string cgroup;              ///< -G: printed after each event name, as perf does
   std::vector<StatEntry> entries;  ///< print order (event-major)
   double elapsed_ns = 0;           ///< wall time (mean over runs)
   double elapsed_stddev_ns = 0;    ///< standard error of the mean over runs

@@ -204,6 +204,24 @@ TEST(StatFormat, Interval) {
             "{\"interval\" : 0.100299816, \"co");
 }
 
+TEST(StatFormat, CgroupColumn) {
+  StatReport r;
+  r.target = "'system wide'";
+  r.cgroup = "h2test";
+  r.entries.push_back(entry("task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0, 0, 0));
+  EXPECT_NE(format_stat(r, {}).find("     <not counted> msec task-clock                h2test" +
+                                    std::string(35, ' ') + "\n"),
+            std::string::npos)
+      << format_stat(r, {});
+  StatFormatOptions csv;
+  csv.layout = StatLayout::kCsv;
+  EXPECT_EQ(format_stat(r, csv), "<not counted>,msec,task-clock,h2test,0,100.00,,\n");
+  StatFormatOptions json;
+  json.layout = StatLayout::kJson;
+  EXPECT_NE(format_stat(r, json).find("\"event\" : \"task-clock\", \"cgroup\" : \"h2test\", "),
+            std::string::npos);
+}
+
 TEST(StatFormat, JsonEscapesNames) {
   StatReport r;
   r.target = "'x'";
