@@ -167,6 +167,7 @@ int run_stat(int argc, char** argv) {
       report::StatReport r;
       r.target = target;
       r.aggr = mopts.aggr;
+      r.cgroup = cgroup;
       r.entries = report::build_stat_entries({d}, mopts);
       r.elapsed_ns = len_ns;
       fmt::print(out, "{}", report::format_stat_interval(r, fopts, t, intervals % 25 == 0));
@@ -188,6 +189,7 @@ int run_stat(int argc, char** argv) {
     r.target = target;
     r.runs = static_cast<int>(runs->size());
     r.aggr = mopts.aggr;
+    r.cgroup = cgroup;
     std::vector<CounterSnapshot> snaps;
     std::vector<double> elapsed;
     for (const auto& run : *runs) {
