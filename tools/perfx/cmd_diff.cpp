@@ -40,6 +40,7 @@ int run_diff(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   if (files.empty()) files = {"perf.data.old", "perf.data"};
   if (files.size() == 1) files.insert(files.begin(), "perf.data.old");  // perf: NEW is the arg
 

@@ -230,6 +230,7 @@ int run_record(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   if (!after_dashdash) o.command = app.remaining();
 
   auto die = [&](const Error& e) {

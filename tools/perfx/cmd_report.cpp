@@ -122,6 +122,7 @@ int run_report(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   (void)stdio;
   if (json) {
     if (!format.empty() && format != "json") return error_exit("--json conflicts with --format");

@@ -37,6 +37,7 @@ int run_script(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   std::istringstream in(fields);
   for (std::string f; std::getline(in, f, ',');)
     if (!f.empty()) so.fields.push_back(f);

@@ -81,6 +81,7 @@ int run_stat(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   std::vector<std::string> command = app.remaining();
   if (!command.empty() && command.front() == "--") command.erase(command.begin());
 

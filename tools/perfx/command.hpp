@@ -23,4 +23,8 @@ struct Registration {
   explicit Registration(Command cmd);
 };
 
+/// Parse-only mode, set by the CLI fuzz target (fuzz/cli_args_fuzzer.cpp): a command
+/// returns 0 right after its options parsed, before it touches files, events or processes.
+inline bool parse_only = false;
+
 }  // namespace perfx::cli
