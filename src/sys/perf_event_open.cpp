@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 namespace perfx::sys {
 namespace {
@@ -39,6 +40,11 @@ Result<UniqueFd> perf_event_open(raw::EventAttr attr, pid_t pid, int cpu, int gr
     } else {
       errno = E2BIG;
     }
+  }
+  if (fd < 0 && errno == E2BIG) {
+    // Keep the size the kernel asked for: it tells which field is beyond its knowledge.
+    return fail_errno(E2BIG, "perf_event_open (the kernel's perf_event_attr is " +
+                                 std::to_string(attr.size) + " bytes)");
   }
   if (fd < 0) return fail_errno(errno, "perf_event_open");
   return UniqueFd(static_cast<int>(fd));
