@@ -349,9 +349,7 @@ int run_record(int argc, char** argv) {
       cpus = *c;
     }
     if (!o.cgroup.empty()) {
-      auto mount = sys::cgroup2_mount();
-      if (!mount) return die(mount.error());
-      auto fd = sys::open_cgroup(o.cgroup, *mount);
+      auto fd = sys::open_cgroup(o.cgroup);
       if (!fd) return die(fd.error());
       cgroup_fd = std::move(*fd);
     }
