@@ -26,22 +26,38 @@ int category_of(profile::FrameKind kind) {
   return 3;
 }
 
-// Per-thread tables of the Gecko format (every thread has its own string table).
+// Per-thread tables of the Gecko format (every thread has its own string, frame and
+// stack tables). Profile frame/stack -> row lookups use arrays shared by all threads
+// with a per-thread generation stamp, so a new thread costs nothing to reset.
 struct ThreadTables {
   std::vector<std::string> strings;
   std::unordered_map<std::string, std::uint32_t> string_index;
-  std::unordered_map<std::uint32_t, std::uint32_t> frame_index;  // profile frame -> row
   std::string frame_rows;
   std::uint32_t frame_count = 0;
   std::unordered_map<std::uint64_t, std::uint32_t> stack_index;  // (prefix+1)<<32|frame
   std::string stack_rows;
   std::uint32_t stack_count = 0;
-  std::unordered_map<std::uint32_t, std::int64_t> profile_stack;  // profile stack -> row
 
   std::uint32_t intern(const std::string& s) {
     auto [it, inserted] = string_index.try_emplace(s, static_cast<std::uint32_t>(strings.size()));
     if (inserted) strings.push_back(s);
     return it->second;
+  }
+};
+
+// index -> row of the current thread (valid when gen[index] == current generation).
+struct StampedRows {
+  std::vector<std::int64_t> row;
+  std::vector<std::uint32_t> gen;
+  explicit StampedRows(std::size_t n) : row(n, -1), gen(n, 0) {}
+  bool find(std::size_t i, std::uint32_t g, std::int64_t& out) const {
+    if (gen[i] != g) return false;
+    out = row[i];
+    return true;
+  }
+  void set(std::size_t i, std::uint32_t g, std::int64_t r) {
+    gen[i] = g;
+    row[i] = r;
   }
 };
 
@@ -88,12 +104,16 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
   });
 
   bool first_thread = true;
+  StampedRows frame_rows(profile.frames.size());
+  StampedRows stack_rows(profile.stacks.size());
+  std::uint32_t generation = 0;
   std::size_t i = 0;
   while (i < order.size()) {
     const std::uint32_t thread = profile.samples[order[i]].thread;
     std::size_t end = i;
     while (end < order.size() && profile.samples[order[end]].thread == thread) ++end;
     ThreadTables t;
+    ++generation;
     std::string samples;
     for (std::size_t k = i; k < end; ++k) {
       const auto& s = profile.samples[order[k]];
@@ -101,8 +121,8 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
         return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
                     profile.stacks.size());
       }
-      auto [pit, pinserted] = t.profile_stack.try_emplace(s.stack, -1);
-      if (pinserted) {
+      std::int64_t stack_row = -1;
+      if (!stack_rows.find(s.stack, generation, stack_row)) {
         std::int64_t prefix = -1;  // root-first walk builds (prefix, frame) rows
         for (std::uint32_t f : profile.stacks[s.stack]) {
           if (f >= profile.frames.size()) {
@@ -111,36 +131,50 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
           }
           const auto& frame = profile.frames[f];
           if (frame.inlined && !options.inline_frames) continue;
-          auto [fit, finserted] = t.frame_index.try_emplace(f, t.frame_count);
-          if (finserted) {
+          std::int64_t frame_row = -1;
+          if (!frame_rows.find(f, generation, frame_row)) {
             std::string location = frame.function.empty() ? "[unknown]" : frame.function;
             if (!frame.dso.empty()) location += " (in " + frame.dso + ")";
             if (t.frame_count) t.frame_rows.push_back(',');
-            fmt::format_to(std::back_inserter(t.frame_rows), "[{},false,0,null,null,{},null,{},0]",
-                           t.intern(location),
-                           frame.line ? std::to_string(frame.line) : std::string("null"),
+            fmt::format_to(std::back_inserter(t.frame_rows), "[{},false,0,null,null,",
+                           t.intern(location));
+            if (frame.line) {
+              fmt::format_to(std::back_inserter(t.frame_rows), "{}", frame.line);
+            } else {
+              t.frame_rows += "null";
+            }
+            fmt::format_to(std::back_inserter(t.frame_rows), ",null,{},0]",
                            category_of(frame.kind));
-            ++t.frame_count;
+            frame_row = t.frame_count++;
+            frame_rows.set(f, generation, frame_row);
           }
-          const std::uint64_t key = (static_cast<std::uint64_t>(prefix + 1) << 32) | fit->second;
+          const std::uint64_t key = (static_cast<std::uint64_t>(prefix + 1) << 32) |
+                                    static_cast<std::uint64_t>(frame_row);
           auto [sit, sinserted] = t.stack_index.try_emplace(key, t.stack_count);
           if (sinserted) {
             if (t.stack_count) t.stack_rows.push_back(',');
-            fmt::format_to(std::back_inserter(t.stack_rows), "[{},{}]",
-                           prefix < 0 ? std::string("null") : std::to_string(prefix), fit->second);
+            if (prefix < 0) {
+              fmt::format_to(std::back_inserter(t.stack_rows), "[null,{}]", frame_row);
+            } else {
+              fmt::format_to(std::back_inserter(t.stack_rows), "[{},{}]", prefix, frame_row);
+            }
             ++t.stack_count;
           }
           prefix = sit->second;
         }
-        pit->second = prefix;
+        stack_row = prefix;
+        stack_rows.set(s.stack, generation, stack_row);
       }
       const double time_ms =
           static_cast<double>(s.time_ns >= profile.start_time_ns ? s.time_ns - profile.start_time_ns
                                                                  : 0) /
           1e6;
       if (k != i) samples.push_back(',');
-      fmt::format_to(std::back_inserter(samples), "[{},{:.6f},0]",
-                     pit->second < 0 ? std::string("null") : std::to_string(pit->second), time_ms);
+      if (stack_row < 0) {
+        fmt::format_to(std::back_inserter(samples), "[null,{:.6f},0]", time_ms);
+      } else {
+        fmt::format_to(std::back_inserter(samples), "[{},{:.6f},0]", stack_row, time_ms);
+      }
     }
 
     if (!first_thread) j.push_back(',');

@@ -1,6 +1,7 @@
 #include "report/pprof.hpp"
 
 #include <map>
+#include <span>
 #include <unordered_map>
 
 #include <zlib.h>
@@ -42,7 +43,9 @@ bool is_clock(const profile::Event& e) { return e.unit == "nanoseconds"; }
 }  // namespace
 
 Result<std::string> build_pprof(const profile::Profile& profile, const ExportOptions& options) {
-  pb::Profile p;
+  // An arena makes building and dropping the (large) message cheap.
+  google::protobuf::Arena arena;
+  pb::Profile& p = *google::protobuf::Arena::CreateMessage<pb::Profile>(&arena);
   StringTable strings(p);
 
   // Which events are exported: options.event alone, or all of them.
@@ -102,78 +105,90 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
     pm->set_has_inline_frames(any_inline && options.inline_frames);
   }
 
-  // Functions: one per (name, source file).
+  // Functions: one per (name, source file); cached per profile frame.
   std::map<std::pair<std::string, std::string>, std::uint64_t> function_ids;
-  auto function_id = [&](const profile::Frame& f) {
+  std::vector<std::uint64_t> function_of_frame(profile.frames.size(), 0);
+  auto function_id = [&](std::uint32_t frame) {
+    if (function_of_frame[frame]) return function_of_frame[frame];
+    const auto& f = profile.frames[frame];
     auto [it, inserted] = function_ids.try_emplace({f.function, f.file}, function_ids.size() + 1);
     if (inserted) {
       auto* fn = p.add_function();
       fn->set_id(it->second);
       const std::string name = f.function.empty() ? "[unknown]" : f.function;
       fn->set_name(strings.intern(name));
-      fn->set_system_name(strings.intern(name));
+      fn->set_system_name(fn->name());
       fn->set_filename(strings.intern(f.file));
     }
+    function_of_frame[frame] = it->second;
     return it->second;
   };
 
   // Locations: a physical frame plus the inline frames expanded from it (which follow
   // it in a root-first stack) share one address; they become one Location whose Line
   // entries list the innermost inline callee first and the physical function last.
-  std::unordered_map<std::string, std::uint64_t> location_ids;  // frame-index group -> id
-  std::vector<std::vector<std::uint64_t>> stack_locations(profile.stacks.size());
-  std::vector<bool> stack_done(profile.stacks.size(), false);
-  auto locations_of = [&](std::uint32_t stack_index) -> Result<void> {
-    if (stack_done[stack_index]) return {};
+  // A lone frame's Location is cached by frame index; inline groups by their indices.
+  std::vector<std::uint64_t> location_of_frame(profile.frames.size(), 0);
+  std::map<std::vector<std::uint32_t>, std::uint64_t> group_locations;
+  std::uint64_t next_location = 1;
+  auto new_location = [&](std::span<const std::uint32_t> group) {  // root-first group
+    const auto& phys = profile.frames[group.front()];
+    auto* loc = p.add_location();
+    loc->set_id(next_location);
+    loc->set_address(phys.address);
+    if (phys.mapping >= 0 && static_cast<std::size_t>(phys.mapping) < profile.mappings.size()) {
+      loc->set_mapping_id(static_cast<std::uint64_t>(phys.mapping) + 1);
+    }
+    for (auto fi = group.rbegin(); fi != group.rend(); ++fi) {  // innermost first
+      auto* line = loc->add_line();
+      line->set_function_id(function_id(*fi));
+      line->set_line(profile.frames[*fi].line);
+    }
+    return next_location++;
+  };
+  auto add_locations = [&](std::uint32_t stack_index, pb::Sample* ps) -> Result<void> {
     const auto& stack = profile.stacks[stack_index];
-    std::vector<std::vector<std::uint32_t>> groups;  // root first
     for (std::uint32_t frame : stack) {
       if (frame >= profile.frames.size()) {
         return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", stack_index, frame,
                     profile.frames.size());
       }
-      const auto& f = profile.frames[frame];
-      if (f.inlined && !options.inline_frames) continue;
-      if (f.inlined && !groups.empty()) {
-        groups.back().push_back(frame);
+    }
+    // Walk leaf to root; each group is [physical frame, inline frames...] root-first.
+    std::size_t i = stack.size();
+    while (i > 0) {
+      std::size_t end = i;  // one past the group's last (innermost) frame
+      if (!options.inline_frames) {
+        while (end > 0 && profile.frames[stack[end - 1]].inlined) --end;
+        if (end == 0) break;
+        i = end - 1;
       } else {
-        groups.push_back({frame});
+        std::size_t j = end - 1;
+        while (j > 0 && profile.frames[stack[j]].inlined) --j;
+        i = j;
       }
-    }
-    auto& ids = stack_locations[stack_index];
-    ids.reserve(groups.size());
-    for (auto g = groups.rbegin(); g != groups.rend(); ++g) {  // leaf first
-      std::string key(reinterpret_cast<const char*>(g->data()), g->size() * sizeof(std::uint32_t));
-      auto [it, inserted] = location_ids.try_emplace(std::move(key), location_ids.size() + 1);
-      if (inserted) {
-        const auto& phys = profile.frames[g->front()];
-        auto* loc = p.add_location();
-        loc->set_id(it->second);
-        loc->set_address(phys.address);
-        if (phys.mapping >= 0 && static_cast<std::size_t>(phys.mapping) < profile.mappings.size()) {
-          loc->set_mapping_id(static_cast<std::uint64_t>(phys.mapping) + 1);
-        }
-        for (auto fi = g->rbegin(); fi != g->rend(); ++fi) {  // innermost first
-          const auto& f = profile.frames[*fi];
-          auto* line = loc->add_line();
-          line->set_function_id(function_id(f));
-          line->set_line(f.line);
-        }
+      const std::span<const std::uint32_t> group(stack.data() + i, end - i);
+      std::uint64_t id = 0;
+      if (group.size() == 1) {
+        id = location_of_frame[group[0]];
+        if (!id) id = location_of_frame[group[0]] = new_location(group);
+      } else {
+        std::vector<std::uint32_t> key(group.begin(), group.end());
+        auto it = group_locations.find(key);
+        id = it != group_locations.end() ? it->second
+                                         : (group_locations[std::move(key)] = new_location(group));
       }
-      ids.push_back(it->second);
+      ps->add_location_id(id);
     }
-    stack_done[stack_index] = true;
     return {};
   };
 
-  // Samples aggregated per (stack, thread).
-  struct Agg {
-    std::uint32_t stack;
-    std::uint32_t thread;
-    std::vector<std::int64_t> values;
-  };
-  std::vector<Agg> aggs;
+  // Samples aggregated per (stack, thread); values in one flat array, ncols per row.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> aggs;  // (stack, thread)
+  std::vector<std::int64_t> values;
   std::unordered_map<std::uint64_t, std::size_t> agg_index;
+  agg_index.reserve(profile.stacks.size());
+  const auto cols = static_cast<std::size_t>(ncols);
   for (const auto& s : profile.samples) {
     const std::size_t e = events.size() == 1 && profile.events.empty() ? 0 : s.event;
     if (e >= column.size() || column[e] < 0) continue;
@@ -184,24 +199,26 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
     const std::uint64_t key = (static_cast<std::uint64_t>(s.thread) << 32) | s.stack;
     auto [it, inserted] = agg_index.try_emplace(key, aggs.size());
     if (inserted) {
-      aggs.push_back(
-          {s.stack, s.thread, std::vector<std::int64_t>(static_cast<std::size_t>(ncols), 0)});
+      aggs.emplace_back(s.stack, s.thread);
+      values.resize(values.size() + cols, 0);
     }
-    auto& agg = aggs[it->second];
-    const auto col = static_cast<std::size_t>(column[e]);
-    agg.values[col] += 1;
-    agg.values[col + 1] += static_cast<std::int64_t>(s.period);
+    const std::size_t at = it->second * cols + static_cast<std::size_t>(column[e]);
+    values[at] += 1;
+    values[at + 1] += static_cast<std::int64_t>(s.period);
   }
   const std::int64_t k_pid = strings.intern("pid");
   const std::int64_t k_tid = strings.intern("tid");
   const std::int64_t k_comm = strings.intern("comm");
-  for (const auto& agg : aggs) {
-    PERFX_CHECK(locations_of(agg.stack));
+  std::vector<std::int64_t> comm_string(profile.threads.size(), -1);
+  p.mutable_sample()->Reserve(static_cast<int>(aggs.size()));
+  for (std::size_t a = 0; a < aggs.size(); ++a) {
+    const auto [stack, thread] = aggs[a];
     auto* ps = p.add_sample();
-    for (std::uint64_t id : stack_locations[agg.stack]) ps->add_location_id(id);
-    for (std::int64_t v : agg.values) ps->add_value(v);
-    if (agg.thread < profile.threads.size()) {
-      const auto& t = profile.threads[agg.thread];
+    PERFX_CHECK(add_locations(stack, ps));
+    for (std::size_t c = 0; c < cols; ++c) ps->add_value(values[a * cols + c]);
+    if (thread < profile.threads.size()) {
+      const auto& t = profile.threads[thread];
+      if (comm_string[thread] < 0) comm_string[thread] = strings.intern(t.comm);
       auto* l = ps->add_label();
       l->set_key(k_pid);
       l->set_num(t.pid);
@@ -210,7 +227,7 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
       l->set_num(t.tid);
       l = ps->add_label();
       l->set_key(k_comm);
-      l->set_str(strings.intern(t.comm));
+      l->set_str(comm_string[thread]);
     }
   }
 
