@@ -39,6 +39,33 @@ assert titles[0].startswith("all ("), titles[0]
 print("ok: svg parses,", len(titles), "frames")
 PY
 
+# Inline frames (--inline): a -O2 program whose hot loop is an always_inline function;
+# pprof puts the inline chain in one Location, innermost first.
+cat >"$tmp/inl.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+static inline __attribute__((always_inline)) unsigned long mix(unsigned long x) {
+  for (int i = 0; i < 64; ++i) x = x * 6364136223846793005ul + 1442695040888963407ul;
+  return x;
+}
+__attribute__((noinline)) unsigned long work(unsigned long n) {
+  unsigned long s = 0;
+  for (unsigned long i = 0; i < n; ++i) s += mix(i);
+  return s;
+}
+int main(int argc, char** argv) {
+  printf("%lu\n", work(argc > 1 ? strtoul(argv[1], 0, 10) : 3000000));
+  return 0;
+}
+C
+cc -O2 -g -fno-omit-frame-pointer -o "$tmp/inl" "$tmp/inl.c"
+"$PERFX" record -q -g -e cpu-clock -o "$tmp/inl.data" -- "$tmp/inl" 3000000 >/dev/null
+"$PERFX" report -i "$tmp/inl.data" --inline --format pprof -o "$tmp/inl.pprof"
+node "$BROWSER_TESTS/pprof_inline.mjs" "$tmp/inl.pprof" mix work
+"$PERFX" report -i "$tmp/inl.data" --inline --format folded | sort -t' ' -k2 -n | tail -1 |
+  grep -q ';work;mix [0-9]*$' || { echo "heaviest folded stack does not end in work;mix"; exit 1; }
+echo "ok: inline frames in pprof and folded"
+
 # A bad format is refused, naming it.
 if "$PERFX" report -i "$tmp/perf.data" --format nope -o "$tmp/x" 2>"$tmp/err"; then
   echo "unknown format accepted"; exit 1
