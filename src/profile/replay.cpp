@@ -5,19 +5,71 @@
 #include <cstring>
 #include <thread>
 
+#include "core/byte_reader.hpp"
+
 namespace perfx::profile {
 namespace {
 
 struct Pending {
   std::uint64_t time;
   std::uint64_t seq;
-  std::size_t offset;     // into the arena
+  std::size_t offset;     // into the arena when in_arena
+  bool in_arena;          // else raw.bytes still points into the reader's file mapping
   record::RawRecord raw;  // bytes re-pointed into the arena at delivery
 };
 
-std::uint64_t record_time(const record::Record& r) {
-  if (const auto* s = r.get<record::Sample>()) return s->time;
-  return r.sample_id.time;
+std::uint64_t load_u64(std::span<const std::byte> b, std::size_t off, bool swap) {
+  if (off + 8 > b.size()) return 0;
+  std::uint64_t v;
+  std::memcpy(&v, b.data() + off, 8);
+  return swap ? __builtin_bswap64(v) : v;
+}
+
+// A record's timestamp without decoding it: SAMPLE's TIME at its fixed offset, others
+// from the sample_id trailer. 0 when the record has none.
+std::uint64_t peek_time(const record::PerfDataReader& reader, const record::RawRecord& raw) {
+  const auto& attrs = reader.attrs();
+  if (attrs.empty()) return 0;
+  int ai = attrs.index_of_record(raw.bytes, reader.swapped());
+  if (ai < 0) ai = 0;
+  const auto& l = attrs[static_cast<std::size_t>(ai)].layout;
+  if (raw.header.type == PERF_RECORD_SAMPLE) {
+    if (l.time_offset < 0) return 0;
+    return load_u64(raw.bytes, static_cast<std::size_t>(l.time_offset), reader.swapped());
+  }
+  if (!l.sample_id_all || !(l.sample_type & PERF_SAMPLE_TIME)) return 0;
+  if (raw.bytes.size() < l.id_trailer_size + 8) return 0;
+  const std::size_t off =
+      raw.bytes.size() - l.id_trailer_size + ((l.sample_type & PERF_SAMPLE_TID) ? 8u : 0u);
+  return load_u64(raw.bytes, off, reader.swapped());
+}
+
+// HEADER_BUILD_ID entries {perf_event_header, pid, build_id[24], filename[]} when the
+// reader left Features::build_ids empty (workaround; the record module owns the format).
+std::vector<std::pair<std::string, std::string>> build_ids_from_raw(
+    const record::PerfDataReader& reader) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto it = reader.features().raw.find(2);  // HEADER_BUILD_ID
+  if (it == reader.features().raw.end()) return out;
+  core::ByteReader r(it->second, reader.swapped());
+  while (r.ok() && r.remaining() >= 8) {
+    const std::size_t start = r.offset();
+    r.u32();  // type
+    const std::uint16_t misc = r.u16();
+    const std::uint16_t size = r.u16();
+    if (size < 8 + 4 + 24 || size > r.remaining() + 8) break;
+    r.u32();  // pid
+    auto id = r.take(24);
+    std::size_t id_size = 20;
+    if ((misc & (1u << 15)) != 0 /* PERF_RECORD_MISC_BUILD_ID_SIZE */ && !id.empty())
+      id_size = std::min<std::size_t>(std::to_integer<std::size_t>(id[20]), 20);
+    auto name = r.cstring_in(size - 8u - 4u - 24u);
+    if (!r.ok()) break;
+    out.emplace_back(std::string(name),
+                     build_id_hex(reinterpret_cast<const std::uint8_t*>(id.data()), id_size));
+    (void)start;
+  }
+  return out;
 }
 
 }  // namespace
@@ -38,6 +90,9 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
   // Build-ids known up front (HEADER_BUILD_ID feature).
   for (const auto& b : reader.features().build_ids)
     machine.dsos().set_build_id(b.filename, build_id_hex(b.build_id.data(), b.build_id.size()));
+  if (reader.features().build_ids.empty())
+    for (const auto& [file, bid] : build_ids_from_raw(reader))
+      machine.dsos().set_build_id(file, bid);
 
   std::vector<std::byte> arena;
   std::vector<Pending> pending;
@@ -94,22 +149,33 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
 
   // Delivers buffered records with time <= limit (all when flush_all).
   auto flush = [&](std::uint64_t limit, bool flush_all) {
-    std::stable_sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+    auto by_time = [](const Pending& a, const Pending& b) {
       return a.time != b.time ? a.time < b.time : a.seq < b.seq;
-    });
+    };
+    if (!std::is_sorted(pending.begin(), pending.end(), by_time))
+      std::stable_sort(pending.begin(), pending.end(), by_time);
     std::size_t i = 0;
     for (; i < pending.size() && !stop; ++i) {
       if (!flush_all && pending[i].time > limit) break;
       record::RawRecord raw = pending[i].raw;
-      raw.bytes = std::span<const std::byte>(arena.data() + pending[i].offset, raw.bytes.size());
+      if (pending[i].in_arena)
+        raw.bytes = std::span<const std::byte>(arena.data() + pending[i].offset, raw.bytes.size());
       raw.tail = {};
       if (!deliver(raw)) stop = true;
     }
-    // Keep the rest in a fresh arena.
+    // Keep the rest (reusing the buffers: a round is a few thousand records).
+    if (arena.empty()) {
+      pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
     std::vector<std::byte> keep_arena;
     std::vector<Pending> keep;
     for (; i < pending.size(); ++i) {
       Pending p = pending[i];
+      if (!p.in_arena) {
+        keep.push_back(p);
+        continue;
+      }
       const std::size_t off = keep_arena.size();
       keep_arena.insert(keep_arena.end(), arena.begin() + static_cast<std::ptrdiff_t>(p.offset),
                         arena.begin() + static_cast<std::ptrdiff_t>(p.offset + p.raw.bytes.size()));
@@ -134,12 +200,13 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
       if (!deliver(raw)) stop = true;
       continue;
     }
-    auto rec = reader.decode(raw);
-    if (!rec) continue;
-    const std::uint64_t t = record_time(*rec);
+    const std::uint64_t t = peek_time(reader, raw);
     round_max = std::max(round_max, t);
-    Pending p{t, seq++, arena.size(), raw};
-    arena.insert(arena.end(), raw.bytes.begin(), raw.bytes.end());
+    // File-mode records outside compressed blocks are views into the file mapping, which
+    // lives as long as the reader: no copy needed.
+    const bool copy = reader.is_pipe() || raw.from_compressed;
+    Pending p{t, seq++, arena.size(), copy, raw};
+    if (copy) arena.insert(arena.end(), raw.bytes.begin(), raw.bytes.end());
     pending.push_back(p);
   }
   if (!stop) flush(0, true);

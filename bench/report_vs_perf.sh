@@ -1,0 +1,46 @@
+#!/bin/bash
+# perfx report vs perf report on the same ~400k-sample callchain recording.
+# Records with perf: cpu-clock -F 20000 -g while two copies of a CPU-bound fixture run for
+# ~10 s (one per CPU). Prints the median wall time of 3 runs for each tool, the ratio, and
+# the peak RSS (/usr/bin/time -v "Maximum resident set size").
+#   usage: bench/report_vs_perf.sh [perfx binary] [seconds]
+set -eu
+PERFX=${1:-build/bin/perfx}
+SECS=${2:-10}
+DATA=${BENCH_DATA:-/tmp/perfx_bench_400k.data}
+here=$(cd "$(dirname "$0")/.." && pwd)
+fixture=/tmp/perfx_bench_fixture
+cc -O1 -g -fno-omit-frame-pointer -o "$fixture" "$here/demo/demo.c"
+if [ ! -s "$DATA" ]; then
+  # demo scale 40 ~ 1 s of CPU here; run each copy for about $SECS seconds.
+  perf record -q -e cpu-clock -F 20000 -g -o "$DATA" -- \
+    sh -c "$fixture $((SECS * 40)) >/dev/null & $fixture $((SECS * 40)) >/dev/null; wait" 2>/dev/null
+fi
+echo "recording: $DATA ($(perf report -i "$DATA" --stdio --header-only 2>/dev/null | grep -c .) header lines, $(stat -c %s "$DATA") bytes)"
+samples() { "$PERFX" report -i "$DATA" --stdio --no-children -g none --sort comm 2>/dev/null | sed -n 's/^# Samples: \(.*\) of event.*/\1/p'; }
+echo "samples: $(samples)"
+
+median3() {  # command... -> median wall seconds
+  local t=()
+  for _ in 1 2 3; do
+    local s e
+    s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
+    t+=("$(echo "$e - $s" | bc -l)")
+  done
+  printf '%s\n' "${t[@]}" | sort -g | sed -n 2p
+}
+peak_rss() {  # command... -> KiB
+  /usr/bin/time -v "$@" 2>&1 >/dev/null | sed -n 's/.*Maximum resident set size (kbytes): //p'
+}
+bench() {  # label, args...
+  local label=$1; shift
+  local tp tx
+  tp=$(median3 perf report -i "$DATA" "$@")
+  tx=$(median3 "$PERFX" report -i "$DATA" "$@")
+  printf '%-34s perf %8.3fs  perfx %8.3fs  ratio %.4f  rss perf %s KiB perfx %s KiB\n' "$label" "$tp" "$tx" \
+    "$(echo "$tx / $tp" | bc -l)" "$(peak_rss perf report -i "$DATA" "$@")" \
+    "$(peak_rss "$PERFX" report -i "$DATA" "$@")"
+}
+bench "report --stdio (children, graph)" --stdio
+bench "report --no-children -g none dso,sym" --stdio --no-children -g none --sort dso,sym
+bench "report --sort sym,srcline" --stdio --no-children -g none --sort sym,srcline
