@@ -27,8 +27,8 @@ measure() {
   for _ in 1 2 3; do
     local s e cpu
     s=$(date +%s.%N)
-    cpu=$(perf stat -x, -e task-clock -o /dev/stdout -- "$@" 2>/dev/null >/dev/null |
-      awk -F, '/task-clock/ {print $1 / 1000}')
+    perf stat -x, -e task-clock -o "$tmp/stat" -- "$@" >/dev/null 2>&1
+    cpu=$(awk -F, '/task-clock/ {print $1 / 1000}' "$tmp/stat")
     e=$(date +%s.%N)
     best_cpu=$(echo "$cpu ${best_cpu:-1e9}" | awk '{print ($1 < $2 ? $1 : $2)}')
     best_wall=$(echo "$s $e ${best_wall:-1e9}" | awk '{d = $2 - $1; print (d < $3 ? d : $3)}')

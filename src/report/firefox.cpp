@@ -96,12 +96,25 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
   for (std::uint32_t i = 0; i < profile.samples.size(); ++i) {
     if (profile.samples[i].event == event) order.push_back(i);
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const auto& x = profile.samples[a];
-    const auto& y = profile.samples[b];
-    if (x.thread != y.thread) return x.thread < y.thread;
-    return x.time_ns < y.time_ns;
-  });
+  // Sort (thread, time, index) keys held contiguously: cheaper than an indirect sort.
+  {
+    struct Key {
+      std::uint32_t thread;
+      std::uint32_t index;
+      std::uint64_t time;
+    };
+    std::vector<Key> keys;
+    keys.reserve(order.size());
+    for (std::uint32_t idx : order) {
+      keys.push_back({profile.samples[idx].thread, idx, profile.samples[idx].time_ns});
+    }
+    std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
+      if (x.thread != y.thread) return x.thread < y.thread;
+      if (x.time != y.time) return x.time < y.time;
+      return x.index < y.index;  // stable for equal times
+    });
+    for (std::size_t k = 0; k < keys.size(); ++k) order[k] = keys[k].index;
+  }
 
   bool first_thread = true;
   StampedRows frame_rows(profile.frames.size());
@@ -165,15 +178,16 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
         stack_row = prefix;
         stack_rows.set(s.stack, generation, stack_row);
       }
-      const double time_ms =
-          static_cast<double>(s.time_ns >= profile.start_time_ns ? s.time_ns - profile.start_time_ns
-                                                                 : 0) /
-          1e6;
+      // Milliseconds with 6 decimals (ns resolution), formatted as integers.
+      const std::uint64_t rel =
+          s.time_ns >= profile.start_time_ns ? s.time_ns - profile.start_time_ns : 0;
       if (k != i) samples.push_back(',');
       if (stack_row < 0) {
-        fmt::format_to(std::back_inserter(samples), "[null,{:.6f},0]", time_ms);
+        fmt::format_to(std::back_inserter(samples), "[null,{}.{:06},0]", rel / 1000000,
+                       rel % 1000000);
       } else {
-        fmt::format_to(std::back_inserter(samples), "[{},{:.6f},0]", stack_row, time_ms);
+        fmt::format_to(std::back_inserter(samples), "[{},{}.{:06},0]", stack_row, rel / 1000000,
+                       rel % 1000000);
       }
     }
 

@@ -70,8 +70,14 @@ Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions&
   for (std::size_t i = 0; i < profile.frames.size(); ++i) {
     const auto& f = profile.frames[i];
     if (f.inlined && !options.inline_frames) continue;
-    std::string label = sanitize(f.function);
+    // An unresolved frame in a known DSO is named after the DSO ("[libc.so.6]"), as
+    // stackcollapse-perf.pl does.
+    std::string label = (f.function.empty() || f.function == "[unknown]") && !f.dso.empty() &&
+                                f.dso != "[unknown]"
+                            ? "[" + sanitize(f.dso) + "]"
+                            : sanitize(f.function);
     if (options.annotate_kernel && f.kind == profile::FrameKind::kKernel) label += "_[k]";
+    if (options.annotate_kernel && f.kind == profile::FrameKind::kJit) label += "_[j]";
     frame_name[i] = names.intern(std::move(label), folded_kind(f.kind));
   }
   // Threads -> comm name index (threads with the same comm merge, as stackcollapse).

@@ -24,6 +24,36 @@ for f in folded pprof json; do "$PERFX" report -i "$tmp/perf.data" --format $f -
 # folded also goes to stdout and is identical.
 "$PERFX" report -i "$tmp/perf.data" --format folded | cmp - "$tmp/prof.folded"
 
+# folded == `perf script | stackcollapse-perf.pl --all` on the same file (the collapse is
+# done here in awk, following stackcollapse-perf.pl's rules).
+cat >"$tmp/stackcollapse.awk" <<'AWK'
+# stackcollapse-perf.pl (--all) for `perf script -F comm,ip,sym,dso` output
+function flush() {
+  if (have) { key = comm; for (i = n; i >= 1; i--) key = key ";" f[i]; count[key]++ }
+  have = 0; n = 0
+}
+/^[^ \t]/ { flush(); comm = $0; sub(/[ \t]+$/, "", comm); have = 1; next }
+/^[ \t]+[0-9a-f]+ / {
+  line = $0; sub(/^[ \t]+[0-9a-f]+ /, "", line)
+  dso = line; sub(/^.* \(/, "", dso); sub(/\)$/, "", dso)
+  sym = line; sub(/ \([^()]*\)$/, "", sym); sub(/\+0x[0-9a-f]+$/, "", sym)
+  gsub(/;/, ":", sym)
+  if (sym == "[unknown]" && dso != "[unknown]") { m = dso; sub(/.*\//, "", m); sym = "[" m "]" }
+  if (dso == "[kernel.kallsyms]") sym = sym "_[k]"
+  else if (dso ~ /\/tmp\/perf-[0-9]+\.map/) sym = sym "_[j]"
+  f[++n] = sym; next
+}
+/^$/ { flush() }
+END { flush(); for (k in count) print k " " count[k] }
+AWK
+perf script -i "$tmp/perf.data" -F comm,ip,sym,dso 2>/dev/null | awk -f "$tmp/stackcollapse.awk" |
+  sort >"$tmp/perf.folded"
+sort "$tmp/prof.folded" >"$tmp/perfx.folded"
+if ! diff "$tmp/perf.folded" "$tmp/perfx.folded"; then
+  echo "folded differs from perf script | stackcollapse (< perf, > perfx)"; exit 1
+fi
+echo "ok: folded == perf script | stackcollapse ($(wc -l <"$tmp/perfx.folded") stacks)"
+
 browser_setup
 node "$BROWSER_TESTS/check_exports.mjs" --prefix "$tmp/prof" --samples "$samples" --hot "$hot"
 

@@ -51,7 +51,7 @@ TEST(Folded, CommFirstKernelSuffixAndThreadsOfOneCommMerge) {
             5u);
   EXPECT_EQ(stacks.at("sh;entry_SYSCALL_64_[k];do_syscall_64_[k];__x64_sys_write_[k]"), 3u);
   // tid 101 has comm "demo" too: folded under the same root, and ';' in names becomes ':'.
-  EXPECT_EQ(stacks.at("demo;start_thread;worker_loop;LFoo:::bar"), 20u);
+  EXPECT_EQ(stacks.at("demo;start_thread;worker_loop;LFoo:::bar_[j]"), 20u);
   EXPECT_EQ(stacks.size(), 6u);
 }
 
