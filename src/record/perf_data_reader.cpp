@@ -449,6 +449,10 @@ struct PerfDataReader::Impl {
         return false;
       }
       auto h = *peek_header(hb, swap);
+      if ((h.size < kHeaderSize || h.size > mem_end - mem_pos) && !from_fd && options.resync &&
+          resync(at, h)) {
+        continue;
+      }
       if (h.size < kHeaderSize) {
         const std::uint64_t left = from_fd ? 0 : mem_end - mem_pos;
         error = Error(Errc::kMalformedData,
@@ -493,6 +497,41 @@ struct PerfDataReader::Impl {
       out.tail = all.subspan(h.size);
       return count(out);
     }
+  }
+
+  // A header is plausible when its type is one we know, its size fits, and (kernel
+  // records) is a multiple of 8.
+  bool plausible(std::uint64_t pos) const {
+    if (mem_end - pos < kHeaderSize) return false;
+    auto h = peek_header(std::span<const std::byte>(map + pos, kHeaderSize), swap);
+    const bool kernel = h->type >= 1 && h->type < PERF_RECORD_MAX;
+    const bool user =
+        h->type >= raw::PERF_RECORD_HEADER_ATTR && h->type <= raw::PERF_RECORD_FINISHED_INIT;
+    if (!kernel && !user) return false;
+    if (h->size < kHeaderSize || h->size > mem_end - pos) return false;
+    return !kernel || h->size % 8 == 0;
+  }
+
+  // File mode, corrupt header at `at`: look for the next 8-aligned position where two
+  // consecutive headers are plausible (or one that ends exactly at the end of the
+  // data), skip to it and count the bytes in between. perf.data has no sync marker,
+  // so this is a heuristic; it never goes backwards and never loops.
+  bool resync(std::uint64_t at, const Header& bad) {
+    for (std::uint64_t p = at + 8; p + kHeaderSize <= mem_end; p += 8) {
+      if (!plausible(p)) continue;
+      auto h = peek_header(std::span<const std::byte>(map + p, kHeaderSize), swap);
+      const std::uint64_t next = p + h->size;
+      if (next != mem_end && !plausible(next)) continue;
+      ++stats.malformed_records;
+      stats.skipped_bytes += p - at;
+      warn(
+          fmt::format("{}: corrupt record at offset {:#x} (type {}, size {}); skipped {} bytes "
+                      "to the next plausible record at offset {:#x}",
+                      name, at, bad.type, bad.size, p - at, p));
+      mem_pos = p;
+      return true;
+    }
+    return false;
   }
 
   std::string event_name(std::size_t i) const {
@@ -562,9 +601,10 @@ Result<PerfDataReader> PerfDataReader::open_fd(int fd, bool owned, std::string n
 }
 
 Result<PerfDataReader> PerfDataReader::from_memory(std::span<const std::byte> bytes,
-                                                   std::string name) {
+                                                   std::string name, const ReaderOptions& options) {
   auto impl = std::make_unique<Impl>();
   impl->name = std::move(name);
+  impl->options = options;
   impl->map = bytes.data();
   impl->map_size = bytes.size();
   impl->file_size = bytes.size();

@@ -22,9 +22,11 @@
 ///   if (reader.error()) report(*reader.error());  // fatal: truncated / unreadable
 ///   const auto& st = reader.stats();               // skipped bytes, unknown types, ...
 ///
-/// Malformed records: in file mode the reader stops at the first record whose
-/// header is impossible (size < 8 or past the end) and records an Error with the
-/// offset; the rest of the data section is counted in skipped_bytes. A record
+/// Malformed records: in file mode, at a record whose header is impossible (size < 8
+/// or past the end) the reader skips forward to the next plausible record
+/// (ReaderOptions::resync), counting the skipped bytes and adding a warning with the
+/// offsets; when none follows (a truncated file) it stops and error() names the offset.
+/// Pipe mode cannot resynchronise and stops. A record
 /// whose header is sane but whose body does not decode is counted in
 /// malformed_records by decode()/decode_sample() callers (the reader moves on
 /// by header.size, which is the resynchronisation perf does).
@@ -73,6 +75,10 @@ struct ReadStats {
 struct ReaderOptions {
   /// Bytes read per chunk in pipe mode (records larger than this still work).
   std::size_t pipe_chunk = 1 << 20;
+  /// File mode: after a corrupt record header, skip forward to the next plausible
+  /// record (two consecutive sane headers) instead of stopping; the skipped bytes are
+  /// counted and a warning names both offsets. Off: stop with error() at the first one.
+  bool resync = true;
 };
 
 class PerfDataReader {
@@ -90,7 +96,8 @@ class PerfDataReader {
                                                       const ReaderOptions& options = {});
   /// Reads an in-memory image (tests, fuzzers). `bytes` must outlive the reader.
   [[nodiscard]] static Result<PerfDataReader> from_memory(std::span<const std::byte> bytes,
-                                                          std::string name = "<memory>");
+                                                          std::string name = "<memory>",
+                                                          const ReaderOptions& options = {});
 
   PerfDataReader(PerfDataReader&&) noexcept;
   PerfDataReader& operator=(PerfDataReader&&) noexcept;

@@ -405,15 +405,39 @@ TEST(PerfDataIo, TruncatedFileReportsOffsetAndKeepsWhatItCould) {
     std::memcpy(&sz, corrupt.data() + pos + 6, 2);
     pos += sz;
   }
+  std::uint16_t victim_size;
+  std::memcpy(&victim_size, corrupt.data() + pos + 6, 2);
   corrupt[pos + 6] = std::byte{2};
   corrupt[pos + 7] = std::byte{0};
-  auto c = PerfDataReader::from_memory(corrupt);
-  ASSERT_TRUE(c);
-  while (c->next(raw)) {
+  {
+    // Default: resynchronise at the next record, count the skipped bytes.
+    auto c = PerfDataReader::from_memory(corrupt);
+    ASSERT_TRUE(c);
+    int records = 0;
+    while (c->next(raw)) ++records;
+    auto clean = PerfDataReader::from_memory(bytes);
+    int all = 0;
+    while (clean->next(raw)) ++all;
+    EXPECT_FALSE(c->error());
+    EXPECT_EQ(records, all - 1);
+    EXPECT_EQ(c->stats().skipped_bytes, victim_size);
+    EXPECT_EQ(c->stats().malformed_records, 1u);
+    ASSERT_FALSE(c->stats().warnings.empty());
+    EXPECT_NE(c->stats().warnings[0].find(fmt::format("offset {:#x}", pos)), std::string::npos)
+        << c->stats().warnings[0];
   }
-  ASSERT_TRUE(c->error());
-  EXPECT_NE(c->error()->message().find(fmt::format("offset {:#x}", pos)), std::string::npos)
-      << c->error()->message();
+  {
+    // Without resync: stop there, error() names the offset.
+    ReaderOptions no_resync;
+    no_resync.resync = false;
+    auto c = PerfDataReader::from_memory(corrupt, "x", no_resync);
+    ASSERT_TRUE(c);
+    while (c->next(raw)) {
+    }
+    ASSERT_TRUE(c->error());
+    EXPECT_NE(c->error()->message().find(fmt::format("offset {:#x}", pos)), std::string::npos)
+        << c->error()->message();
+  }
 
   // Not a perf.data file at all.
   std::vector<std::byte> junk(200, std::byte{'j'});
