@@ -119,3 +119,27 @@ TEST(Export, JsonProfileSummary) {
 
 }  // namespace
 }  // namespace perfx::report
+
+namespace perfx::report {
+namespace {
+
+TEST(Export, TitlesNameTheRecordedWorkload) {
+  auto p = testing::make_test_profile();
+  p.command_line = "/usr/bin/perfx record -g -o x.data -- /opt/app/bin/server --port 80";
+  EXPECT_NE(run("html", p).find("<title>perfx: server --port 80</title>"), std::string::npos);
+  p.command_line = "perf record ./a.out";
+  EXPECT_NE(run("svg", p).find(">perfx: perf record ./a.out</text>"), std::string::npos);
+  ExportOptions o;
+  o.title = "mine";
+  EXPECT_NE(run("html", p, o).find("<title>mine</title>"), std::string::npos);
+}
+
+TEST(Export, JsonStringsAreEscaped) {
+  auto p = testing::make_test_profile();
+  p.frames[2].function = std::string("q\"uo\\te\n\x01") + "ctl";
+  const std::string j = run("json", p);
+  EXPECT_NE(j.find(R"("function":"q\"uo\\te\n\u0001ctl")"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace perfx::report
