@@ -188,13 +188,15 @@ Result<void> write_script(std::ostream& out, const std::string& path,
 
   std::vector<std::uint32_t> locs;
   std::vector<std::uint64_t> ips;
+  std::vector<std::string> loc_text;           // per location id, see loc_tail
+  std::vector<std::uint32_t> loc_text_fields;  // the fields loc_text was made for
   std::string line;
   fmt::memory_buffer buf;
 
   auto start_line = [&](std::uint32_t fields, const symbol::ThreadState* t, std::int32_t pid,
                         std::int32_t tid, std::uint32_t cpu, std::uint64_t time,
                         bool callchain_mode) {
-    auto it = std::back_inserter(buf);
+    auto it = fmt::appender(buf);
     if (fields & kComm) {
       const std::string comm = t != nullptr ? t->comm : std::string(":-1");
       if (callchain_mode)
@@ -228,36 +230,62 @@ Result<void> write_script(std::ostream& out, const std::string& path,
       buf.clear();
       start_line(f, item.thread, static_cast<std::int32_t>(s->pid),
                  static_cast<std::int32_t>(s->tid), s->cpu, s->time, chain_mode);
-      auto it = std::back_inserter(buf);
+      auto it = fmt::appender(buf);
       if (f & kPeriod) fmt::format_to(it, "{:>10} ", s->period);
       if (f & kEvent) fmt::format_to(it, "{}: ", a.name);
       if (f & kAddr) fmt::format_to(it, "{:>16x} ", s->addr);
-      auto print_loc = [&](std::uint32_t loc_id, std::uint64_t addr_shown) {
+      // " sym+0xoff (dso)" (+ srcline) of a location, formatted once per location.
+      auto loc_tail = [&](std::uint32_t loc_id) -> const std::string& {
+        if (loc_text.size() <= loc_id) {
+          loc_text.resize(table.size());
+          loc_text_fields.resize(table.size(), ~0u);
+        }
+        if (loc_text_fields[loc_id] == f) return loc_text[loc_id];
+        fmt::memory_buffer t;
+        auto ti = fmt::appender(t);
         const auto& loc = table.location(loc_id);
         const auto& res = table.resolve(loc_id, (f & kSrcline) != 0, false);
-        if (f & kIp) fmt::format_to(it, "{:>16x}", addr_shown);
         if (f & kSym) {
           if (res.sym != nullptr) {
-            fmt::format_to(it, " {}", res.sym->name);
-            if (f & kSymoff) fmt::format_to(it, "+{:#x}", res.sym_addr - res.sym->start);
+            fmt::format_to(ti, " {}", res.sym->name);
+            if (f & kSymoff) fmt::format_to(ti, "+{:#x}", res.sym_addr - res.sym->start);
           } else {
-            fmt::format_to(it, " [unknown]");
+            fmt::format_to(ti, " [unknown]");
           }
         }
-        if (f & kDso) {
-          fmt::format_to(it, " ({})", loc.dso != nullptr ? loc.dso->long_name() : "[unknown]");
-        }
+        if (f & kDso)
+          fmt::format_to(ti, " ({})", loc.dso != nullptr ? loc.dso->long_name() : "[unknown]");
         if (f & kSrcline) {
           if (!res.srcfile.empty()) {
             auto slash = res.srcfile.rfind('/');
-            fmt::format_to(it, "\n  {}:{}",
+            fmt::format_to(ti, "\n  {}:{}",
                            slash == std::string::npos ? res.srcfile : res.srcfile.substr(slash + 1),
                            res.line);
           } else if (loc.dso != nullptr) {
-            fmt::format_to(it, "\n  {}[{:x}]", loc.dso->short_name(),
+            fmt::format_to(ti, "\n  {}[{:x}]", loc.dso->short_name(),
                            loc.dso->to_symbol_address(loc.map_addr));
           }
         }
+        loc_text[loc_id] = fmt::to_string(t);
+        loc_text_fields[loc_id] = f;
+        return loc_text[loc_id];
+      };
+      auto print_loc = [&](std::uint32_t loc_id, std::uint64_t addr_shown) {
+        if (f & kIp) {
+          char hex[17];
+          int n = 0;
+          char tmp[16];
+          do {
+            tmp[n++] = "0123456789abcdef"[addr_shown & 0xf];
+            addr_shown >>= 4;
+          } while (addr_shown != 0);
+          int k = 0;
+          for (int pad = 16 - n; pad > 0; --pad) hex[k++] = ' ';
+          while (n > 0) hex[k++] = tmp[--n];
+          buf.append(hex, hex + k);
+        }
+        const std::string& tail = loc_tail(loc_id);
+        buf.append(tail.data(), tail.data() + tail.size());
       };
       if (item.thread != nullptr && (f & (kIp | kSym | kDso | kSrcline))) {
         profile::sample_locations(machine, *item.thread, *s, r.header.misc, chain_mode, table, locs,
@@ -298,7 +326,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
     start_line(f, item.thread, static_cast<std::int32_t>(sid.pid),
                static_cast<std::int32_t>(sid.tid), sid.cpu, sid.time,
                (a.fields & kIp) && a.callchain);
-    auto it = std::back_inserter(buf);
+    auto it = fmt::appender(buf);
     if (const auto* c = r.get<record::Comm>()) {
       fmt::format_to(it, "PERF_RECORD_COMM{}: {}:{}/{}\n",
                      (r.header.misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "", c->comm, c->pid,
