@@ -40,10 +40,12 @@ struct LoadOptions {
 };
 
 /// Reads the perf.data at `path` ("-" = stdin, pipe mode) into a Profile.
-/// Each Sample of the result is one recorded sample (Profile::samples keeps the
-/// recording order); Profile::stacks are interned (root first).
+/// Each Sample of the result is one recorded sample (Profile::samples in time order, as
+/// perf processes them); Profile::stacks are interned (root first). Frames are one per
+/// unique (DSO, address), plus one per inline level with inline_frames.
 /// Errors: kNotFound / kIo when the file cannot be read; kMalformedData (with the
 /// byte offset) when it is truncated or corrupt.
-[[nodiscard]] Result<Profile> load_profile(const std::string& path, const LoadOptions& options = {});
+[[nodiscard]] Result<Profile> load_profile(const std::string& path,
+                                           const LoadOptions& options = {});
 
 }  // namespace perfx::profile
