@@ -6,7 +6,7 @@
 #   - no hang: done within 10 s;
 #   - a non-zero exit prints a reason on stderr.
 # Env: PERFX, BUILD_DIR, SOURCE_DIR (set by CTest). RELIABILITY_VARIANTS = variants per
-# input file (default 100). RELIABILITY_TOOL=perf runs the same variants through
+# input file (default 60). RELIABILITY_TOOL=perf runs the same variants through
 # /usr/bin/perf instead and only prints the counts (a survey, never a failure).
 # Exit 77 (skip) when perfx has no report/script command yet.
 set -uo pipefail
@@ -14,7 +14,7 @@ set -uo pipefail
 : "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
 DAMAGE="$BUILD_DIR/fuzz/perfx_damage"
 LIMITED="$BUILD_DIR/fuzz/perfx_run_limited"
-VARIANTS="${RELIABILITY_VARIANTS:-100}"
+VARIANTS="${RELIABILITY_VARIANTS:-60}"
 TOOL="${RELIABILITY_TOOL:-perfx}"
 LIMIT=10
 
@@ -77,15 +77,20 @@ for f in "${inputs[@]}"; do
 done
 echo "inputs: ${inputs[*]##*/}; variants: $n"
 
-# --- run ----------------------------------------------------------------------------
-crashes=0 hangs=0 silent=0 ok=0 refused=0 runs=0
+# --- run (RELIABILITY_JOBS workers, default 2) ---------------------------------------
 report_fail() { echo "  $1: $2"; [[ -s "$3" ]] && sed -n '1,8s/^/      /p' "$3"; }
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
-for list in "$work"/v-*.list; do
+jobs="${RELIABILITY_JOBS:-2}"
+cat "$work"/v-*.list > "$work/all.list"
+# worker K: runs every jobs-th variant from K; prints its findings, writes its counts.
+worker() {
+  local k=$1 crashes=0 hangs=0 silent=0 ok=0 refused=0 runs=0 n=0 v cmd rc name
+  local err="$work/stderr.$k"
   while read -r v; do
+    n=$((n + 1))
+    [[ $(( (n - 1) % jobs )) -eq $k ]] || continue
     for cmd in "${commands[@]}"; do
       runs=$((runs + 1))
-      err="$work/stderr"
       if [[ "$TOOL" == perf ]]; then
         # shellcheck disable=SC2086
         "$LIMITED" "$LIMIT" perf $cmd -f -i "$v" >/dev/null 2>"$err" </dev/null
@@ -107,7 +112,16 @@ for list in "$work"/v-*.list; do
         ok=$((ok + 1))
       fi
     done
-  done < "$list"
+  done < "$work/all.list"
+  echo "$runs $ok $refused $crashes $hangs $silent" > "$work/counts.$k"
+}
+for ((k = 0; k < jobs; k++)); do worker "$k" & done
+wait
+crashes=0 hangs=0 silent=0 ok=0 refused=0 runs=0
+for ((k = 0; k < jobs; k++)); do
+  read -r a b c d e f < "$work/counts.$k"
+  runs=$((runs + a)) ok=$((ok + b)) refused=$((refused + c))
+  crashes=$((crashes + d)) hangs=$((hangs + e)) silent=$((silent + f))
 done
 
 echo "tool=$TOOL runs=$runs ok=$ok refused-with-reason=$refused crashes=$crashes hangs=$hangs" \
