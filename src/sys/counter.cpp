@@ -331,9 +331,12 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
             user.exclude_kernel = 1;
             user.exclude_hv = 1;
             auto fd2 = open_one(user, pid, cpu, group_fd, flags);
-            if (fd2) {
-              fd = std::move(fd2);
-              attr = user;
+            // On failure too, explain the user-only attempt: kernel counting was then
+            // not the only problem (e.g. another user's process).
+            const bool ok = fd2.has_value();
+            fd = std::move(fd2);
+            attr = user;
+            if (ok) {
               se.attr.exclude_kernel = 1;
               se.attr.exclude_hv = 1;
               if (se.name.find(':') == std::string::npos) se.name += ":u";
