@@ -1,5 +1,8 @@
 #include "report/stat_model.hpp"
 
+#include <algorithm>
+#include <cstddef>
+
 #include <fmt/format.h>
 
 namespace perfx::report {
@@ -58,7 +61,9 @@ std::vector<StatEntry> build_stat_entries(const std::vector<CounterSnapshot>& ru
           out.push_back(std::move(e));
         }
         break;
-      case StatAggr::kPerThread:
+      case StatAggr::kPerThread: {
+        // perf sorts each event's threads by value, largest first (sort_aggr_thread).
+        const std::size_t begin = out.size();
         for (std::size_t ti = 0; ti < first.threads.size(); ++ti) {
           std::vector<Count> per_run;
           for (const auto& r : runs) per_run.push_back(r.for_thread(ev, ti));
@@ -67,7 +72,10 @@ std::vector<StatEntry> build_stat_entries(const std::vector<CounterSnapshot>& ru
           e.comm = ti < opts.thread_comms.size() ? opts.thread_comms[ti] : "?";
           out.push_back(std::move(e));
         }
+        std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(begin), out.end(),
+                         [](const StatEntry& a, const StatEntry& b) { return a.value > b.value; });
         break;
+      }
     }
   }
   return out;

@@ -268,6 +268,19 @@ TEST(StatModel, BuildsEntriesFromRuns) {
   ASSERT_EQ(cpus.size(), 2U);
   EXPECT_EQ(cpus[1].cpu, 1);
   EXPECT_DOUBLE_EQ(cpus[1].value, 20);
+  CounterSnapshot th;
+  th.cpus = {-1};
+  th.threads = {100, 101};
+  th.events.push_back(ev);
+  th.events[0].instances = {{3, 5, 5, 0}, {9, 5, 5, 0}};
+  StatModelOptions per_thread;
+  per_thread.aggr = StatAggr::kPerThread;
+  per_thread.thread_comms = {"a", "b"};
+  const auto threads = build_stat_entries({th}, per_thread);
+  ASSERT_EQ(threads.size(), 2U);
+  EXPECT_EQ(threads[0].tid, 101);  // largest first, as perf sorts
+  EXPECT_EQ(threads[0].comm, "b");
+  EXPECT_DOUBLE_EQ(threads[1].value, 3);
   EXPECT_EQ(describe_stat_target({"true", "1"}, false, "", "", ""), "'true 1'");
   EXPECT_EQ(describe_stat_target({}, true, "", "", ""), "'system wide'");
   EXPECT_EQ(describe_stat_target({}, false, "0-1", "", ""), "'CPU(s) 0-1'");
