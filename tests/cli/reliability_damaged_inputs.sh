@@ -45,7 +45,7 @@ if command -v perf >/dev/null 2>&1 &&
   inputs+=("$work/perf-g.data")
 fi
 if command -v perf >/dev/null 2>&1 &&
-   perf record -q -e cpu-clock,page-faults -c 20000 -d -o "$work/perf-two.data" -- \
+   perf record -q -e cpu-clock,page-faults -c 200000 -d -o "$work/perf-two.data" -- \
      "${workload[@]}" >/dev/null 2>&1; then
   inputs+=("$work/perf-two.data")
 fi
