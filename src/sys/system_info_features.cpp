@@ -136,6 +136,31 @@ void gather_system_features(record::Features& out, std::string_view version) {
     if (!topo.core_siblings.empty()) out.cpu_topology = std::move(topo);
   }
 
+  // NUMA nodes: MemTotal/MemFree of each online node and its CPU list.
+  if (auto nodes = parse_cpus(read_trimmed("/sys/devices/system/node/online"))) {
+    for (int node : *nodes) {
+      const std::string base = fmt::format("/sys/devices/system/node/node{}/", node);
+      auto meminfo = slurp_file(base + "meminfo");
+      if (!meminfo) continue;
+      record::NumaNode n;
+      n.node = static_cast<std::uint32_t>(node);
+      auto kb_of = [&](std::string_view key) {
+        // lines look like "Node 0 MemTotal:       14772428 kB"
+        const std::size_t at = meminfo->find(key);
+        std::uint64_t v = 0;
+        if (at == std::string::npos) return v;
+        std::size_t p = at + key.size();
+        while (p < meminfo->size() && ((*meminfo)[p] == ' ' || (*meminfo)[p] == ':')) ++p;
+        std::from_chars(meminfo->data() + p, meminfo->data() + meminfo->size(), v);
+        return v;
+      };
+      n.mem_total_kb = kb_of("MemTotal");
+      n.mem_free_kb = kb_of("MemFree");
+      n.cpus = read_trimmed(base + "cpulist");
+      out.numa_topology.push_back(std::move(n));
+    }
+  }
+
   // PMU mappings: name = type for every PMU in sysfs (perf's "pmu mappings" line).
   const char* pmu_dir = "/sys/bus/event_source/devices";
   std::unique_ptr<DIR, int (*)(DIR*)> d(::opendir(pmu_dir), ::closedir);
