@@ -1,5 +1,6 @@
 #include "report/pprof.hpp"
 
+#include <algorithm>
 #include <map>
 #include <span>
 #include <unordered_map>
@@ -83,17 +84,42 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
   }
   p.set_default_sample_type(default_type);
 
-  // Mappings: ids are index + 1.
+  // Mappings. pprof treats mapping[0] as the main binary ("File:" in its reports): put
+  // the user-space mapping with the most sampled leaf frames first, keep the rest in
+  // order. mapping_id[i] is the pprof id of profile mapping i.
   bool any_lines = false;
   bool any_inline = false;
   for (const auto& f : profile.frames) {
     any_lines |= f.line != 0;
     any_inline |= f.inlined;
   }
-  for (std::size_t i = 0; i < profile.mappings.size(); ++i) {
-    const auto& m = profile.mappings[i];
+  std::vector<std::uint64_t> leaf_samples(profile.mappings.size(), 0);
+  for (const auto& smp : profile.samples) {
+    if (smp.stack >= profile.stacks.size() || profile.stacks[smp.stack].empty()) continue;
+    const std::uint32_t leaf = profile.stacks[smp.stack].back();
+    if (leaf >= profile.frames.size()) continue;
+    const auto& f = profile.frames[leaf];
+    if (f.kind == profile::FrameKind::kUser && f.mapping >= 0 &&
+        static_cast<std::size_t>(f.mapping) < leaf_samples.size()) {
+      ++leaf_samples[static_cast<std::size_t>(f.mapping)];
+    }
+  }
+  std::vector<std::size_t> mapping_order(profile.mappings.size());
+  for (std::size_t i = 0; i < mapping_order.size(); ++i) mapping_order[i] = i;
+  if (!mapping_order.empty()) {
+    const auto main_it = std::max_element(leaf_samples.begin(), leaf_samples.end());
+    const auto main_index = static_cast<std::size_t>(main_it - leaf_samples.begin());
+    std::rotate(mapping_order.begin(),
+                mapping_order.begin() + static_cast<std::ptrdiff_t>(main_index),
+                mapping_order.begin() + static_cast<std::ptrdiff_t>(main_index) + 1);
+  }
+  std::vector<std::uint64_t> mapping_id(profile.mappings.size(), 0);
+  for (std::size_t pos = 0; pos < mapping_order.size(); ++pos)
+    mapping_id[mapping_order[pos]] = pos + 1;
+  for (std::size_t pos = 0; pos < mapping_order.size(); ++pos) {
+    const auto& m = profile.mappings[mapping_order[pos]];
     auto* pm = p.add_mapping();
-    pm->set_id(i + 1);
+    pm->set_id(pos + 1);
     pm->set_memory_start(m.start);
     pm->set_memory_limit(m.limit);
     pm->set_file_offset(m.offset);
@@ -137,7 +163,7 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
     loc->set_id(next_location);
     loc->set_address(phys.address);
     if (phys.mapping >= 0 && static_cast<std::size_t>(phys.mapping) < profile.mappings.size()) {
-      loc->set_mapping_id(static_cast<std::uint64_t>(phys.mapping) + 1);
+      loc->set_mapping_id(mapping_id[static_cast<std::size_t>(phys.mapping)]);
     }
     for (auto fi = group.rbegin(); fi != group.rend(); ++fi) {  // innermost first
       auto* line = loc->add_line();

@@ -88,9 +88,10 @@ TEST(Pprof, InlineFramesAreLinesOfOneLocationInnermostFirst) {
   const auto* root = locations.at(hot->location_id(3));
   EXPECT_EQ(str(functions.at(root->line(0).function_id())->name()), "_start");
 
-  // Mapping of the leaf: the demo binary with its build-id.
-  ASSERT_GE(pp.mapping_size(), 1);
+  // Mapping of the leaf: the demo binary with its build-id, first (pprof's main binary).
+  ASSERT_EQ(pp.mapping_size(), 3);
   const auto& m = pp.mapping(static_cast<int>(leaf->mapping_id() - 1));
+  EXPECT_EQ(leaf->mapping_id(), 1u);
   EXPECT_EQ(m.id(), leaf->mapping_id());
   EXPECT_EQ(str(m.filename()), "/usr/bin/demo");
   EXPECT_EQ(str(m.build_id()), "0123456789abcdef0123456789abcdef01234567");
@@ -105,6 +106,31 @@ TEST(Pprof, InlineFramesAreLinesOfOneLocationInnermostFirst) {
   EXPECT_EQ(labels["pid"], "100");
   EXPECT_EQ(labels["tid"], "100");
   EXPECT_EQ(labels["comm"], "demo");
+}
+
+TEST(Pprof, MainBinaryIsTheMappingWithTheMostUserSamples) {
+  auto p = testing::make_test_profile();
+  std::swap(p.mappings[0], p.mappings[1]);  // demo is now index 1, libc index 0
+  for (auto& f : p.frames) {
+    if (f.mapping == 0) {
+      f.mapping = 1;
+    } else if (f.mapping == 1) {
+      f.mapping = 0;
+    }
+  }
+  const auto pp = read_back(p);
+  ASSERT_EQ(pp.mapping_size(), 3);
+  EXPECT_EQ(pp.string_table(static_cast<int>(pp.mapping(0).filename())), "/usr/bin/demo");
+  EXPECT_EQ(pp.mapping(0).id(), 1u);
+  EXPECT_EQ(pp.string_table(static_cast<int>(pp.mapping(1).filename())),
+            "/usr/lib/x86_64-linux-gnu/libc.so.6");
+  // Every location's mapping id still names the mapping that holds its address.
+  for (const auto& l : pp.location()) {
+    if (!l.mapping_id()) continue;
+    const auto& m = pp.mapping(static_cast<int>(l.mapping_id() - 1));
+    EXPECT_GE(l.address(), m.memory_start());
+    EXPECT_LT(l.address(), m.memory_limit());
+  }
 }
 
 TEST(Pprof, WithoutInlineFramesAndPerThreadAggregation) {
