@@ -72,10 +72,10 @@ Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions&
     if (f.inlined && !options.inline_frames) continue;
     // An unresolved frame in a known DSO is named after the DSO ("[libc.so.6]"), as
     // stackcollapse-perf.pl does.
-    std::string label = (f.function.empty() || f.function == "[unknown]") && !f.dso.empty() &&
-                                f.dso != "[unknown]"
-                            ? "[" + sanitize(f.dso) + "]"
-                            : sanitize(f.function);
+    std::string label =
+        (f.function.empty() || f.function == "[unknown]") && !f.dso.empty() && f.dso != "[unknown]"
+            ? "[" + sanitize(f.dso) + "]"
+            : sanitize(f.function);
     if (options.annotate_kernel && f.kind == profile::FrameKind::kKernel) label += "_[k]";
     if (options.annotate_kernel && f.kind == profile::FrameKind::kJit) label += "_[j]";
     frame_name[i] = names.intern(std::move(label), folded_kind(f.kind));

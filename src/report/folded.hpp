@@ -37,9 +37,9 @@ struct FoldedProfile {
 /// Collapses the samples of one event (options.event, else the first with samples).
 /// Frame labels are the function names ("[dso]" for an unresolved frame of a known
 /// DSO); with options.annotate_kernel kernel frames get the "_[k]" suffix and JIT
-/// frames "_[j]" (stackcollapse-perf.pl --all); with options.include_comm the comm is the root frame;
-/// without options.inline_frames inline frames are dropped. ';' and newlines in
-/// names become ':' and ' ' so the text format stays parseable.
+/// frames "_[j]" (stackcollapse-perf.pl --all); with options.include_comm the comm is the root
+/// frame; without options.inline_frames inline frames are dropped. ';' and newlines in names become
+/// ':' and ' ' so the text format stays parseable.
 [[nodiscard]] Result<FoldedProfile> fold(const profile::Profile& profile,
                                          const ExportOptions& options);
 
