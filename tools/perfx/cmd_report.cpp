@@ -19,6 +19,7 @@
 
 #include "command.hpp"
 #include "profile/load.hpp"
+#include "record/ownership_check.hpp"
 #include "record/perf_data_reader.hpp"
 #include "report/export.hpp"
 #include "report/report_table.hpp"
@@ -94,6 +95,8 @@ int run_report(int argc, char** argv) {
   std::string output;
   unsigned jobs = 0;
   app.add_option("-i,--input", input, "input file ('-' = stdin pipe)")->capture_default_str();
+  bool force = false;
+  app.add_flag("-f,--force", force, "read a perf.data not owned by the current user or root");
   app.add_flag("--stdio", stdio, "text output (the default)");
   app.add_option("-s,--sort", sort, "sort keys: comm,pid,tid,dso,sym,srcline,srcfile,cpu");
   app.add_flag("--children", children, "accumulate callers' overhead (default with callchains)");
@@ -123,6 +126,9 @@ int run_report(int argc, char** argv) {
     return app.exit(e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
+  // perf's rule: another user's perf.data could be crafted against the reader.
+  if (auto owner = record::check_input_owner(input, force); !owner)
+    return error_exit(owner.error().message());
   (void)stdio;
   if (json) {
     if (!format.empty() && format != "json") return error_exit("--json conflicts with --format");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "record/ownership_check.hpp"
 #include "report/script_text.hpp"
 
 namespace perfx::cli {
@@ -25,6 +26,8 @@ int run_script(int argc, char** argv) {
   std::string output;
   report::ScriptOptions so;
   app.add_option("-i,--input", input, "input file ('-' = stdin pipe)")->capture_default_str();
+  bool force = false;
+  app.add_flag("-f,--force", force, "read a perf.data not owned by the current user or root");
   app.add_option("-F,--fields", fields,
                  "comma separated: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,addr,period,"
                  "srcline,trace");
@@ -38,6 +41,11 @@ int run_script(int argc, char** argv) {
     return app.exit(e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
+  // perf's rule: another user's perf.data could be crafted against the reader.
+  if (auto owner = record::check_input_owner(input, force); !owner) {
+    fmt::print(stderr, "perfx script: {}\n", owner.error().message());
+    return 1;
+  }
   std::istringstream in(fields);
   for (std::string f; std::getline(in, f, ',');)
     if (!f.empty()) so.fields.push_back(f);
