@@ -70,6 +70,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   std::vector<const std::vector<std::uint32_t>*> loc_stacks;  // leaf first
   std::unordered_map<ThreadKey, std::uint32_t, ThreadKeyHash> thread_index;
   std::vector<std::uint32_t> locs;
+  std::unordered_map<std::uint64_t, std::size_t> merged;  // aggregate: key -> sample index
   std::uint64_t progress_tick = 0;
   bool first_time = true;
 
@@ -118,6 +119,21 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     if (first_time || s->time < prof.start_time_ns) prof.start_time_ns = s->time;
     prof.end_time_ns = std::max(prof.end_time_ns, s->time);
     first_time = false;
+    if (options.aggregate) {
+      const std::uint64_t key = (static_cast<std::uint64_t>(out.stack) << 32) ^
+                                (static_cast<std::uint64_t>(out.thread) << 12) ^
+                                (static_cast<std::uint64_t>(out.event) << 8) ^ out.cpu;
+      auto [ait, anew] = merged.try_emplace(key, prof.samples.size());
+      if (!anew) {
+        Sample& m = prof.samples[ait->second];
+        if (m.stack == out.stack && m.thread == out.thread && m.event == out.event &&
+            m.cpu == out.cpu) {
+          m.period += out.period;
+          m.count++;
+          return true;
+        }
+      }
+    }
     prof.samples.push_back(out);
     return true;
   };

@@ -23,6 +23,10 @@ struct LoadOptions {
   bool inline_frames = false;
   /// Keep callchains; false keeps only the sampled ip (one frame per stack).
   bool callchains = true;
+  /// Merge samples with the same stack, thread, cpu and event into one Sample (summed
+  /// period, Sample::count). For consumers that need no per-sample times (text report):
+  /// memory then grows with unique stacks, not with samples.
+  bool aggregate = false;
   /// Worker threads for symbolization; 0 = all cores.
   unsigned threads = 0;
   /// Filters (empty = all). Samples not matching are dropped before aggregation.

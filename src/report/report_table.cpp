@@ -134,7 +134,7 @@ class EventReport {
       auto& g = groups[(static_cast<std::uint64_t>(s.stack) * 1000003ULL + s.thread) * 4099ULL +
                        (by_cpu ? s.cpu : 0u)];
       g.period += s.period;
-      g.count++;
+      g.count += s.count;
       sample_info_.try_emplace(
           (static_cast<std::uint64_t>(s.stack) * 1000003ULL + s.thread) * 4099ULL +
               (by_cpu ? s.cpu : 0u),

@@ -207,6 +207,7 @@ int run_report(int argc, char** argv) {
     if (k == "srcline" || k == "srcfile") lo.source_lines = true;
   }
   lo.inline_frames = inline_frames;
+  lo.aggregate = format.empty();  // the text report needs no per-sample times
   if (format.empty() && ro.graph == report::GraphMode::kNone) lo.callchains = ro.children;
   if (::isatty(STDERR_FILENO) == 1) lo.progress = &show_progress;
 
