@@ -19,6 +19,18 @@ raw::EventAttr make_attr(std::uint32_t type, std::uint64_t config) {
   return a;
 }
 
+// A template line ("rNNN", "mem:<addr>...") rather than one concrete event.
+ListEntry syntax_entry(std::string name, EventKind kind, std::string description,
+                       std::optional<raw::EventAttr> attr) {
+  ListEntry e;
+  e.name = std::move(name);
+  e.kind = kind;
+  e.syntax = true;
+  e.description = std::move(description);
+  e.attr = attr;
+  return e;
+}
+
 bool glob_match(const std::string& pattern, const std::string& text) {
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
@@ -146,35 +158,20 @@ Result<std::vector<ListEntry>> list_events(const Resolver& resolver, const ListO
     }
   }
   {
-    ListEntry e;
-    e.name = "rNNN";
-    e.kind = EventKind::kRaw;
-    e.syntax = true;
-    e.description = "Raw PMU event: NNN = hex config (see the CPU vendor's manual)";
-    e.attr = make_attr(PERF_TYPE_RAW, 0);
-    add(std::move(e));
-    ListEntry p;
-    p.name = "<pmu>/<term>=<value>[,...]/[modifiers]";
-    p.kind = EventKind::kRaw;
-    p.syntax = true;
-    p.description =
-        "PMU event by sysfs terms (format/ fields, events/ aliases, config, config1, config2, "
-        "config3, period, freq, name)";
-    add(std::move(p));
-  }
-  {
-    ListEntry e;
-    e.name = "mem:<addr>[/len][:access]";
-    e.kind = EventKind::kBreakpoint;
-    e.syntax = true;
-    e.description =
-        "Hardware breakpoint: len 1, 2, 4 or 8 (default 4, x: sizeof(long)); "
-        "access r, w, x or rw (default rw)";
-    raw::EventAttr a = make_attr(PERF_TYPE_BREAKPOINT, 0);
-    a.bp_type = HW_BREAKPOINT_W;
-    a.bp_len = HW_BREAKPOINT_LEN_4;  // the caller fills bp_addr with a real address
-    e.attr = a;
-    add(std::move(e));
+    raw::EventAttr bp = make_attr(PERF_TYPE_BREAKPOINT, 0);
+    bp.bp_type = HW_BREAKPOINT_W;
+    bp.bp_len = HW_BREAKPOINT_LEN_4;  // the caller fills bp_addr with a real address
+    add(syntax_entry("rNNN", EventKind::kRaw,
+                     "Raw PMU event: NNN = hex config (see the CPU vendor's manual)",
+                     make_attr(PERF_TYPE_RAW, 0)));
+    add(syntax_entry("<pmu>/<term>=<value>[,...]/[modifiers]", EventKind::kRaw,
+                     "PMU event by sysfs terms (format/ fields, events/ aliases, config, "
+                     "config1, config2, config3, period, freq, name)",
+                     std::nullopt));
+    add(syntax_entry("mem:<addr>[/len][:access]", EventKind::kBreakpoint,
+                     "Hardware breakpoint: len 1, 2, 4 or 8 (default 4, x: sizeof(long)); "
+                     "access r, w, x or rw (default rw)",
+                     bp));
   }
   bool have_uprobe = false;
   std::uint32_t uprobe_type = 0;
