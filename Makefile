@@ -36,6 +36,7 @@ asan: setup
 	@cmake --preset asan >/dev/null && cmake --build --preset asan -j $(JOBS)
 	@cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp \
 	  ctest --output-on-failure -j $(JOBS) --timeout 900 $(ASAN_CTEST_ARGS)
 
 # libFuzzer targets (clang, ASan + UBSan), each run for FUZZ_SECONDS; a finding fails.

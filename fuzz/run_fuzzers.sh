@@ -34,6 +34,8 @@ fi
 failed=()
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# Leaks inside third-party libraries (elfutils) only; see the file.
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$src/lsan.supp}"
 for name in "${targets[@]}"; do
   exe="$build/fuzz/fuzz_$name"
   mkdir -p "$scratch/$name"
