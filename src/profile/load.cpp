@@ -138,7 +138,9 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     return true;
   };
   auto replayed = replay(reader, machine, on_item);
-  if (!replayed) return tl::unexpected(std::move(replayed).error());
+  // A damaged file keeps what was read before the damage: the error is reported with the
+  // profile, not instead of it (perf also shows what it could read).
+  if (!replayed) prof.damage = replayed.error().message();
   if (options.progress != nullptr) options.progress(reader.file_size(), reader.file_size());
 
   table.resolve_all(options.source_lines, options.inline_frames, options.threads);
@@ -205,7 +207,12 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     for (std::size_t k = ls.size(); k-- > 0;)
       for (auto fi : loc_frames[ls[k]]) st.push_back(fi);
   }
-  for (const auto& w : reader.stats().warnings) prof.warnings.push_back(w);
+  const auto& stats = reader.stats();
+  for (const auto& w : stats.warnings) prof.warnings.push_back(w);
+  if (stats.skipped_bytes != 0) {
+    const auto skipped = fmt::format("{} corrupt or missing bytes skipped", stats.skipped_bytes);
+    prof.damage = prof.damage.empty() ? skipped : fmt::format("{} ({})", prof.damage, skipped);
+  }
   return prof;
 }
 

@@ -213,6 +213,19 @@ struct PerfDataReader::Impl {
                       data.size));
       bitmap[0] = bitmap[1] = bitmap[2] = bitmap[3] = 0;
     }
+    bool truncated = false;
+    if (data.offset <= file_size && data.size > file_size - data.offset) {
+      // A truncated file (a recording cut short, a partial copy): read the records that
+      // are there; the bytes that are not count as skipped, so callers report the damage.
+      const std::uint64_t have = file_size - data.offset;
+      warn(fmt::format(
+          "{}: data section at offset {:#x} (size {:#x}) extends past end of file (size "
+          "{:#x}): the file is truncated; reading the {} bytes that are there",
+          name, data.offset, data.size, file_size, have));
+      stats.skipped_bytes += data.size - have;
+      data.size = have;
+      truncated = true;
+    }
     PERFX_CHECK(check("data", data));
 
     // Attrs.
@@ -238,7 +251,9 @@ struct PerfDataReader::Impl {
     feat_offset = data.offset + data.size;
     std::uint64_t nfeat = 0;
     for (auto w : bitmap) nfeat += static_cast<std::uint64_t>(__builtin_popcountll(w));
-    if (nfeat != 0) {
+    if (nfeat != 0 && truncated) {
+      warn(fmt::format("{}: the {} feature sections after the data are missing", name, nfeat));
+    } else if (nfeat != 0) {
       Section table{feat_offset, nfeat * 16};
       if (auto c = check("feature table", table); !c) {
         warn(c.error().message());

@@ -65,8 +65,9 @@ struct ReadStats {
   std::array<std::uint64_t, 128> by_type{};  ///< count per record type (< 128)
   std::uint64_t unknown_records = 0;         ///< types neither kernel nor perf user types we know
   std::uint64_t malformed_records = 0;       ///< bodies that failed to decode (see decode())
-  std::uint64_t skipped_bytes = 0;           ///< bytes not returned because they were corrupt
-  std::uint64_t compressed_records = 0;      ///< PERF_RECORD_COMPRESSED records expanded
+  std::uint64_t skipped_bytes =
+      0;  ///< bytes not returned: corrupt, or missing from a truncated file
+  std::uint64_t compressed_records = 0;  ///< PERF_RECORD_COMPRESSED records expanded
   std::uint64_t decompressed_bytes = 0;
   std::vector<std::string> warnings;  ///< first few problems, with offsets
 };

@@ -365,9 +365,20 @@ Result<void> write_script(std::ostream& out, const std::string& path,
   };
   auto ok = profile::replay(reader, machine, on_item);
   if (!field_error) return field_error;
-  if (!ok) return ok;
   if (!out) return fail(Errc::kIo, "writing the script output failed");
-  return {};
+  // Damage: everything before it was printed; the error says where it stopped and what
+  // was skipped (docs/reliability.md).
+  const auto& stats = reader.stats();
+  if (stats.skipped_bytes != 0) {
+    const std::string first = stats.warnings.empty() ? std::string() : stats.warnings.front();
+    if (!ok) {
+      return fail(ok.error().code(), "{} ({} corrupt or missing bytes skipped before it)",
+                  ok.error().message(), stats.skipped_bytes);
+    }
+    return fail(Errc::kMalformedData, "{} corrupt or missing bytes skipped; first: {}",
+                stats.skipped_bytes, first);
+  }
+  return ok;
 }
 
 }  // namespace perfx::report

@@ -35,7 +35,7 @@ check script_fp_task_events "$PERFX" script -i "$DATA/fmt-cpuclock-fp.data" -F c
 # Errors: a truncated file is one line naming the offset, exit status non-zero.
 tmp=$(mktemp -d)
 head -c 3000 "$DATA/fmt-cpuclock-fp.data" > "$tmp/truncated.data"
-check report_truncated bash -c "cd $tmp && \"$PERFX\" report -i truncated.data --stdio 2>&1; echo exit=\$?"
-check script_truncated bash -c "cd $tmp && \"$PERFX\" script -i truncated.data 2>&1; echo exit=\$?"
+check report_truncated bash -c "cd $tmp && \"$PERFX\" report -i truncated.data --stdio --no-children -g none --sort comm,dso 2>&1; echo exit=\$?"
+check script_truncated bash -c "cd $tmp && \"$PERFX\" script -i truncated.data -F comm,tid,time 2>&1; echo exit=\$?"
 rm -rf "$tmp"
 exit $fail

@@ -32,6 +32,14 @@ int error_exit(const std::string& msg) {
   return 1;
 }
 
+// A damaged file: the report above shows what was read; this line says what stopped it.
+int damage_exit(const profile::Profile& prof) {
+  if (prof.damage.empty()) return 0;
+  std::uint64_t samples = 0;
+  for (const auto& s : prof.samples) samples += s.count;
+  return error_exit(fmt::format("{}; showing the {} samples read before it", prof.damage, samples));
+}
+
 std::vector<std::string> split(const std::string& s, char sep = ',') {
   std::vector<std::string> out;
   std::string cur;
@@ -229,12 +237,12 @@ int run_report(int argc, char** argv) {
     eo.inline_frames = inline_frames;
     auto ok = report::export_profile(format, *prof, *out, eo);
     if (!ok) return error_exit(ok.error().message());
-    return 0;
+    return damage_exit(*prof);
   }
   auto ok = report::write_report(*out, *prof, ro);
   if (!ok) return error_exit(ok.error().message());
   out->flush();
-  return 0;
+  return damage_exit(*prof);
 }
 
 const Registration kReg{{"report", "Read a perf.data and show where the time went", &run_report}};
