@@ -36,6 +36,14 @@ check "exit code passthrough" '[ $rc -eq 3 ]'
 rc=$?
 check "signal -> 128+9" '[ $rc -eq 137 ]'
 
+# No `--`: -e takes one value, the rest is the command (perf's habit).
+"$PERFX" stat -e task-clock sh -c 'exit 4' 2>"$tmp/nodash.err"
+rc=$?
+check "stat -e EV cmd runs cmd" '[ $rc -eq 4 ] && grep -q task-clock "$tmp/nodash.err"'
+"$PERFX" record -q -e cpu-clock -o "$tmp/nodash.data" sh -c 'exit 5' 2>/dev/null
+rc=$?
+check "record -e EV cmd runs cmd" '[ $rc -eq 5 ] && [ -s "$tmp/nodash.data" ]'
+
 # -o FILE with CSV: the started-on line, then one line per event.
 "$PERFX" stat -x, -o "$tmp/out.csv" -e page-faults,task-clock -- true 2>"$tmp/o.err"
 rc=$?

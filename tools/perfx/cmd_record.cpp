@@ -188,9 +188,11 @@ struct EventChoice {
 int run_record(int argc, char** argv) {
   RecordOptions o;
   CLI::App app{"Sample events into perf.data (like perf record)", "perfx record"};
+  // One value per -e (CLI11 vectors are greedy): `perfx record -e cpu-clock sleep 1`.
   app.add_option("-e,--event", o.events,
                  "Event(s) to sample (perf syntax); default cycles, "
-                 "falling back to cpu-clock without a PMU");
+                 "falling back to cpu-clock without a PMU")
+      ->allow_extra_args(false);
   app.add_option("-F,--freq", o.freq, "Sampling frequency in Hz (default 4000)");
   app.add_option("-c,--count", o.period, "Sample every N events (fixed period)");
   app.add_flag("-g", o.callchain_fp, "Record call chains (frame pointers)");

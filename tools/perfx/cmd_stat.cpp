@@ -59,7 +59,10 @@ int run_stat(int argc, char** argv) {
   std::string csv_sep;
   bool json = false;
   std::string output;
-  app.add_option("-e,--event", events, "event selector (repeatable; see 'perfx list')");
+  // One value per -e (CLI11 vectors are greedy): `perfx stat -e task-clock sleep 1` runs
+  // sleep, as perf does.
+  app.add_option("-e,--event", events, "event selector (repeatable; see 'perfx list')")
+      ->allow_extra_args(false);
   app.add_flag("-a,--all-cpus", system_wide, "system-wide counting on all CPUs");
   app.add_option("-C,--cpu", cpu_list, "count only on these CPUs (0,2-3)");
   app.add_option("-p,--pid", pid_list, "count existing processes (comma separated pids)");
