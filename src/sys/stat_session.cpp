@@ -6,11 +6,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 
+#include <fmt/format.h>
+
 #include "sys/cgroup.hpp"
 #include "sys/cpu_list.hpp"
+#include "sys/pmu_sysfs.hpp"
 #include "sys/process.hpp"
 #include "sys/unique_fd.hpp"
 
@@ -77,6 +81,22 @@ bool wait_until(std::chrono::nanoseconds deadline, int pidfd) {
       if (monotonic_now() < deadline) return true;
     }
   }
+}
+
+constexpr std::chrono::milliseconds kTaskPoll{100};
+
+/// True while any of `tids` still runs: /proc/<tid>/stat exists and the task is not a
+/// zombie (a -p target another process has not reaped yet is gone for counting).
+bool any_task_alive(const std::vector<pid_t>& tids) {
+  for (const pid_t tid : tids) {
+    auto stat = read_text_file(fmt::format("/proc/{}/stat", tid));
+    if (!stat) continue;
+    const auto paren = stat->rfind(')');  // comm may contain ") "
+    if (paren == std::string::npos || paren + 2 >= stat->size()) continue;
+    const char state = (*stat)[paren + 2];
+    if (state != 'Z' && state != 'X') return true;
+  }
+  return false;
 }
 
 struct OpenPlan {
@@ -157,11 +177,16 @@ Result<StatRun> run_once(const StatSessionConfig& cfg) {
   auto next = start + step;
   for (;;) {
     bool done = false;
+    // -p/-t: the targets are not our children, so no pidfd says when they are gone; look
+    // every 100 ms (perf stops when the last one exits, too).
+    const auto check_by =
+        plan.task_target ? monotonic_now() + kTaskPoll : std::chrono::nanoseconds::max();
     if (interval) {
-      (void)wait_until(next, pidfd.get());  // tick, workload exit or Ctrl-C
+      (void)wait_until(std::min(next, check_by), pidfd.get());  // tick, exit or Ctrl-C
     } else if (!workload) {
-      (void)wait_until(std::chrono::nanoseconds::max(), -1);  // until Ctrl-C
+      (void)wait_until(check_by, -1);  // until Ctrl-C (or the -p/-t targets exit)
     }
+    if (plan.task_target && !any_task_alive(plan.target.threads)) done = true;
     if (workload) {
       if (!interval || g_stop_signal.load() != 0) {
         // Ctrl-C reaches the child from the terminal too: wait for it, as perf does.

@@ -44,6 +44,16 @@ check "stat -e EV cmd runs cmd" '[ $rc -eq 4 ] && grep -q task-clock "$tmp/nodas
 rc=$?
 check "record -e EV cmd runs cmd" '[ $rc -eq 5 ] && [ -s "$tmp/nodash.data" ]'
 
+# -p: ends by itself when the target exits (perf does), with the counts so far.
+sleep 0.4 &
+target=$!
+start=$(date +%s%N)
+timeout 10 "$PERFX" stat -e task-clock -p "$target" 2>"$tmp/p.err"
+rc=$?
+took_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+check "stat -p stops when the target exits (rc $rc, ${took_ms} ms)" \
+  '[ $rc -eq 0 ] && [ $took_ms -lt 3000 ] && grep -q task-clock "$tmp/p.err"'
+
 # -o FILE with CSV: the started-on line, then one line per event.
 "$PERFX" stat -x, -o "$tmp/out.csv" -e page-faults,task-clock -- true 2>"$tmp/o.err"
 rc=$?
