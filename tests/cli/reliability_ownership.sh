@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Files from other users (docs/reliability.md): `perfx report` and `perfx script` refuse a
+# Files from other users (docs/reliability.md): `perfx report`, `perfx script` and `perfx diff` refuse a
 # perf.data not owned by the caller or root unless --force (perf's rule), and `perfx
 # record` never follows a symlink when it replaces perf.data.old.
 #   - as nobody (setpriv) on a root-owned file: allowed;
@@ -49,6 +49,16 @@ for c in "${cmds[@]}"; do
     fail "$c --force still refused nobody's file: $(head -2 "$work/err")"
   else echo "ok: $c --force reads nobody's file"; fi
 done
+
+# perfx diff takes two files: each is checked the same way.
+if "$bin" diff "$work/root.data" "$work/nobody.data" >/dev/null 2>"$work/err"; then
+  fail "diff read a file owned by nobody without --force"
+elif ! grep -q -- '--force' "$work/err"; then
+  fail "diff refused nobody's file without naming --force: $(cat "$work/err")"
+else echo "ok: diff refuses nobody's file"; fi
+if ! "$bin" diff -f "$work/root.data" "$work/nobody.data" >/dev/null 2>"$work/err"; then
+  fail "diff -f still refused nobody's file: $(head -2 "$work/err")"
+else echo "ok: diff -f reads nobody's file"; fi
 
 # perf.data.old symlink: rotation must replace the link, never write through it.
 if "$PERFX" record --help >/dev/null 2>&1; then

@@ -9,11 +9,13 @@
 
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "command.hpp"
 #include "profile/load.hpp"
+#include "record/ownership_check.hpp"
 #include "report/diff.hpp"
 
 namespace perfx::cli {
@@ -27,6 +29,7 @@ int run_diff(int argc, char** argv) {
   std::string title;
   bool icicle = false;
   bool stdio = false;
+  bool force = false;
   app.add_option("files", files, "OLD NEW (default: perf.data.old perf.data)")->expected(0, 2);
   app.add_option("--format", format,
                  "stdio (the perf diff table) or html (differential flame graph)")
@@ -35,6 +38,7 @@ int run_diff(int argc, char** argv) {
   app.add_option("-o,--output", output, "write to this file instead of stdout");
   app.add_option("--title", title, "title of the flame graph");
   app.add_flag("--icicle", icicle, "html: draw roots at the top");
+  app.add_flag("-f,--force", force, "read perf.data files not owned by the current user or root");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -44,17 +48,27 @@ int run_diff(int argc, char** argv) {
   if (files.empty()) files = {"perf.data.old", "perf.data"};
   if (files.size() == 1) files.insert(files.begin(), "perf.data.old");  // perf: NEW is the arg
 
-  profile::LoadOptions load;
-  auto old_profile = profile::load_profile(files[0], load);
-  if (!old_profile) {
-    fmt::print(stderr, "perfx diff: {}: {}\n", files[0], old_profile.error().message());
-    return 1;
+  // perf's rule (as report and script): another user's perf.data could be crafted
+  // against the reader; a damaged file is not silently compared.
+  std::optional<profile::Profile> profiles[2];
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (auto owner = record::check_input_owner(files[i], force); !owner) {
+      fmt::print(stderr, "perfx diff: {}\n", owner.error().message());
+      return 1;
+    }
+    auto p = profile::load_profile(files[i], profile::LoadOptions{});
+    if (!p) {
+      fmt::print(stderr, "perfx diff: {}: {}\n", files[i], p.error().message());
+      return 1;
+    }
+    if (!p->damage.empty()) {
+      fmt::print(stderr, "perfx diff: {}: {}\n", files[i], p->damage);
+      return 1;
+    }
+    profiles[i] = std::move(*p);
   }
-  auto new_profile = profile::load_profile(files[1], load);
-  if (!new_profile) {
-    fmt::print(stderr, "perfx diff: {}: {}\n", files[1], new_profile.error().message());
-    return 1;
-  }
+  const profile::Profile* old_profile = &*profiles[0];
+  const profile::Profile* new_profile = &*profiles[1];
 
   std::ofstream file;
   std::ostream* out = &std::cout;
