@@ -45,6 +45,11 @@ perf_reads() {
   if ! timeout 30 perf report -f -i "$2" --stdio >/dev/null 2>"$work/perf.err"; then
     fail "$1: perf report cannot read $2: $(head -2 "$work/perf.err")"; return 1
   fi
+  # perf exits 0 on a file whose header says it holds no data; that is still a lost file.
+  if grep -qE 'data size field is 0|not properly terminated|failed to process' "$work/perf.err"; then
+    fail "$1: perf report warned on $2: $(grep -m2 -E 'data size|terminated|failed' "$work/perf.err")"
+    return 1
+  fi
   return 0
 }
 
@@ -134,6 +139,25 @@ for sig in INT TERM; do
       else
         fail "SIG$sig #$i after ${delay}s: no file written (exit $rc): $(head -2 "$work/err")"
       fi
+    fi
+  done
+done
+# Early signals, while -a -g is still creating the file and synthesizing the running
+# tasks (~60 ms): the file is finalized all the same.
+for sig in INT TERM; do
+  for delay in 0.02 0.05; do
+    f="$work/early-$sig-$delay.data"
+    "$PERFX" record -q -a -g -o "$f" -- sleep 3 >/dev/null 2>"$work/err" &
+    pid=$!
+    sleep "$delay"
+    kill -s "$sig" "$pid" 2>/dev/null
+    wait "$pid"; rc=$?
+    if [[ $rc -gt 128 && $rc -ne 130 && $rc -ne 143 ]] || grep -qE 'Sanitizer|runtime error' "$work/err"; then
+      fail "early SIG$sig after ${delay}s: crashed (exit $rc): $(head -2 "$work/err")"
+    elif [[ -s "$f" ]]; then
+      perf_reads "early SIG$sig after ${delay}s" "$f" && pass "early SIG$sig after ${delay}s: file readable"
+    else
+      echo "note: early SIG$sig after ${delay}s ended perfx before it created the file"
     fi
   done
 done

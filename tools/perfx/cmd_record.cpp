@@ -500,6 +500,12 @@ int run_record(int argc, char** argv) {
   }
   if (!sampler) return die(sampler.error());
 
+  // Signals are caught from here on: a Ctrl-C or SIGTERM while the output is created and
+  // running tasks are synthesized waits in the pipe, and the loop below then finalizes
+  // the file instead of the process dying with a header that says "no data".
+  auto sigpipe = sys::SignalPipe::install({SIGINT, SIGTERM, SIGCHLD, SIGHUP});
+  if (!sigpipe) return die(sigpipe.error());
+
   // ---- output
   if (!to_stdout) {
     if (auto r = keep_old_output(o.output); !r) return die(r.error());
@@ -584,8 +590,6 @@ int run_record(int argc, char** argv) {
   }
 
   // ---- run
-  auto sigpipe = sys::SignalPipe::install({SIGINT, SIGTERM, SIGCHLD, SIGHUP});
-  if (!sigpipe) return die(sigpipe.error());
   // Ctrl-C reaches the workload through the terminal; perfx itself keeps going until the
   // buffers are drained. A broken output pipe must not kill us silently either.
   ::signal(SIGPIPE, SIG_IGN);
