@@ -68,7 +68,9 @@ struct PerfDataWriter::Impl {
     if (owned && fd >= 0) ::close(fd);
   }
 
-  Result<void> write_all(const std::byte* p, std::size_t n) {
+  // Writes n bytes; `done` counts the bytes that reached the file, even on failure.
+  Result<void> write_all(const std::byte* p, std::size_t n, std::size_t& done) {
+    done = 0;
     while (n > 0) {
       const ssize_t w = ::write(fd, p, n);
       if (w < 0) {
@@ -78,12 +80,36 @@ struct PerfDataWriter::Impl {
       }
       p += w;
       n -= static_cast<std::size_t>(w);
+      done += static_cast<std::size_t>(w);
     }
     return {};
   }
+  Result<void> write_all(const std::byte* p, std::size_t n) {
+    std::size_t done = 0;
+    return write_all(p, n, done);
+  }
+  // A write failed part-way (disk full): keep the whole records of wbuf that reached the
+  // file, cut the torn one off and make the header's data.size cover exactly those, so
+  // the file holds everything recorded up to the fault. Needs no new disk space.
+  void salvage_after_failed_flush(std::size_t written) {
+    std::size_t keep = 0;
+    while (keep + 8 <= written) {
+      std::uint16_t size = 0;
+      std::memcpy(&size, wbuf.data() + keep + 6, 2);
+      if (size < 8 || keep + size > written) break;
+      keep += size;
+    }
+    const std::uint64_t end = pos - wbuf.size() + keep;
+    pos = end;
+    if (::ftruncate(fd, static_cast<off_t>(end)) != 0) return;  // best effort
+    const std::uint64_t size = end - data_offset;
+    (void)::pwrite(fd, &size, 8, 48);
+  }
   Result<void> flush() {
     if (wbuf.empty()) return {};
-    auto r = write_all(wbuf.data(), wbuf.size());
+    std::size_t written = 0;
+    auto r = write_all(wbuf.data(), wbuf.size(), written);
+    if (!r && !pipe && data_offset != 0 && !finalized) salvage_after_failed_flush(written);
     wbuf.clear();
     if (r && !pipe && data_offset != 0 && !finalized) {
       // Crash safety: after every flush the header's data.size covers the whole
