@@ -297,11 +297,18 @@ std::string explain_open_errno(int err, const OpenRequest& req, const SystemRead
           sys.nofile_soft ? std::to_string(*sys.nofile_soft) : std::string("unknown");
       const std::string hard =
           sys.nofile_hard ? std::to_string(*sys.nofile_hard) : std::string("unknown");
+      // perfx already raised the soft limit to the hard one (raise_fd_limit): suggesting
+      // 'ulimit -n' only helps when the hard limit is higher, or for root.
+      const bool can_raise =
+          sys.nofile_soft && sys.nofile_hard && *sys.nofile_hard > *sys.nofile_soft;
       return fmt::format(
           "too many open files: every event needs one file descriptor per CPU and thread, and "
-          "the limit (RLIMIT_NOFILE) is {} (hard limit {}); raise it with 'ulimit -n {}' or "
-          "count fewer events, CPUs or threads",
-          soft, hard, hard);
+          "the limit (RLIMIT_NOFILE) is {} (hard limit {}); {}count fewer events, CPUs or "
+          "threads",
+          soft, hard,
+          can_raise ? fmt::format("raise it with 'ulimit -n {}' or ", hard)
+                    : std::string("raise the hard limit (as root: 'ulimit -Hn N', or "
+                                  "limits.conf) or "));
     }
     case ENFILE:
       return "the system-wide open file table is full (fs.file-max): close files or raise "

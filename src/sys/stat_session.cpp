@@ -16,6 +16,7 @@
 #include "sys/cpu_list.hpp"
 #include "sys/pmu_sysfs.hpp"
 #include "sys/process.hpp"
+#include "sys/system_info.hpp"
 #include "sys/unique_fd.hpp"
 
 namespace perfx::sys {
@@ -149,6 +150,7 @@ Result<StatRun> run_once(const StatSessionConfig& cfg) {
     workload.emplace(std::move(w));
   }
   PERFX_TRY(plan, plan_target(cfg.target, workload ? workload->pid() : -1));
+  raise_fd_limit();  // one fd per event, CPU and thread: use the hard limit, as perf
   PERFX_TRY(set, CounterSet::open(cfg.groups, plan.target));
   const bool on_exec = plan.target.enable_on_exec;
 

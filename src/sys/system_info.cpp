@@ -76,4 +76,15 @@ SystemReadings read_system_readings() {
   return r;
 }
 
+std::uint64_t raise_fd_limit() noexcept {
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0) return 0;
+  if (lim.rlim_cur < lim.rlim_max) {
+    rlimit raised = lim;
+    raised.rlim_cur = lim.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) lim = raised;
+  }
+  return lim.rlim_cur;
+}
+
 }  // namespace perfx::sys

@@ -53,6 +53,11 @@ Result<Capabilities> parse_proc_status_caps(std::string_view status_text);
 /// redeclared here so sys code reading /proc needs no PMU header).
 Result<std::string> read_text_file(const std::string& path);
 
+/// Raises the soft RLIMIT_NOFILE to the hard limit, as perf does: each event needs one fd
+/// per CPU and thread, and the usual soft limit (1024) is soon reached with -a. Returns
+/// the soft limit now in force; never fails (a refused raise leaves the old limit).
+std::uint64_t raise_fd_limit() noexcept;
+
 /// Reads an integer file such as /proc/sys/kernel/perf_event_paranoid.
 Result<long long> read_int_file(const std::string& path);
 

@@ -179,6 +179,13 @@ else
   perf_reads "fd limit" "$work/fd.data" && pass "fd limit: fit in 32 fds, file readable"
 fi
 
+# A low soft limit under a higher hard one is raised, as perf does: the same recording works.
+( ulimit -Sn 32; exec "$LIMITED" 30 "$PERFX" record -a -e "$events" -o "$work/fd2.data" -- sleep 0.2 ) \
+  >/dev/null 2>"$work/err"
+rc=$?
+if [[ $rc -eq 0 ]]; then perf_reads "soft fd limit" "$work/fd2.data" && pass "soft fd limit 32: raised, recorded"
+else fail "soft fd limit 32 (hard $(ulimit -Hn)): exit $rc: $(head -2 "$work/err")"; fi
+
 # 7. Ring buffer overrun: 1 data page, high rate, call chains. When perf sees LOST
 #    records in the file, perfx must have said so on stderr.
 run "overrun" 60 -e cpu-clock -c 20000 -g -m 1 -o "$work/lost.data" -- "${busy[@]}" && {

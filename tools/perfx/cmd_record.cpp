@@ -483,6 +483,7 @@ int run_record(int argc, char** argv) {
                  event::describe_attr(e.attr), e.attr.sample_type);
     }
   }
+  sys::raise_fd_limit();  // one fd per event, CPU and thread: use the hard limit, as perf
   auto sampler = Sampler::open(build_options());
   if (!sampler && default_event && events[0].attr.type == PERF_TYPE_HARDWARE &&
       (sampler.error().sys_errno() == ENOENT || sampler.error().sys_errno() == EOPNOTSUPP ||

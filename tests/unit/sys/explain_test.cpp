@@ -110,6 +110,13 @@ TEST(Explain, EmfileNamesTheLimitAndUlimit) {
   const std::string msg = explain_open_errno(EMFILE, sw_request(), unprivileged());
   EXPECT_THAT(msg, HasSubstr("RLIMIT_NOFILE) is 1024"));
   EXPECT_THAT(msg, HasSubstr("ulimit -n 524288"));
+  // Soft already at the hard limit: 'ulimit -n' cannot help; say what can.
+  auto at_hard = unprivileged();
+  at_hard.nofile_soft = 32;
+  at_hard.nofile_hard = 32;
+  const std::string m2 = explain_open_errno(EMFILE, sw_request(), at_hard);
+  EXPECT_THAT(m2, Not(HasSubstr("ulimit -n 32")));
+  EXPECT_THAT(m2, HasSubstr("hard limit"));
 }
 
 TEST(Explain, EinvalSampleFreqAboveMax) {
