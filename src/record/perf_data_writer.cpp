@@ -290,8 +290,16 @@ struct PerfDataWriter::Impl {
     return {};
   }
 
-  Result<void> send_pipe_features(const Features& f) {
+  Result<void> send_pipe_features(const Features& given) {
+    // As perf's pipe mode: the feature sections as HEADER_FEATURE records (EVENT_DESC names
+    // the events), the end marker, then the tracepoint formats as a HEADER_TRACING_DATA
+    // record followed by the raw data padded to 8 bytes (perf rejects them as a feature).
+    Features f = given;
+    if (f.event_desc.empty()) {
+      for (const auto& a : wattrs) f.event_desc.push_back(EventDesc{a.attr, a.name, a.ids});
+    }
     for (int bit = 1; bit < static_cast<int>(kHeaderLastFeature); ++bit) {
+      if (bit == static_cast<int>(Feature::kTracingData)) continue;
       auto sec = encode_feature(bit, f);
       if (!sec) continue;
       if (sec->size() + 16 > 0xffff) continue;  // does not fit a record; perf skips too
@@ -307,6 +315,16 @@ struct PerfDataWriter::Impl {
     end.header.type = raw::PERF_RECORD_HEADER_FEATURE;
     end.body = HeaderFeature{kHeaderLastFeature, {}};
     PERFX_CHECK(emit_record(end));
+    if (!f.tracing_data.empty() && f.tracing_data.size() <= UINT32_MAX - 8) {
+      const std::size_t padded = (f.tracing_data.size() + 7) & ~std::size_t{7};
+      Record td;
+      td.header.type = raw::PERF_RECORD_HEADER_TRACING_DATA;
+      td.body = HeaderTracingData{static_cast<std::uint32_t>(padded), {}};
+      PERFX_CHECK(emit_record(td));
+      PERFX_CHECK(emit(f.tracing_data));
+      const std::byte zeros[8]{};
+      PERFX_CHECK(emit(std::span<const std::byte>(zeros, padded - f.tracing_data.size())));
+    }
     pipe_features_sent = true;
     return flush();
   }

@@ -113,6 +113,19 @@ else
   fail "pipe: hot_a perfx '$x'% vs perf '$y'%"
 fi
 
+# Pipe mode with a tracepoint: the formats travel as HEADER_TRACING_DATA, so perf script
+# decodes the fields from the stream, and the event keeps its name.
+"$PERFX" record -q -e sched:sched_switch -a -o - -- sleep 0.3 2>/dev/null >"$tmp/tp-pipe.data"
+perf script -i - <"$tmp/tp-pipe.data" >"$tmp/tp-pipe.txt" 2>"$tmp/err.txt"
+rc=$?
+if [ $rc -ne 0 ] || perf_warnings "$tmp/err.txt" | grep -q .; then
+  fail "pipe tracepoint: perf script exit $rc: $(head -3 "$tmp/err.txt")"
+elif grep -q 'sched:sched_switch: prev_comm=' "$tmp/tp-pipe.txt"; then
+  ok "pipe tracepoint: perf script decodes sched_switch fields from the stream"
+else
+  fail "pipe tracepoint: no decoded sched_switch sample: $(head -2 "$tmp/tp-pipe.txt")"
+fi
+
 # SIGINT during perfx record -a -g: the file is finalized and holds the samples so far.
 "$HOT" 4000 >/dev/null &
 hot_pid=$!

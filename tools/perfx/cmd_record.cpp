@@ -552,13 +552,7 @@ int run_record(int argc, char** argv) {
     }
   }
   if (writer->is_pipe()) {
-    // perf's pipe format carries tracing data as PERF_RECORD_HEADER_TRACING_DATA followed
-    // by raw bytes, not as a HEADER_FEATURE (which perf rejects); the writer cannot emit
-    // that yet, so tracepoint fields are not decodable from a pipe (samples still are).
-    if (!features.tracing_data.empty() && !o.quiet) {
-      fmt::print(stderr, "perfx record: note: tracepoint formats are not sent in pipe mode\n");
-    }
-    features.tracing_data.clear();
+    // Pipe mode sends the features (and the tracepoint formats) before any record.
     if (auto r = writer->set_features(features); !r) return die(r.error());
   }
 
