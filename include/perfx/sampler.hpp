@@ -150,6 +150,18 @@ class Sampler {
   /// Reads PERF_FORMAT_LOST of every fd (when the attr asked for it) into stats().lost_read.
   Result<void> update_lost_from_read();
 
+  /// Samples the kernel dropped on one fd (PERF_FORMAT_LOST), for the
+  /// PERF_RECORD_LOST_SAMPLES records perf writes at the end of a recording.
+  struct FdLost {
+    std::size_t event = 0;  ///< index into SamplerOptions::events
+    std::uint64_t id = 0;   ///< the fd's kernel id (PERF_FORMAT_ID or IOC_ID)
+    int cpu = -1;
+    pid_t pid = -1;
+    std::uint64_t lost = 0;
+  };
+  /// Every fd whose attr asked for PERF_FORMAT_LOST (without GROUP), with its count.
+  Result<std::vector<FdLost>> lost_by_fd() const;
+
   /// Totals across buffers.
   [[nodiscard]] SamplerStats stats() const;
 

@@ -13,6 +13,7 @@
 
 #include "sys/cpu_list.hpp"
 #include "sys/explain.hpp"
+#include "sys/ioctl.hpp"
 #include "sys/perf_event_open.hpp"
 #include "sys/ring_buffer.hpp"
 #include "sys/signals.hpp"
@@ -269,21 +270,36 @@ Result<void> Sampler::refresh(int n) {
   return {};
 }
 
-Result<void> Sampler::update_lost_from_read() {
-  std::uint64_t lost = 0;
+Result<std::vector<Sampler::FdLost>> Sampler::lost_by_fd() const {
+  std::vector<FdLost> out;
   for (const auto& f : impl_->fds) {
     const auto& attr = impl_->opt.events[f.event].attr;
     const std::uint64_t rf = attr.read_format;
     if ((rf & PERF_FORMAT_LOST) == 0 || (rf & PERF_FORMAT_GROUP) != 0) continue;
+    // value, [time_enabled], [time_running], [id], lost
     std::uint64_t words[5] = {};
     const ssize_t n = ::read(f.fd.get(), words, sizeof(words));
     if (n < 0) return fail_errno(errno, "reading PERF_FORMAT_LOST");
     std::size_t idx = 1;
     if ((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) != 0) ++idx;
     if ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) != 0) ++idx;
-    if ((rf & PERF_FORMAT_ID) != 0) ++idx;
-    if (static_cast<std::size_t>(n) >= (idx + 1) * 8) lost += words[idx];
+    FdLost l{f.event, 0, f.cpu, f.pid, 0};
+    if ((rf & PERF_FORMAT_ID) != 0) {
+      l.id = words[idx];
+      ++idx;
+    } else if (auto id = sys::ioc_id(f.fd.get())) {
+      l.id = *id;
+    }
+    if (static_cast<std::size_t>(n) >= (idx + 1) * 8) l.lost = words[idx];
+    out.push_back(l);
   }
+  return out;
+}
+
+Result<void> Sampler::update_lost_from_read() {
+  PERFX_TRY(per_fd, lost_by_fd());
+  std::uint64_t lost = 0;
+  for (const auto& l : per_fd) lost += l.lost;
   impl_->lost_read = lost;
   return {};
 }

@@ -197,6 +197,14 @@ run "overrun" 60 -e cpu-clock -c 20000 -g -m 1 -o "$work/lost.data" -- "${busy[@
     if [[ "${lost:-0}" -gt 0 ]] && ! grep -qi 'lost' <<<"$err"; then
       fail "overrun: perf counts $lost LOST records but perfx said nothing: $err"
     else pass "overrun: LOST records=${lost:-0}; perfx: $(grep -i lost <<<"$err" | head -1)"; fi
+    # The count perfx prints is the one perf reads from the file (LOST_SAMPLES records).
+    said=$(sed -n 's/.* samples, \([0-9]*\) lost).*/\1/p' <<<"$err" | head -1)
+    if [[ $HAVE_PERF -eq 1 && -n "$said" ]]; then
+      total=$(perf report -f -i "$work/lost.data" --stdio 2>/dev/null |
+        awk '/^# Total Lost Samples:/ {print $NF; exit}')
+      if [[ "$total" == "$said" ]]; then pass "overrun: perf's Total Lost Samples = perfx's $said"
+      else fail "overrun: perfx said $said lost, perf's Total Lost Samples is '$total'"; fi
+    fi
   fi
 }
 

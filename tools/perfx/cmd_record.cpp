@@ -672,6 +672,23 @@ int run_record(int argc, char** argv) {
   }
   (void)sampler->update_lost_from_read();
   const SamplerStats stats = sampler->stats();
+  // perf writes one PERF_RECORD_LOST_SAMPLES per fd that dropped samples (its "Total Lost
+  // Samples" line counts these), identified by the fd's sample id.
+  if (auto lost = sampler->lost_by_fd(); lost && !write_error) {
+    for (const auto& l : *lost) {
+      if (l.lost == 0) continue;
+      record::Record r;
+      r.header.type = PERF_RECORD_LOST_SAMPLES;
+      r.attr_index = static_cast<int>(l.event);
+      r.sample_id.pid = static_cast<std::uint32_t>(l.pid);
+      r.sample_id.tid = static_cast<std::uint32_t>(l.pid);
+      r.sample_id.time = tracker.last_time();
+      r.sample_id.id = l.id;
+      r.sample_id.cpu = static_cast<std::uint32_t>(l.cpu < 0 ? 0 : l.cpu);
+      r.body = record::LostSamples{l.lost};
+      if (auto w = writer->write(r); !w) write_error = w.error();
+    }
+  }
 
   // ---- features and build-ids of the DSOs that samples hit
   if (!writer->is_pipe()) {
