@@ -841,9 +841,13 @@ std::string format_header(const Features& f, std::span<const AttrEntry> attrs,
           localtime_r(&secs, &tm);
           char buf[64];
           std::strftime(buf, sizeof buf, "%F %T", &tm);
-          const char* clk = c.clockid == 1   ? "CLOCK_MONOTONIC"
-                            : c.clockid == 0 ? "CLOCK_REALTIME"
-                                             : "clock";
+          // perf's clockid_name(): the first name its clockid map has for the id.
+          const char* clk = c.clockid == 1    ? "monotonic"
+                            : c.clockid == 4  ? "monotonic_raw"
+                            : c.clockid == 0  ? "realtime"
+                            : c.clockid == 7  ? "boottime"
+                            : c.clockid == 11 ? "tai"
+                                              : "unknown";
           o += fmt::format("# clockid: {} ({})\n", clk, c.clockid);
           o += fmt::format("# reference time: {}.{:06} = {}.{:06} (TOD) = {}.{:09} ({})\n", buf,
                            (c.wall_clock_ns % 1000000000u) / 1000u, c.wall_clock_ns / 1000000000u,
