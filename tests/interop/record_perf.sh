@@ -126,6 +126,20 @@ else
   fail "pipe tracepoint: no decoded sched_switch sample: $(head -2 "$tmp/tp-pipe.txt")"
 fi
 
+# No command and no target: system-wide until Ctrl-C, as perf record does.
+"$PERFX" record -q -o "$tmp/nocmd.data" 2>"$tmp/rec.err" &
+rec_pid=$!
+sleep 0.5
+kill -INT $rec_pid
+wait $rec_pid
+rc=$?
+n=$(perf report -i "$tmp/nocmd.data" --stdio --sort cpu 2>/dev/null | grep -cE '^ +[0-9.]+% +[0-9]+ *$')
+if [ $rc -eq 0 ] && [ "$n" -ge 1 ]; then
+  ok "no command: system-wide until SIGINT ($n CPUs with samples)"
+else
+  fail "no command: exit $rc, $n CPU rows: $(head -2 "$tmp/rec.err")"
+fi
+
 # SIGINT during perfx record -a -g: the file is finalized and holds the samples so far.
 "$HOT" 4000 >/dev/null &
 hot_pid=$!

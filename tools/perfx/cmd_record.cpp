@@ -240,13 +240,13 @@ int run_record(int argc, char** argv) {
     return 1;
   };
 
+  // perf's habit: no command and no target records the whole system until Ctrl-C.
+  if (o.command.empty() && !o.all_cpus && o.cpu_list.empty() && o.pids.empty() &&
+      o.tids.empty()) {
+    o.all_cpus = true;
+  }
   const bool has_cpu_target = o.all_cpus || !o.cpu_list.empty();
   const bool has_task_target = !o.pids.empty() || !o.tids.empty();
-  if (o.command.empty() && !has_cpu_target && !has_task_target) {
-    fmt::print(stderr,
-               "perfx record: nothing to record: give a command (-- cmd), -a, -C, -p or -t\n");
-    return 1;
-  }
   if (!o.cgroup.empty() && !has_cpu_target) {
     fmt::print(stderr, "perfx record: -G needs system-wide mode (-a or -C)\n");
     return 1;
