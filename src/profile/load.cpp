@@ -45,6 +45,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   PERFX_TRY(reader, record::PerfDataReader::open(path));
   symbol::SearchPaths paths;
   paths.buildid_dir = options.buildid_dir;
+  paths.demangle_params = options.demangle_params;
   symbol::Machine machine(paths);
   Profile prof;
   const auto& feats = reader.features();

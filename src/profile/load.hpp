@@ -39,6 +39,8 @@ struct LoadOptions {
   std::optional<std::uint64_t> time_end_ns;
   /// Directory searched for perf's build-id cache (~/.debug); empty = $HOME/.debug.
   std::string buildid_dir;
+  /// Demangle C++ names with parameter lists (what perf report -v shows).
+  bool demangle_params = false;
   /// Called now and then with (bytes done, bytes total) while reading; may be empty.
   void (*progress)(std::uint64_t done, std::uint64_t total) = nullptr;
 };

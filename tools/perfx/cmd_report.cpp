@@ -113,6 +113,9 @@ int run_report(int argc, char** argv) {
   app.add_option("-C,--cpu", cpus, "only these CPUs (comma separated)");
   app.add_option("--time", time_range, "time window start,end in seconds (perf clock)");
   app.add_flag("--inline", inline_frames, "show inline frames in callchains");
+  bool demangle_params = false;
+  app.add_flag("--demangle-params", demangle_params,
+               "C++ names with parameter lists (what perf report -v shows)");
   app.add_flag("--header", header, "show the recording's header before the report");
   app.add_flag("--header-only", header_only, "show only the recording's header");
   app.add_option("--format", format,
@@ -207,6 +210,7 @@ int run_report(int argc, char** argv) {
     if (k == "srcline" || k == "srcfile") lo.source_lines = true;
   }
   lo.inline_frames = inline_frames;
+  lo.demangle_params = demangle_params;
   lo.aggregate = format.empty();  // the text report needs no per-sample times
   if (format.empty() && ro.graph == report::GraphMode::kNone) lo.callchains = ro.children;
   if (::isatty(STDERR_FILENO) == 1) lo.progress = &show_progress;
