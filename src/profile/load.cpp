@@ -1,4 +1,5 @@
 #include "profile/load.hpp"
+#include "profile/time_filter.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -56,6 +57,14 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     }
   }
   if (feats.hostname) prof.hostname = *feats.hostname;
+  TimeFilter time_filter;
+  if (!options.time.empty()) {
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> span;
+    if (feats.sample_time)
+      span = std::pair{feats.sample_time->first_ns, feats.sample_time->last_ns};
+    PERFX_TRY(f, parse_time_filter(options.time, span));
+    time_filter = std::move(f);
+  }
   auto sync_events = [&] {
     for (std::size_t i = prof.events.size(); i < reader.attrs().size(); ++i) {
       std::string name = reader.event_name(i);
@@ -93,16 +102,17 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
       const auto& attr = reader.attrs()[static_cast<std::size_t>(ai)].attr;
       period = attr.freq ? 1 : attr.sample_period;
     }
+    // perf report skips samples outside --time and --cpu before they reach the hists,
+    // so they are not in the totals either; --pid/--tid/--comms only hide entries.
+    if (time_filter.skip(s->time)) return true;
+    if (!options.cpus.empty() && !contains(options.cpus, s->cpu)) return true;
     if (static_cast<std::size_t>(ai) < prof.events.size()) {
       prof.events[static_cast<std::size_t>(ai)].total_samples++;
       prof.events[static_cast<std::size_t>(ai)].total_period += period;
     }
     if (!options.pids.empty() && !contains(options.pids, t.pid)) return true;
     if (!options.tids.empty() && !contains(options.tids, t.tid)) return true;
-    if (!options.cpus.empty() && !contains(options.cpus, s->cpu)) return true;
     if (!options.comms.empty() && !contains(options.comms, t.comm)) return true;
-    if (options.time_begin_ns && s->time < *options.time_begin_ns) return true;
-    if (options.time_end_ns && s->time > *options.time_end_ns) return true;
     sample_locations(machine, t, *s, r.header.misc, options.callchains, table, locs);
     auto [sit, inserted] =
         stack_index.try_emplace(locs, static_cast<std::uint32_t>(loc_stacks.size()));

@@ -26,20 +26,20 @@ struct Mapping {
 };
 
 struct Frame {
-  std::string function;        ///< demangled name; "[unknown]" when unresolved (as perf)
-  std::string dso;             ///< short DSO name as perf shows it ("libc.so.6")
-  std::uint64_t address = 0;   ///< instruction address (sample ip or return address)
+  std::string function;             ///< demangled name; "[unknown]" when unresolved (as perf)
+  std::string dso;                  ///< short DSO name as perf shows it ("libc.so.6")
+  std::uint64_t address = 0;        ///< instruction address (sample ip or return address)
   std::uint64_t symbol_offset = 0;  ///< address - symbol start, when resolved
-  std::string file;            ///< source file, empty when no debug info
-  std::uint32_t line = 0;      ///< source line, 0 when unknown
-  bool inlined = false;        ///< an inline frame expanded from the next-outer frame
+  std::string file;                 ///< source file, empty when no debug info
+  std::uint32_t line = 0;           ///< source line, 0 when unknown
+  bool inlined = false;             ///< an inline frame expanded from the next-outer frame
   FrameKind kind = FrameKind::kUnknown;
-  std::int32_t mapping = -1;   ///< index into Profile::mappings, -1 if none
+  std::int32_t mapping = -1;  ///< index into Profile::mappings, -1 if none
   /// perf's map-relative address (map_ip: ip - map start + pgoff; absolute for kernel,
   /// JIT and unmapped addresses): what `perf script` prints in callchains and what
   /// `perf report` shows for an unresolved symbol.
   std::uint64_t map_address = 0;
-  std::string dso_path;        ///< the DSO's recorded path ("/usr/lib/.../libc.so.6")
+  std::string dso_path;  ///< the DSO's recorded path ("/usr/lib/.../libc.so.6")
 };
 
 struct Thread {
@@ -52,9 +52,9 @@ struct Sample {
   std::uint32_t stack = 0;   ///< index into Profile::stacks
   std::uint32_t thread = 0;  ///< index into Profile::threads
   std::uint32_t cpu = 0;
-  std::uint64_t time_ns = 0; ///< perf clock (0 if the recording has no time)
-  std::uint64_t period = 1;  ///< event count this sample stands for
-  std::uint32_t event = 0;   ///< index into Profile::events
+  std::uint64_t time_ns = 0;  ///< perf clock (0 if the recording has no time)
+  std::uint64_t period = 1;   ///< event count this sample stands for
+  std::uint32_t event = 0;    ///< index into Profile::events
   /// Recorded samples this entry stands for: 1, or more when load_profile() merged
   /// samples of the same stack/thread/cpu/event (LoadOptions::aggregate; time_ns is then
   /// the first one's time and period the sum).
@@ -62,11 +62,13 @@ struct Sample {
 };
 
 struct Event {
-  std::string name;          ///< "cpu-clock", "sched:sched_switch", ...
-  std::string unit;          ///< "nanoseconds" for clocks, else "events"
-  bool has_callchain = false;       ///< the attr sampled PERF_SAMPLE_CALLCHAIN
-  std::uint64_t total_samples = 0;  ///< samples of this event in the file (before filters)
-  std::uint64_t total_period = 0;   ///< their summed period (perf's "Event count")
+  std::string name;            ///< "cpu-clock", "sched:sched_switch", ...
+  std::string unit;            ///< "nanoseconds" for clocks, else "events"
+  bool has_callchain = false;  ///< the attr sampled PERF_SAMPLE_CALLCHAIN
+  /// Samples of this event in the file: after the --time and --cpu filters (perf leaves
+  /// those out of its totals), before --pid/--tid/--comms.
+  std::uint64_t total_samples = 0;
+  std::uint64_t total_period = 0;  ///< their summed period (perf's "Event count")
 };
 
 struct Profile {

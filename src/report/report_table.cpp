@@ -220,7 +220,9 @@ class EventReport {
       n /= 1000;
       unit = 'G';
     }
-    out << "#\n# Samples: " << n << unit << " of event '" << ev.name << "'\n";
+    out << "#\n# Samples: " << n << unit << " of event '" << ev.name << "'";
+    if (!o_.time_slices.empty()) out << " (time slices: " << o_.time_slices << ")";
+    out << "\n";
     out << "# Event count (approx.): " << ev.total_period << "\n#\n";
     std::string hdr = "#";
     std::string dots = "#";

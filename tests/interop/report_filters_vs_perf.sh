@@ -1,0 +1,54 @@
+#!/bin/bash
+# Interop: perf records a fixture; `perfx report` must print what `perf report` prints
+# for --time windows (header line with "(time slices: ...)", in-window totals and
+# percentages), and reject a --time it cannot parse, naming the text.
+set -u
+: "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
+command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fixture="$BUILD_DIR/fixtures/sym_pinned"
+if [ ! -x "$fixture" ]; then
+  cc -O1 -g -fno-omit-frame-pointer -o "$tmp/sym_pinned" "$SOURCE_DIR/tests/fixtures/sym_pinned.c" || exit 77
+  fixture="$tmp/sym_pinned"
+fi
+perf record -q -e cpu-clock -F 4000 -g -o "$tmp/g.data" -- "$fixture" 100000000 >/dev/null 2>&1 ||
+  { echo "perf record failed"; exit 77; }
+
+fail=0
+# perf's text without blank lines and its closing tip.
+clean() { grep -v -e '^$' -e '^# (Tip' -e '^#$'; }
+same() {  # name, args...
+  local name=$1; shift
+  perf report -i "$tmp/g.data" --stdio "$@" 2>/dev/null | clean > "$tmp/perf.$name"
+  "$PERFX" report -i "$tmp/g.data" --stdio "$@" 2>"$tmp/err.$name" | clean > "$tmp/perfx.$name"
+  if ! grep -q '%' "$tmp/perf.$name"; then echo "$name: perf printed no rows"; fail=1; return; fi
+  if ! diff -u "$tmp/perf.$name" "$tmp/perfx.$name" > "$tmp/diff.$name"; then
+    echo "$name: perfx report $* differs from perf report:"; head -30 "$tmp/diff.$name"
+    cat "$tmp/err.$name"; fail=1
+  fi
+}
+
+# A window around the middle of the recording, in perf's seconds.
+times=$(perf script -i "$tmp/g.data" -F time 2>/dev/null | tr -d ' :' | sed -n '1p;$p')
+first=$(echo "$times" | sed -n 1p)
+last=$(echo "$times" | sed -n 2p)
+mid_a=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.6f", a + (b - a) * 0.3 }')
+mid_b=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.6f", a + (b - a) * 0.6 }')
+
+same time_abs --no-children -g none --time "$mid_a,$mid_b"
+same time_open --no-children -g none --time ",$mid_a"
+same time_two --no-children -g none --time "$first,$mid_a $mid_b,"
+same time_slice --no-children -g none --time 10%/2
+same time_dash --no-children -g none --time 0%-25%,50%-60%
+same time_children -g none --time "$mid_a,$mid_b"
+
+for bad in 10%/x 12.5 "$mid_b,$mid_a" abc,; do
+  if "$PERFX" report -i "$tmp/g.data" --stdio --time "$bad" >/dev/null 2>"$tmp/err"; then
+    echo "--time '$bad' was accepted"; fail=1
+  elif ! grep -qF "'$bad'" "$tmp/err"; then
+    echo "--time '$bad': error does not name the text:"; cat "$tmp/err"; fail=1
+  fi
+done
+[ $fail = 0 ] && echo "perfx report filters match perf report"
+exit $fail
