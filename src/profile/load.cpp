@@ -65,15 +65,21 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     PERFX_TRY(f, parse_time_filter(options.time, span));
     time_filter = std::move(f);
   }
+  bool no_cpu_field = false;  // --cpu on an event without PERF_SAMPLE_CPU
   auto sync_events = [&] {
     for (std::size_t i = prof.events.size(); i < reader.attrs().size(); ++i) {
       std::string name = reader.event_name(i);
       Event ev{name, event_unit(name)};
       ev.has_callchain = (reader.attrs()[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+      ev.has_cpu = (reader.attrs()[i].attr.sample_type & PERF_SAMPLE_CPU) != 0;
+      if (!ev.has_cpu && !options.cpus.empty()) no_cpu_field = true;
       prof.events.push_back(std::move(ev));
     }
   };
   sync_events();
+  // perf_session__cpu_bitmap()'s check and wording.
+  constexpr const char* kNoCpu = "File does not contain CPU events. Remove -C option to proceed.";
+  if (no_cpu_field) return fail(Errc::kInvalidArgument, "{}", kNoCpu);
 
   LocationTable table;
   std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, VecHash> stack_index;
@@ -96,6 +102,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
       options.progress(reader.position(), reader.file_size());
     const auto& t = *item.thread;
     sync_events();
+    if (no_cpu_field) return false;  // pipe mode: attrs arrive with the data
     const int ai = r.attr_index < 0 ? 0 : r.attr_index;
     std::uint64_t period = s->period;
     if (!s->has(PERF_SAMPLE_PERIOD) && static_cast<std::size_t>(ai) < reader.attrs().size()) {
@@ -150,6 +157,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   };
   auto replayed = replay(reader, machine, on_item);
   if (!replayed) return tl::unexpected(std::move(replayed).error());
+  if (no_cpu_field) return fail(Errc::kInvalidArgument, "{}", kNoCpu);
   if (options.progress != nullptr) options.progress(reader.file_size(), reader.file_size());
 
   table.resolve_all(options.source_lines, options.inline_frames, options.threads);

@@ -128,17 +128,15 @@ class EventReport {
     const bool by_cpu = need(Key::kCpu);
     for (const auto& s : p_.samples) {
       if (s.event != event_) continue;
-      const std::uint64_t k = (static_cast<std::uint64_t>(s.stack) << 32) ^
-                              (static_cast<std::uint64_t>(s.thread) << 12) ^ (by_cpu ? s.cpu : 0u);
-      (void)k;
-      auto& g = groups[(static_cast<std::uint64_t>(s.stack) * 1000003ULL + s.thread) * 4099ULL +
-                       (by_cpu ? s.cpu : 0u)];
+      // Without PERF_SAMPLE_CPU every sample is on perf's cpu -1.
+      const std::uint32_t cpu = ev.has_cpu ? s.cpu : 0xffffffffu;
+      const std::uint64_t gk =
+          (static_cast<std::uint64_t>(s.stack) * 1000003ULL + s.thread) * 4099ULL +
+          (by_cpu ? cpu : 0u);
+      auto& g = groups[gk];
       g.period += s.period;
       g.count += s.count;
-      sample_info_.try_emplace(
-          (static_cast<std::uint64_t>(s.stack) * 1000003ULL + s.thread) * 4099ULL +
-              (by_cpu ? s.cpu : 0u),
-          SampleInfo{s.stack, s.thread, s.cpu});
+      sample_info_.try_emplace(gk, SampleInfo{s.stack, s.thread, cpu});
     }
     std::vector<std::uint32_t> seen;
     for (const auto& [gk, g] : groups) {
@@ -203,7 +201,9 @@ class EventReport {
     std::vector<std::size_t> width;
     for (std::size_t c = 0; c < keys_.size(); ++c) {
       std::size_t w = header_of(keys_[c]).size();
-      for (const auto* e : rows) w = std::max(w, cell_text(*e, c).size());
+      // perf sizes CPU by its header only ("-001" for no CPU field overflows it).
+      if (keys_[c] != Key::kCpu)
+        for (const auto* e : rows) w = std::max(w, cell_text(*e, c).size());
       width.push_back(w);
     }
     std::uint64_t n = ev.total_samples;
@@ -394,6 +394,8 @@ class EventReport {
       case Key::kSrcfile:
         return f.file.empty() ? std::string() : basename(f.file);
       case Key::kCpu:
+        // perf's "%*.*d" of sample->cpu, which is -1 when the event has no CPU field.
+        if (!p_.events[event_].has_cpu) return "-001";
         return fmt::format("{:03}", e.cpu);
     }
     return {};

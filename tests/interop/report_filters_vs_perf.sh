@@ -1,7 +1,9 @@
 #!/bin/bash
 # Interop: perf records a fixture; `perfx report` must print what `perf report` prints
 # for --time windows (header line with "(time slices: ...)", in-window totals and
-# percentages), and reject a --time it cannot parse, naming the text.
+# percentages), and reject a --time it cannot parse, naming the text; --cpu (totals of
+# the selected CPUs only) and, on a file without PERF_SAMPLE_CPU, perf's -C error and
+# its "-001" for -s cpu.
 set -u
 : "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
 command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
@@ -50,5 +52,22 @@ for bad in 10%/x 12.5 "$mid_b,$mid_a" abc,; do
     echo "--time '$bad': error does not name the text:"; cat "$tmp/err"; fail=1
   fi
 done
+# No PERF_SAMPLE_CPU in g.data (perf record of a command without --sample-cpu).
+same sort_cpu --no-children -g none -s cpu
+same sort_comm_cpu --no-children -g none -s comm,cpu
+if "$PERFX" report -i "$tmp/g.data" --stdio --cpu 0 >/dev/null 2>"$tmp/err"; then
+  echo "--cpu on a file without CPU was accepted"; fail=1
+elif ! grep -qF "File does not contain CPU events. Remove -C option to proceed." "$tmp/err"; then
+  echo "--cpu without CPU field: not perf's message:"; cat "$tmp/err"; fail=1
+fi
+# With CPUs: two copies of the fixture, and --cpu keeps only CPU 0 in the totals.
+perf record -q -e cpu-clock -F 4000 --sample-cpu -o "$tmp/cpu.data" -- \
+  sh -c "'$fixture' 30000000 & '$fixture' 30000000; wait" >/dev/null 2>&1 ||
+  { echo "perf record --sample-cpu failed"; exit 77; }
+mv "$tmp/g.data" "$tmp/g.orig" && cp "$tmp/cpu.data" "$tmp/g.data"
+same cpu0 --no-children -g none --cpu 0
+same cpu_sort --no-children -g none -s cpu,comm
+mv "$tmp/g.orig" "$tmp/g.data"
+
 [ $fail = 0 ] && echo "perfx report filters match perf report"
 exit $fail

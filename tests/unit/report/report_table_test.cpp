@@ -29,6 +29,7 @@ profile::Profile make_profile() {
   p.threads = {{10, 10, "app"}};
   profile::Event ev{"cpu-clock", "nanoseconds"};
   ev.has_callchain = true;
+  ev.has_cpu = true;
   ev.total_samples = 5;
   ev.total_period = 500;
   p.events = {ev};
@@ -95,6 +96,18 @@ TEST(ReportTable, SampleCountsPercentLimitAndFilters) {
   const std::string filtered = run(f);
   EXPECT_NE(filtered.find("[.] b"), std::string::npos);
   EXPECT_EQ(filtered.find("[.] a"), std::string::npos);
+}
+
+// perf prints sample->cpu with "%*.*d": -1 ("-001") when the event has no CPU field.
+TEST(ReportTable, CpuKeyWithoutCpuFieldIsMinusOne) {
+  auto p = make_profile();
+  p.events[0].has_cpu = false;
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.sort = {"cpu"};
+  const std::string s = run(o, p);
+  EXPECT_NE(s.find("   100.00%  -001\n"), std::string::npos) << s;
 }
 
 TEST(ReportTable, FoldedCallchainsCalleeFirst) {
