@@ -330,7 +330,10 @@ class EventReport {
 
   [[nodiscard]] std::string sym_text(const profile::Frame& f) const {
     const char level = f.kind == profile::FrameKind::kKernel ? 'k' : '.';
-    if (f.function == "[unknown]") return fmt::format("[{}] {:#018x}", level, f.map_address);
+    // perf's "%#018llx": C drops the "0x" of a zero.
+    if (f.function == "[unknown]")
+      return f.map_address == 0 ? fmt::format("[{}] {:016x}", level, 0)
+                                : fmt::format("[{}] {:#018x}", level, f.map_address);
     return fmt::format("[{}] {}", level, f.function);
   }
 
@@ -403,7 +406,9 @@ class EventReport {
 
   [[nodiscard]] std::string frame_name(std::uint32_t fi) const {
     const auto& f = p_.frames[fi];
-    if (f.function == "[unknown]") return fmt::format("{:#x}", f.map_address);
+    // perf's "%#" PRIx64: "0" for a zero address.
+    if (f.function == "[unknown]")
+      return f.map_address == 0 ? std::string("0") : fmt::format("{:#x}", f.map_address);
     return f.inlined ? f.function + " (inlined)" : f.function;
   }
 
@@ -418,11 +423,33 @@ class EventReport {
     return names;
   }
 
+  // perf's callchain tree: chains merged by function (perf's default callchain key), not
+  // by address or stack. `period` is the node's cumulative period (chains through it),
+  // `hit` the period of the chains that end at it.
   struct Node {
     std::string name;
     std::uint64_t period = 0;
     std::vector<Node> kids;
+    std::uint64_t hit = 0;
   };
+
+  // perf's sort_chain_flat(): every node where chains end (hit >= the threshold), as the
+  // path from the root. Ordered by hit, descending (equal hits: by path).
+  struct FlatChain {
+    std::vector<std::string> path;
+    std::uint64_t hit = 0;
+    std::uint64_t cumulative = 0;
+  };
+  void collect_flat(const Node& node, std::vector<std::string>& path, double total,
+                    std::vector<FlatChain>& out) const {
+    for (const auto& k : node.kids) {
+      path.push_back(k.name);
+      if (k.hit > 0 && 100.0 * static_cast<double>(k.hit) / total >= o_.graph_threshold)
+        out.push_back(FlatChain{path, k.hit, k.period});
+      collect_flat(k, path, total, out);
+      path.pop_back();
+    }
+  }
 
   static void add_chain(Node& root, const std::vector<std::string>& names, std::size_t from,
                         std::uint64_t period) {
@@ -438,6 +465,7 @@ class EventReport {
       next->period += period;
       cur = next;
     }
+    cur->hit += period;
   }
 
   // perf's graph layout: a path without branches continues on the next line at the same
@@ -469,30 +497,33 @@ class EventReport {
     std::sort(chains.begin(), chains.end(), [](const auto& a, const auto& b) {
       return a.second != b.second ? a.second > b.second : a.first < b.first;
     });
-    if (o_.graph == GraphMode::kFolded) {
-      for (const auto& [stack, period] : chains) {
-        auto names = chain_names(stack);
-        std::string s;
-        for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ";" : "") + names[i];
-        out << pct(100.0 * static_cast<double>(period) / total) << " " << s << "\n";
-      }
-      out << "\n";
-      return;
-    }
-    if (o_.graph == GraphMode::kFlat) {
-      for (const auto& [stack, period] : chains) {
-        const double v = 100.0 * static_cast<double>(period) / total;
-        if (v < o_.graph_threshold) continue;
-        out << "           " << pct(v) << "\n";
-        for (const auto& n : chain_names(stack)) out << "                " << n << "\n";
-        out << "\n";
-      }
-      return;
-    }
     Node root{"", 0, {}};
     for (const auto& [chain, period] : chains) {
       root.period += period;
       add_chain(root, chain_names(chain), 0, period);
+    }
+    if (o_.graph == GraphMode::kFolded || o_.graph == GraphMode::kFlat) {
+      std::vector<FlatChain> flat;
+      std::vector<std::string> path;
+      collect_flat(root, path, total, flat);
+      std::stable_sort(flat.begin(), flat.end(), [](const FlatChain& a, const FlatChain& b) {
+        return a.hit != b.hit ? a.hit > b.hit : a.path < b.path;
+      });
+      if (o_.graph == GraphMode::kFolded) {
+        // perf prints a folded chain's own hits; a flat one's cumulative period.
+        for (const auto& c : flat) {
+          std::string line;
+          for (std::size_t i = 0; i < c.path.size(); ++i) line += (i ? ";" : "") + c.path[i];
+          out << pct(100.0 * static_cast<double>(c.hit) / total) << " " << line << "\n";
+        }
+        out << "\n";
+        return;
+      }
+      for (const auto& c : flat) {
+        out << "           " << pct(100.0 * static_cast<double>(c.cumulative) / total) << "\n";
+        for (const auto& n : c.path) out << "                " << n << "\n";
+      }
+      return;
     }
     if (100.0 * static_cast<double>(root.period) / total < o_.graph_threshold) return;
     // The first node hangs off "---"; everything below is indented under it.

@@ -3,7 +3,8 @@
 # for --time windows (header line with "(time slices: ...)", in-window totals and
 # percentages), and reject a --time it cannot parse, naming the text; --cpu (totals of
 # the selected CPUs only) and, on a file without PERF_SAMPLE_CPU, perf's -C error and
-# its "-001" for -s cpu.
+# its "-001" for -s cpu; -g folded / flat callchains (merged by function, threshold),
+# compared as sorted lines (perf orders equal-overhead entries by its rbtree insertion).
 set -u
 : "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
 command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
@@ -30,6 +31,20 @@ same() {  # name, args...
     cat "$tmp/err.$name"; fail=1
   fi
 }
+
+same_lines() {  # name, args...
+  local name=$1; shift
+  perf report -i "$tmp/g.data" --stdio "$@" 2>/dev/null | clean | sort > "$tmp/perf.$name"
+  "$PERFX" report -i "$tmp/g.data" --stdio "$@" 2>"$tmp/err.$name" | clean | sort > "$tmp/perfx.$name"
+  if ! diff -u "$tmp/perf.$name" "$tmp/perfx.$name" > "$tmp/diff.$name"; then
+    echo "$name: perfx report $* differs from perf report (sorted lines):"
+    head -30 "$tmp/diff.$name"; fail=1
+  fi
+}
+for g in folded flat folded,0.05 flat,0.05 folded,caller flat,caller; do
+  same_lines "g_$g" --no-children -g "$g"
+  same_lines "g_${g}_children" --children -g "$g"
+done
 
 # A window around the middle of the recording, in perf's seconds.
 times=$(perf script -i "$tmp/g.data" -F time 2>/dev/null | tr -d ' :' | sed -n '1p;$p')

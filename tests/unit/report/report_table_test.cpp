@@ -120,6 +120,58 @@ TEST(ReportTable, FoldedCallchainsCalleeFirst) {
   EXPECT_NE(s.find("20.00% a;a;main\n"), std::string::npos) << s;
 }
 
+// b sampled at two addresses (two frames, one function), a chain ending in a, and a
+// chain below the threshold (c, 0.18%).
+profile::Profile merge_profile() {
+  profile::Profile p;
+  p.frames = {
+      frame("main", "app", profile::FrameKind::kUser), frame("a", "app", profile::FrameKind::kUser),
+      frame("b", "app", profile::FrameKind::kUser), frame("b", "app", profile::FrameKind::kUser),
+      frame("c", "app", profile::FrameKind::kUser)};
+  p.frames[2].address = p.frames[2].map_address = 0x10;
+  p.frames[3].address = p.frames[3].map_address = 0x20;
+  p.stacks = {{0, 1, 2}, {0, 1, 3}, {0, 1, 4}, {0, 1}};
+  p.threads = {{10, 10, "app"}};
+  profile::Event ev{"cpu-clock", "nanoseconds"};
+  ev.has_callchain = true;
+  ev.has_cpu = true;
+  ev.total_samples = 7;
+  ev.total_period = 551;
+  p.events = {ev};
+  for (int i = 0; i < 3; ++i) p.samples.push_back({0, 0, 0, 0, 100, 0});
+  for (int i = 0; i < 2; ++i) p.samples.push_back({1, 0, 0, 0, 100, 0});
+  p.samples.push_back({2, 0, 0, 0, 1, 0});
+  p.samples.push_back({3, 0, 0, 0, 50, 0});
+  return p;
+}
+
+// perf merges callchains by function (not by address or stack); folded prints the hits
+// of the chains ending at a node, flat the node's cumulative period; both hide chains
+// below the threshold.
+TEST(ReportTable, FlatAndFoldedMergeByFunctionAndHonourThreshold) {
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kFolded;
+  o.sort = {"sym"};
+  const std::string self = run(o, merge_profile());
+  EXPECT_NE(self.find("    90.74%  [.] b\n90.74% b;a;main\n\n"), std::string::npos) << self;
+  EXPECT_EQ(self.find("c;a;main"), std::string::npos) << self;
+
+  o.children = true;
+  const std::string folded = run(o, merge_profile());
+  EXPECT_NE(folded.find("90.74% main;a;b\n9.07% main;a\n\n"), std::string::npos) << folded;
+  EXPECT_EQ(folded.find(";c"), std::string::npos) << folded;
+
+  o.graph = GraphMode::kFlat;
+  const std::string flat = run(o, merge_profile());
+  EXPECT_NE(flat.find("           90.74%\n                main\n                a\n"
+                      "                b\n           100.00%\n                main\n"
+                      "                a\n"),
+            std::string::npos)
+      << flat;
+  EXPECT_EQ(flat.find("                c\n"), std::string::npos) << flat;
+}
+
 TEST(ReportTable, GraphBranches) {
   ReportOptions o;
   o.graph = GraphMode::kGraph;
