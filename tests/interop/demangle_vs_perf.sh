@@ -19,8 +19,8 @@ check() {  # name, pattern, perf-args, --, perfx-args
   local pa=() xa=()
   while [ $# -gt 0 ] && [ "$1" != -- ]; do pa+=("$1"); shift; done
   shift; xa=("$@")
-  perf "${pa[@]}" 2>/dev/null | norm | grep -E "$pat" > "$tmp/perf.$name"
-  "$PERFX" "${xa[@]}" 2>/dev/null | norm | grep -E "$pat" > "$tmp/perfx.$name"
+  perf "${pa[@]}" 2>/dev/null | norm | grep -v "^#" | grep -E "$pat" > "$tmp/perf.$name"
+  "$PERFX" "${xa[@]}" 2>/dev/null | norm | grep -v "^#" | grep -E "$pat" > "$tmp/perfx.$name"
   if [ ! -s "$tmp/perf.$name" ]; then echo "$name: perf printed no matching lines"; fail=1; return; fi
   if ! diff -u "$tmp/perf.$name" "$tmp/perfx.$name" > "$tmp/diff.$name"; then
     echo "$name differs:"; head -20 "$tmp/diff.$name"; fail=1
