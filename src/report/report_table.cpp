@@ -17,7 +17,7 @@ struct KeyInfo {
 };
 constexpr KeyInfo kKeys[] = {
     {"comm", Key::kComm, "Command"},
-    {"pid", Key::kPid, "Pid:Command"},
+    {"pid", Key::kPid, "    Pid:Command"},  // perf's se_header, right-aligned pid
     {"tid", Key::kTid, "Tid:Command"},
     {"dso", Key::kDso, "Shared Object"},
     {"sym", Key::kSym, "Symbol"},
@@ -293,8 +293,8 @@ class EventReport {
         case Key::kComm:
           key_buf_.push_back(comms_.id(th.comm));
           break;
-        case Key::kPid:
-          key_buf_.push_back(static_cast<std::uint32_t>(th.pid));
+        case Key::kPid:  // perf 6.1's "pid" key is the thread (sort__thread_cmp)
+          key_buf_.push_back(static_cast<std::uint32_t>(th.tid));
           break;
         case Key::kTid:
           key_buf_.push_back(static_cast<std::uint32_t>(th.tid));
@@ -351,7 +351,7 @@ class EventReport {
           r = ta.comm.compare(tb.comm);
           break;
         case Key::kPid:
-          r = num(ta.pid, tb.pid);
+          r = num(ta.tid, tb.tid);
           break;
         case Key::kTid:
           r = num(ta.tid, tb.tid);
@@ -384,8 +384,8 @@ class EventReport {
     switch (keys_[c]) {
       case Key::kComm:
         return th.comm;
-      case Key::kPid:
-        return fmt::format("{:>7}:{}", th.pid, th.comm);
+      case Key::kPid:  // perf: thread id and the thread's last comm
+        return fmt::format("{:>7}:{}", th.tid, last_comm(th.tid));
       case Key::kTid:
         return fmt::format("{:>7}:{}", th.tid, th.comm);
       case Key::kDso:
@@ -402,6 +402,14 @@ class EventReport {
         return fmt::format("{:03}", e.cpu);
     }
     return {};
+  }
+
+  // The comm a thread had last (perf prints thread__comm_str() at the end): threads are
+  // in first-sample order, a comm change adds a later entry for the same tid.
+  [[nodiscard]] const std::string& last_comm(std::int32_t tid) const {
+    if (last_comm_.empty())
+      for (const auto& t : p_.threads) last_comm_[t.tid] = &t.comm;
+    return *last_comm_.at(tid);
   }
 
   [[nodiscard]] std::string frame_name(std::uint32_t fi) const {
@@ -548,6 +556,7 @@ class EventReport {
   Interner dsos_, syms_, strs_, comms_;
   std::vector<std::uint64_t> frame_dso_, frame_sym_, frame_srcline_, frame_srcfile_;
   std::unordered_map<std::uint64_t, SampleInfo> sample_info_;
+  mutable std::unordered_map<std::int32_t, const std::string*> last_comm_;
   std::vector<Entry> entries_;
   std::unordered_map<std::vector<std::uint64_t>, std::size_t, U64VecHash> index_;
   std::vector<std::uint64_t> key_buf_;

@@ -82,9 +82,12 @@ TEST(ReportTable, SampleCountsPercentLimitAndFilters) {
   o.sort = {"comm", "pid", "cpu"};
   o.show_nr_samples = true;
   const std::string s = run(o);
-  EXPECT_NE(s.find("# Overhead       Samples  Command  Pid:Command  CPU"), std::string::npos) << s;
-  EXPECT_NE(s.find("    80.00%             4  app           10:app  000"), std::string::npos) << s;
-  EXPECT_NE(s.find("    20.00%             1  app           10:app  001"), std::string::npos) << s;
+  EXPECT_NE(s.find("# Overhead       Samples  Command      Pid:Command  CPU"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("    80.00%             4  app           10:app      000"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("    20.00%             1  app           10:app      001"), std::string::npos)
+      << s;
   o.percent_limit = 50;
   const std::string limited = run(o);
   EXPECT_EQ(limited.find("20.00%"), std::string::npos);
@@ -96,6 +99,23 @@ TEST(ReportTable, SampleCountsPercentLimitAndFilters) {
   const std::string filtered = run(f);
   EXPECT_NE(filtered.find("[.] b"), std::string::npos);
   EXPECT_EQ(filtered.find("[.] a"), std::string::npos);
+}
+
+// perf 6.1's "pid" key is the thread: one row per tid, with the thread's last comm.
+TEST(ReportTable, PidKeyIsPerThreadLikePerf) {
+  auto p = make_profile();
+  p.threads = {{10, 10, "app"}, {10, 11, "wk"}, {10, 11, "wk2"}};
+  p.samples[0].thread = 1;
+  p.samples[1].thread = 2;
+  p.samples[2].thread = 2;
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.sort = {"pid"};
+  const std::string s = run(o, p);
+  EXPECT_NE(s.find("# Overhead      Pid:Command\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    60.00%       11:wk2    \n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    40.00%       10:app    \n"), std::string::npos) << s;
 }
 
 // perf prints sample->cpu with "%*.*d": -1 ("-001") when the event has no CPU field.
