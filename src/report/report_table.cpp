@@ -106,6 +106,7 @@ class EventReport {
     const auto& ev = p_.events[event_];
     children_ = o_.children && ev.has_callchain;
     want_chains_ = ev.has_callchain && o_.graph != GraphMode::kNone;
+    callee_children_ = children_ && !o_.caller_order.value_or(true);
     // Per-frame key parts.
     frame_dso_.resize(p_.frames.size());
     frame_sym_.resize(p_.frames.size());
@@ -162,15 +163,22 @@ class EventReport {
         continue;
       }
       seen.clear();
-      for (std::size_t i = 0; i < stack.size(); ++i) {
+      // perf walks its callchain cursor in display order and gives each entry the rest of
+      // the chain from that frame on (once per sample, for the first occurrence): in
+      // caller order the frame and its callees (the leaf: the whole chain), in callee
+      // order the frame and its callers.
+      for (std::size_t n = 0; n < stack.size(); ++n) {
+        const std::size_t i = callee_children_ ? stack.size() - 1 - n : n;
         if (p_.frames[stack[i]].inlined) continue;
         Entry& e = entry_for(stack[i], si);
         const auto idx = static_cast<std::uint32_t>(&e - entries_.data());
         if (std::find(seen.begin(), seen.end(), idx) != seen.end()) continue;
         seen.push_back(idx);
         e.acc += g.period;
-        // The leaf's own entry shows the whole chain; a caller's shows it from itself down.
-        if (want_chains_) e.chains[chain_base | (idx == leaf_idx ? 0u : (i & 0xffffu))] += g.period;
+        if (!want_chains_) continue;
+        std::uint64_t part = 0;  // 0 = the whole chain
+        if (idx != leaf_idx) part = callee_children_ ? (i + 1) & 0xffffu : i & 0xffffu;
+        e.chains[chain_base | part] += g.period;
       }
     }
   }
@@ -423,9 +431,13 @@ class EventReport {
   // The callchain of a stack for display, leaf first (callee order) unless caller order.
   [[nodiscard]] std::vector<std::string> chain_names(std::uint64_t chain) const {
     const auto& st = p_.stacks[static_cast<std::uint32_t>(chain >> 16)];
-    const std::size_t from = chain & 0xffffu;
+    const std::size_t part = chain & 0xffffu;
     std::vector<std::string> names;
-    for (std::size_t i = st.size(); i-- > from;) names.push_back(frame_name(st[i]));
+    if (callee_children_ && part != 0) {  // stack[part-1] and its callers
+      for (std::size_t i = part; i-- > 0;) names.push_back(frame_name(st[i]));
+      return names;
+    }
+    for (std::size_t i = st.size(); i-- > part;) names.push_back(frame_name(st[i]));
     const bool caller = o_.caller_order.value_or(children_);
     if (caller) std::reverse(names.begin(), names.end());
     return names;
@@ -553,6 +565,7 @@ class EventReport {
   std::vector<Key> keys_;
   bool children_ = false;
   bool want_chains_ = false;
+  bool callee_children_ = false;  // -g ...,callee with --children
   Interner dsos_, syms_, strs_, comms_;
   std::vector<std::uint64_t> frame_dso_, frame_sym_, frame_srcline_, frame_srcfile_;
   std::unordered_map<std::uint64_t, SampleInfo> sample_info_;

@@ -45,7 +45,8 @@ same_lines() {  # name, args...
     head -30 "$tmp/diff.$name"; fail=1
   fi
 }
-for g in folded flat folded,0.05 flat,0.05 folded,caller flat,caller; do
+for g in folded flat folded,0.05 flat,0.05 folded,caller flat,caller folded,callee flat,callee \
+  graph,0.5,callee; do
   same_lines "g_$g" --no-children -g "$g"
   same_lines "g_${g}_children" --children -g "$g"
 done

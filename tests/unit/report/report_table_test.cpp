@@ -192,6 +192,21 @@ TEST(ReportTable, FlatAndFoldedMergeByFunctionAndHonourThreshold) {
   EXPECT_EQ(flat.find("                c\n"), std::string::npos) << flat;
 }
 
+// -g callee with children: each entry's chain is the entry and its callers (perf's
+// cursor from that frame on, leaf first); the leaf gets the whole chain, a recursive
+// function its occurrence nearest the leaf.
+TEST(ReportTable, CalleeOrderWithChildrenShowsCallers) {
+  ReportOptions o;
+  o.children = true;
+  o.caller_order = false;
+  o.graph = GraphMode::kFolded;
+  o.sort = {"sym"};
+  const std::string s = run(o);
+  EXPECT_NE(s.find("[.] main\n100.00% main\n\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("[.] a\n60.00% a;main\n20.00% a;a;main\n\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("[.] b\n60.00% b;a;main\n\n"), std::string::npos) << s;
+}
+
 TEST(ReportTable, GraphBranches) {
   ReportOptions o;
   o.graph = GraphMode::kGraph;
