@@ -1,4 +1,5 @@
 #include "profile/load.hpp"
+#include "profile/time_filter.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -45,6 +46,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   PERFX_TRY(reader, record::PerfDataReader::open(path));
   symbol::SearchPaths paths;
   paths.buildid_dir = options.buildid_dir;
+  paths.demangle_params = options.demangle_params;
   symbol::Machine machine(paths);
   Profile prof;
   const auto& feats = reader.features();
@@ -55,15 +57,29 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     }
   }
   if (feats.hostname) prof.hostname = *feats.hostname;
+  TimeFilter time_filter;
+  if (!options.time.empty()) {
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> span;
+    if (feats.sample_time)
+      span = std::pair{feats.sample_time->first_ns, feats.sample_time->last_ns};
+    PERFX_TRY(f, parse_time_filter(options.time, span));
+    time_filter = std::move(f);
+  }
+  bool no_cpu_field = false;  // --cpu on an event without PERF_SAMPLE_CPU
   auto sync_events = [&] {
     for (std::size_t i = prof.events.size(); i < reader.attrs().size(); ++i) {
       std::string name = reader.event_name(i);
       Event ev{name, event_unit(name)};
       ev.has_callchain = (reader.attrs()[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+      ev.has_cpu = (reader.attrs()[i].attr.sample_type & PERF_SAMPLE_CPU) != 0;
+      if (!ev.has_cpu && !options.cpus.empty()) no_cpu_field = true;
       prof.events.push_back(std::move(ev));
     }
   };
   sync_events();
+  // perf_session__cpu_bitmap()'s check and wording.
+  constexpr const char* kNoCpu = "File does not contain CPU events. Remove -C option to proceed.";
+  if (no_cpu_field) return fail(Errc::kInvalidArgument, "{}", kNoCpu);
 
   LocationTable table;
   std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, VecHash> stack_index;
@@ -86,22 +102,24 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
       options.progress(reader.position(), reader.file_size());
     const auto& t = *item.thread;
     sync_events();
+    if (no_cpu_field) return false;  // pipe mode: attrs arrive with the data
     const int ai = r.attr_index < 0 ? 0 : r.attr_index;
     std::uint64_t period = s->period;
     if (!s->has(PERF_SAMPLE_PERIOD) && static_cast<std::size_t>(ai) < reader.attrs().size()) {
       const auto& attr = reader.attrs()[static_cast<std::size_t>(ai)].attr;
       period = attr.freq ? 1 : attr.sample_period;
     }
+    // perf report skips samples outside --time and --cpu before they reach the hists,
+    // so they are not in the totals either; --pid/--tid/--comms only hide entries.
+    if (time_filter.skip(s->time)) return true;
+    if (!options.cpus.empty() && !contains(options.cpus, s->cpu)) return true;
     if (static_cast<std::size_t>(ai) < prof.events.size()) {
       prof.events[static_cast<std::size_t>(ai)].total_samples++;
       prof.events[static_cast<std::size_t>(ai)].total_period += period;
     }
     if (!options.pids.empty() && !contains(options.pids, t.pid)) return true;
     if (!options.tids.empty() && !contains(options.tids, t.tid)) return true;
-    if (!options.cpus.empty() && !contains(options.cpus, s->cpu)) return true;
     if (!options.comms.empty() && !contains(options.comms, t.comm)) return true;
-    if (options.time_begin_ns && s->time < *options.time_begin_ns) return true;
-    if (options.time_end_ns && s->time > *options.time_end_ns) return true;
     sample_locations(machine, t, *s, r.header.misc, options.callchains, table, locs);
     auto [sit, inserted] =
         stack_index.try_emplace(locs, static_cast<std::uint32_t>(loc_stacks.size()));
@@ -141,6 +159,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   // A damaged file keeps what was read before the damage: the error is reported with the
   // profile, not instead of it (perf also shows what it could read).
   if (!replayed) prof.damage = replayed.error().message();
+  if (no_cpu_field) return fail(Errc::kInvalidArgument, "{}", kNoCpu);
   if (options.progress != nullptr) options.progress(reader.file_size(), reader.file_size());
 
   table.resolve_all(options.source_lines, options.inline_frames, options.threads);

@@ -34,11 +34,13 @@ struct LoadOptions {
   std::vector<std::int32_t> pids;
   std::vector<std::int32_t> tids;
   std::vector<std::uint32_t> cpus;
-  /// Time window in perf clock nanoseconds, inclusive; nullopt = unbounded.
-  std::optional<std::uint64_t> time_begin_ns;
-  std::optional<std::uint64_t> time_end_ns;
+  /// perf's --time windows (profile/time_filter.hpp syntax: "START,STOP", "10%/2", ...);
+  /// empty = all. Like --cpu, samples outside are left out of the event totals too.
+  std::string time;
   /// Directory searched for perf's build-id cache (~/.debug); empty = $HOME/.debug.
   std::string buildid_dir;
+  /// Demangle C++ names with parameter lists (what perf report -v shows).
+  bool demangle_params = false;
   /// Called now and then with (bytes done, bytes total) while reading; may be empty.
   void (*progress)(std::uint64_t done, std::uint64_t total) = nullptr;
 };

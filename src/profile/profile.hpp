@@ -62,11 +62,14 @@ struct Sample {
 };
 
 struct Event {
-  std::string name;                 ///< "cpu-clock", "sched:sched_switch", ...
-  std::string unit;                 ///< "nanoseconds" for clocks, else "events"
-  bool has_callchain = false;       ///< the attr sampled PERF_SAMPLE_CALLCHAIN
-  std::uint64_t total_samples = 0;  ///< samples of this event in the file (before filters)
-  std::uint64_t total_period = 0;   ///< their summed period (perf's "Event count")
+  std::string name;            ///< "cpu-clock", "sched:sched_switch", ...
+  std::string unit;            ///< "nanoseconds" for clocks, else "events"
+  bool has_callchain = false;  ///< the attr sampled PERF_SAMPLE_CALLCHAIN
+  bool has_cpu = false;        ///< the attr sampled PERF_SAMPLE_CPU
+  /// Samples of this event in the file: after the --time and --cpu filters (perf leaves
+  /// those out of its totals), before --pid/--tid/--comms.
+  std::uint64_t total_samples = 0;
+  std::uint64_t total_period = 0;  ///< their summed period (perf's "Event count")
 };
 
 struct Profile {

@@ -17,7 +17,7 @@ struct KeyInfo {
 };
 constexpr KeyInfo kKeys[] = {
     {"comm", Key::kComm, "Command"},
-    {"pid", Key::kPid, "Pid:Command"},
+    {"pid", Key::kPid, "    Pid:Command"},  // perf's se_header, right-aligned pid
     {"tid", Key::kTid, "Tid:Command"},
     {"dso", Key::kDso, "Shared Object"},
     {"sym", Key::kSym, "Symbol"},
@@ -106,6 +106,7 @@ class EventReport {
     const auto& ev = p_.events[event_];
     children_ = o_.children && ev.has_callchain;
     want_chains_ = ev.has_callchain && o_.graph != GraphMode::kNone;
+    callee_children_ = children_ && !o_.caller_order.value_or(true);
     // Per-frame key parts.
     frame_dso_.resize(p_.frames.size());
     frame_sym_.resize(p_.frames.size());
@@ -128,17 +129,15 @@ class EventReport {
     const bool by_cpu = need(Key::kCpu);
     for (const auto& s : p_.samples) {
       if (s.event != event_) continue;
-      const std::uint64_t k = (static_cast<std::uint64_t>(s.stack) << 32) ^
-                              (static_cast<std::uint64_t>(s.thread) << 12) ^ (by_cpu ? s.cpu : 0u);
-      (void)k;
-      auto& g = groups[(static_cast<std::uint64_t>(s.stack) * 1000003ULL + s.thread) * 4099ULL +
-                       (by_cpu ? s.cpu : 0u)];
+      // Without PERF_SAMPLE_CPU every sample is on perf's cpu -1.
+      const std::uint32_t cpu = ev.has_cpu ? s.cpu : 0xffffffffu;
+      const std::uint64_t gk =
+          (static_cast<std::uint64_t>(s.stack) * 1000003ULL + s.thread) * 4099ULL +
+          (by_cpu ? cpu : 0u);
+      auto& g = groups[gk];
       g.period += s.period;
       g.count += s.count;
-      sample_info_.try_emplace(
-          (static_cast<std::uint64_t>(s.stack) * 1000003ULL + s.thread) * 4099ULL +
-              (by_cpu ? s.cpu : 0u),
-          SampleInfo{s.stack, s.thread, s.cpu});
+      sample_info_.try_emplace(gk, SampleInfo{s.stack, s.thread, cpu});
     }
     std::vector<std::uint32_t> seen;
     for (const auto& [gk, g] : groups) {
@@ -164,15 +163,22 @@ class EventReport {
         continue;
       }
       seen.clear();
-      for (std::size_t i = 0; i < stack.size(); ++i) {
+      // perf walks its callchain cursor in display order and gives each entry the rest of
+      // the chain from that frame on (once per sample, for the first occurrence): in
+      // caller order the frame and its callees (the leaf: the whole chain), in callee
+      // order the frame and its callers.
+      for (std::size_t n = 0; n < stack.size(); ++n) {
+        const std::size_t i = callee_children_ ? stack.size() - 1 - n : n;
         if (p_.frames[stack[i]].inlined) continue;
         Entry& e = entry_for(stack[i], si);
         const auto idx = static_cast<std::uint32_t>(&e - entries_.data());
         if (std::find(seen.begin(), seen.end(), idx) != seen.end()) continue;
         seen.push_back(idx);
         e.acc += g.period;
-        // The leaf's own entry shows the whole chain; a caller's shows it from itself down.
-        if (want_chains_) e.chains[chain_base | (idx == leaf_idx ? 0u : (i & 0xffffu))] += g.period;
+        if (!want_chains_) continue;
+        std::uint64_t part = 0;  // 0 = the whole chain
+        if (idx != leaf_idx) part = callee_children_ ? (i + 1) & 0xffffu : i & 0xffffu;
+        e.chains[chain_base | part] += g.period;
       }
     }
   }
@@ -203,7 +209,9 @@ class EventReport {
     std::vector<std::size_t> width;
     for (std::size_t c = 0; c < keys_.size(); ++c) {
       std::size_t w = header_of(keys_[c]).size();
-      for (const auto* e : rows) w = std::max(w, cell_text(*e, c).size());
+      // perf sizes CPU by its header only ("-001" for no CPU field overflows it).
+      if (keys_[c] != Key::kCpu)
+        for (const auto* e : rows) w = std::max(w, cell_text(*e, c).size());
       width.push_back(w);
     }
     std::uint64_t n = ev.total_samples;
@@ -220,7 +228,9 @@ class EventReport {
       n /= 1000;
       unit = 'G';
     }
-    out << "#\n# Samples: " << n << unit << " of event '" << ev.name << "'\n";
+    out << "#\n# Samples: " << n << unit << " of event '" << ev.name << "'";
+    if (!o_.time_slices.empty()) out << " (time slices: " << o_.time_slices << ")";
+    out << "\n";
     out << "# Event count (approx.): " << ev.total_period << "\n#\n";
     std::string hdr = "#";
     std::string dots = "#";
@@ -291,8 +301,8 @@ class EventReport {
         case Key::kComm:
           key_buf_.push_back(comms_.id(th.comm));
           break;
-        case Key::kPid:
-          key_buf_.push_back(static_cast<std::uint32_t>(th.pid));
+        case Key::kPid:  // perf 6.1's "pid" key is the thread (sort__thread_cmp)
+          key_buf_.push_back(static_cast<std::uint32_t>(th.tid));
           break;
         case Key::kTid:
           key_buf_.push_back(static_cast<std::uint32_t>(th.tid));
@@ -328,7 +338,10 @@ class EventReport {
 
   [[nodiscard]] std::string sym_text(const profile::Frame& f) const {
     const char level = f.kind == profile::FrameKind::kKernel ? 'k' : '.';
-    if (f.function == "[unknown]") return fmt::format("[{}] {:#018x}", level, f.map_address);
+    // perf's "%#018llx": C drops the "0x" of a zero.
+    if (f.function == "[unknown]")
+      return f.map_address == 0 ? fmt::format("[{}] {:016x}", level, 0)
+                                : fmt::format("[{}] {:#018x}", level, f.map_address);
     return fmt::format("[{}] {}", level, f.function);
   }
 
@@ -346,7 +359,7 @@ class EventReport {
           r = ta.comm.compare(tb.comm);
           break;
         case Key::kPid:
-          r = num(ta.pid, tb.pid);
+          r = num(ta.tid, tb.tid);
           break;
         case Key::kTid:
           r = num(ta.tid, tb.tid);
@@ -379,8 +392,8 @@ class EventReport {
     switch (keys_[c]) {
       case Key::kComm:
         return th.comm;
-      case Key::kPid:
-        return fmt::format("{:>7}:{}", th.pid, th.comm);
+      case Key::kPid:  // perf: thread id and the thread's last comm
+        return fmt::format("{:>7}:{}", th.tid, last_comm(th.tid));
       case Key::kTid:
         return fmt::format("{:>7}:{}", th.tid, th.comm);
       case Key::kDso:
@@ -392,33 +405,71 @@ class EventReport {
       case Key::kSrcfile:
         return f.file.empty() ? std::string() : basename(f.file);
       case Key::kCpu:
+        // perf's "%*.*d" of sample->cpu, which is -1 when the event has no CPU field.
+        if (!p_.events[event_].has_cpu) return "-001";
         return fmt::format("{:03}", e.cpu);
     }
     return {};
   }
 
+  // The comm a thread had last (perf prints thread__comm_str() at the end): threads are
+  // in first-sample order, a comm change adds a later entry for the same tid.
+  [[nodiscard]] const std::string& last_comm(std::int32_t tid) const {
+    if (last_comm_.empty())
+      for (const auto& t : p_.threads) last_comm_[t.tid] = &t.comm;
+    return *last_comm_.at(tid);
+  }
+
   [[nodiscard]] std::string frame_name(std::uint32_t fi) const {
     const auto& f = p_.frames[fi];
-    if (f.function == "[unknown]") return fmt::format("{:#x}", f.map_address);
+    // perf's "%#" PRIx64: "0" for a zero address.
+    if (f.function == "[unknown]")
+      return f.map_address == 0 ? std::string("0") : fmt::format("{:#x}", f.map_address);
     return f.inlined ? f.function + " (inlined)" : f.function;
   }
 
   // The callchain of a stack for display, leaf first (callee order) unless caller order.
   [[nodiscard]] std::vector<std::string> chain_names(std::uint64_t chain) const {
     const auto& st = p_.stacks[static_cast<std::uint32_t>(chain >> 16)];
-    const std::size_t from = chain & 0xffffu;
+    const std::size_t part = chain & 0xffffu;
     std::vector<std::string> names;
-    for (std::size_t i = st.size(); i-- > from;) names.push_back(frame_name(st[i]));
+    if (callee_children_ && part != 0) {  // stack[part-1] and its callers
+      for (std::size_t i = part; i-- > 0;) names.push_back(frame_name(st[i]));
+      return names;
+    }
+    for (std::size_t i = st.size(); i-- > part;) names.push_back(frame_name(st[i]));
     const bool caller = o_.caller_order.value_or(children_);
     if (caller) std::reverse(names.begin(), names.end());
     return names;
   }
 
+  // perf's callchain tree: chains merged by function (perf's default callchain key), not
+  // by address or stack. `period` is the node's cumulative period (chains through it),
+  // `hit` the period of the chains that end at it.
   struct Node {
     std::string name;
     std::uint64_t period = 0;
     std::vector<Node> kids;
+    std::uint64_t hit = 0;
   };
+
+  // perf's sort_chain_flat(): every node where chains end (hit >= the threshold), as the
+  // path from the root. Ordered by hit, descending (equal hits: by path).
+  struct FlatChain {
+    std::vector<std::string> path;
+    std::uint64_t hit = 0;
+    std::uint64_t cumulative = 0;
+  };
+  void collect_flat(const Node& node, std::vector<std::string>& path, double total,
+                    std::vector<FlatChain>& out) const {
+    for (const auto& k : node.kids) {
+      path.push_back(k.name);
+      if (k.hit > 0 && 100.0 * static_cast<double>(k.hit) / total >= o_.graph_threshold)
+        out.push_back(FlatChain{path, k.hit, k.period});
+      collect_flat(k, path, total, out);
+      path.pop_back();
+    }
+  }
 
   static void add_chain(Node& root, const std::vector<std::string>& names, std::size_t from,
                         std::uint64_t period) {
@@ -434,6 +485,7 @@ class EventReport {
       next->period += period;
       cur = next;
     }
+    cur->hit += period;
   }
 
   // perf's graph layout: a path without branches continues on the next line at the same
@@ -465,30 +517,33 @@ class EventReport {
     std::sort(chains.begin(), chains.end(), [](const auto& a, const auto& b) {
       return a.second != b.second ? a.second > b.second : a.first < b.first;
     });
-    if (o_.graph == GraphMode::kFolded) {
-      for (const auto& [stack, period] : chains) {
-        auto names = chain_names(stack);
-        std::string s;
-        for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ";" : "") + names[i];
-        out << pct(100.0 * static_cast<double>(period) / total) << " " << s << "\n";
-      }
-      out << "\n";
-      return;
-    }
-    if (o_.graph == GraphMode::kFlat) {
-      for (const auto& [stack, period] : chains) {
-        const double v = 100.0 * static_cast<double>(period) / total;
-        if (v < o_.graph_threshold) continue;
-        out << "           " << pct(v) << "\n";
-        for (const auto& n : chain_names(stack)) out << "                " << n << "\n";
-        out << "\n";
-      }
-      return;
-    }
     Node root{"", 0, {}};
     for (const auto& [chain, period] : chains) {
       root.period += period;
       add_chain(root, chain_names(chain), 0, period);
+    }
+    if (o_.graph == GraphMode::kFolded || o_.graph == GraphMode::kFlat) {
+      std::vector<FlatChain> flat;
+      std::vector<std::string> path;
+      collect_flat(root, path, total, flat);
+      std::stable_sort(flat.begin(), flat.end(), [](const FlatChain& a, const FlatChain& b) {
+        return a.hit != b.hit ? a.hit > b.hit : a.path < b.path;
+      });
+      if (o_.graph == GraphMode::kFolded) {
+        // perf prints a folded chain's own hits; a flat one's cumulative period.
+        for (const auto& c : flat) {
+          std::string line;
+          for (std::size_t i = 0; i < c.path.size(); ++i) line += (i ? ";" : "") + c.path[i];
+          out << pct(100.0 * static_cast<double>(c.hit) / total) << " " << line << "\n";
+        }
+        out << "\n";
+        return;
+      }
+      for (const auto& c : flat) {
+        out << "           " << pct(100.0 * static_cast<double>(c.cumulative) / total) << "\n";
+        for (const auto& n : c.path) out << "                " << n << "\n";
+      }
+      return;
     }
     if (100.0 * static_cast<double>(root.period) / total < o_.graph_threshold) return;
     // The first node hangs off "---"; everything below is indented under it.
@@ -510,9 +565,11 @@ class EventReport {
   std::vector<Key> keys_;
   bool children_ = false;
   bool want_chains_ = false;
+  bool callee_children_ = false;  // -g ...,callee with --children
   Interner dsos_, syms_, strs_, comms_;
   std::vector<std::uint64_t> frame_dso_, frame_sym_, frame_srcline_, frame_srcfile_;
   std::unordered_map<std::uint64_t, SampleInfo> sample_info_;
+  mutable std::unordered_map<std::int32_t, const std::string*> last_comm_;
   std::vector<Entry> entries_;
   std::unordered_map<std::vector<std::uint64_t>, std::size_t, U64VecHash> index_;
   std::vector<std::uint64_t> key_buf_;

@@ -4,7 +4,8 @@
 /// Hist entries are keyed by the sort keys (comm, pid, tid, dso, sym, srcline,
 /// srcfile, cpu); with callchains and `children`, every distinct entry of a stack
 /// accumulates the sample's period once (perf's "Children"), the leaf also as "Self".
-/// Percentages are of the event's total period (perf's default absolute percentage).
+/// Percentages are of the event's total period (perf's default absolute percentage), which
+/// leaves out samples dropped by --time and --cpu.
 
 #include <cstdint>
 #include <optional>
@@ -34,6 +35,8 @@ struct ReportOptions {
   std::vector<std::string> dsos;     ///< --dsos filter (short or long names)
   std::vector<std::string> symbols;  ///< --symbols filter
   bool header_hint = true;           ///< the "To display the perf.data header info" line
+  /// The --time text, shown as perf does: "# Samples: 1K of event 'x' (time slices: ...)".
+  std::string time_slices;
 };
 
 /// Checks sort keys; kInvalidArgument naming the bad key and listing valid ones.

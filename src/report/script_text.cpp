@@ -125,6 +125,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
   PERFX_TRY(reader, record::PerfDataReader::open(path));
   symbol::SearchPaths paths;
   paths.buildid_dir = options.buildid_dir;
+  paths.demangle_params = options.demangle_params;
   symbol::Machine machine(paths);
   profile::LocationTable table;
 

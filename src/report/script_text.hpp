@@ -24,6 +24,7 @@ struct ScriptOptions {
   bool show_mmap_events = false;                ///< MMAP/MMAP2 records
   std::string tracefs = "/sys/kernel/tracing";  ///< where tracepoint format files live
   std::string buildid_dir;                      ///< perf's build-id cache, "" = $HOME/.debug
+  bool demangle_params = false;                 ///< C++ parameter lists (perf script -v)
 };
 
 /// Checks -F field names; kInvalidArgument naming the bad one.

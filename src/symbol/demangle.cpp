@@ -1,6 +1,6 @@
 #include "symbol/demangle.hpp"
 
-#include <cxxabi.h>
+#include <libiberty/demangle.h>
 
 #include <cstdlib>
 #include <memory>
@@ -71,13 +71,15 @@ bool is_rust_legacy_demangled(std::string_view d) noexcept {
   return true;
 }
 
-std::string demangle(std::string_view name) {
-  if (name.size() < 3 || name[0] != '_' || name[1] != 'Z') return std::string(name);
+std::string demangle(std::string_view name, DemangleOptions options) {
+  // Every mangling libiberty knows starts with '_' (_Z: Itanium C++ and Rust legacy,
+  // _R: Rust v0, _GLOBAL_$I$: old constructor names); perf passes every name.
+  if (name.size() < 3 || name[0] != '_') return std::string(name);
   std::string mangled(name);
-  int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> out(
-      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &std::free);
-  if (status != 0 || !out) return mangled;
+  const int flags = options.params ? (DMGL_PARAMS | DMGL_ANSI) : DMGL_NO_OPTS;
+  std::unique_ptr<char, decltype(&std::free)> out(cplus_demangle(mangled.c_str(), flags),
+                                                  &std::free);
+  if (!out) return mangled;
   std::string_view d(out.get());
   if (is_rust_legacy_demangled(d)) return rust_legacy(d);
   return std::string(d);

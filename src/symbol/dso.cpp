@@ -144,7 +144,7 @@ bool has_section_type(Elf* elf, std::uint32_t type) {
 }
 
 // Reads STT_FUNC / STT_GNU_IFUNC defined symbols of the first section of `type`.
-void read_elf_symbols(Elf* elf, std::uint32_t type, std::vector<RawSym>& out) {
+void read_elf_symbols(Elf* elf, std::uint32_t type, DemangleOptions dm, std::vector<RawSym>& out) {
   for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn != nullptr; scn = elf_nextscn(elf, scn)) {
     GElf_Shdr shdr;
     if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != type) continue;
@@ -174,7 +174,7 @@ void read_elf_symbols(Elf* elf, std::uint32_t type, std::vector<RawSym>& out) {
       RawSym r;
       r.sym.start = sym.st_value;
       r.sym.end = sym.st_value + sym.st_size;
-      r.sym.name = demangle(name);
+      r.sym.name = demangle(name, dm);
       r.bind = static_cast<std::uint8_t>(GELF_ST_BIND(sym.st_info));
       out.push_back(std::move(r));
     }
@@ -502,10 +502,10 @@ void Dso::Impl::load_elf(const Dso& self) const {
   if (!debug_path.empty()) {
     debug_elf = ElfFile(debug_path);
     if (debug_elf && has_section_type(debug_elf.get(), SHT_SYMTAB))
-      read_elf_symbols(debug_elf.get(), SHT_SYMTAB, raw);
+      read_elf_symbols(debug_elf.get(), SHT_SYMTAB, {paths.demangle_params}, raw);
   }
-  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_SYMTAB, raw);
-  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_DYNSYM, raw);
+  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_SYMTAB, {paths.demangle_params}, raw);
+  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_DYNSYM, {paths.demangle_params}, raw);
   symbols = dedup_and_finalize(std::move(raw));
 }
 
@@ -651,8 +651,9 @@ std::vector<InlineFrame> Dso::inline_chain(std::uint64_t addr) const {
   for (int depth = 0; have && depth < 64; ++depth) {
     const int tag = dwarf_tag(&die);
     const char* name = die_name(&die);
-    out.push_back(
-        InlineFrame{name != nullptr ? demangle(name) : std::string("[unknown]"), file, line});
+    out.push_back(InlineFrame{
+        name != nullptr ? demangle(name, {impl_->paths.demangle_params}) : std::string("[unknown]"),
+        file, line});
     if (tag != DW_TAG_inlined_subroutine) break;
     // The caller's location is this inline's call site.
     Dwarf_Attribute attr;

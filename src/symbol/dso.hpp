@@ -50,6 +50,7 @@ struct SearchPaths {
   std::string buildid_dir;                   ///< perf's cache, "" = $HOME/.debug
   std::string debug_dir = "/usr/lib/debug";  ///< global debug directory
   std::string kallsyms = "/proc/kallsyms";   ///< live kernel symbols
+  bool demangle_params = false;              ///< C++ parameter lists (perf report -v)
 };
 
 class Dso {

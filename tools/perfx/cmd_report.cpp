@@ -19,6 +19,7 @@
 
 #include "command.hpp"
 #include "profile/load.hpp"
+#include "profile/time_filter.hpp"
 #include "record/ownership_check.hpp"
 #include "record/perf_data_reader.hpp"
 #include "report/export.hpp"
@@ -47,23 +48,6 @@ std::vector<std::string> split(const std::string& s, char sep = ',') {
   while (std::getline(in, cur, sep))
     if (!cur.empty()) out.push_back(cur);
   return out;
-}
-
-// "12345.678901" seconds -> ns.
-bool parse_seconds(const std::string& s, std::uint64_t& ns) {
-  auto dot = s.find('.');
-  std::uint64_t sec = 0;
-  std::uint64_t frac = 0;
-  const std::string a = s.substr(0, dot);
-  if (!a.empty() && std::from_chars(a.data(), a.data() + a.size(), sec).ec != std::errc{})
-    return false;
-  if (dot != std::string::npos) {
-    std::string b = s.substr(dot + 1, 9);
-    while (b.size() < 9) b += '0';
-    if (std::from_chars(b.data(), b.data() + b.size(), frac).ec != std::errc{}) return false;
-  }
-  ns = sec * 1000000000ULL + frac;
-  return true;
 }
 
 void show_progress(std::uint64_t done, std::uint64_t total) {
@@ -119,8 +103,12 @@ int run_report(int argc, char** argv) {
   app.add_option("--pid", pids, "only these process ids");
   app.add_option("--tid", tids, "only these thread ids");
   app.add_option("-C,--cpu", cpus, "only these CPUs (comma separated)");
-  app.add_option("--time", time_range, "time window start,end in seconds (perf clock)");
+  app.add_option("--time", time_range,
+                 "time windows (perf syntax): START,STOP [START,STOP..] in seconds, 10%/2, 0%-10%");
   app.add_flag("--inline", inline_frames, "show inline frames in callchains");
+  bool demangle_params = false;
+  app.add_flag("--demangle-params", demangle_params,
+               "C++ names with parameter lists (what perf report -v shows)");
   app.add_flag("--header", header, "show the recording's header before the report");
   app.add_flag("--header-only", header_only, "show only the recording's header");
   app.add_option("--format", format,
@@ -198,23 +186,20 @@ int run_report(int argc, char** argv) {
   if (!parse_int_list(tids, lo.tids)) return error_exit(fmt::format("bad --tid '{}'", tids));
   if (!parse_int_list(cpus, lo.cpus)) return error_exit(fmt::format("bad --cpu '{}'", cpus));
   if (!time_range.empty()) {
-    auto comma = time_range.find(',');
-    std::string a = time_range.substr(0, comma);
-    std::string b = comma == std::string::npos ? std::string() : time_range.substr(comma + 1);
-    std::uint64_t ns = 0;
-    if (!a.empty()) {
-      if (!parse_seconds(a, ns)) return error_exit(fmt::format("bad --time start '{}'", a));
-      lo.time_begin_ns = ns;
+    // Checked here for a clear error before loading; percent forms need the file's
+    // first/last sample time and are checked by load_profile().
+    if (time_range.find('%') == std::string::npos) {
+      if (auto ok = profile::parse_time_filter(time_range); !ok)
+        return error_exit(ok.error().message());
     }
-    if (!b.empty()) {
-      if (!parse_seconds(b, ns)) return error_exit(fmt::format("bad --time end '{}'", b));
-      lo.time_end_ns = ns;
-    }
+    lo.time = time_range;
+    ro.time_slices = time_range;
   }
   for (const auto& k : ro.sort) {
     if (k == "srcline" || k == "srcfile") lo.source_lines = true;
   }
   lo.inline_frames = inline_frames;
+  lo.demangle_params = demangle_params;
   lo.aggregate = format.empty();  // the text report needs no per-sample times
   if (format.empty() && ro.graph == report::GraphMode::kNone) lo.callchains = ro.children;
   if (::isatty(STDERR_FILENO) == 1) lo.progress = &show_progress;

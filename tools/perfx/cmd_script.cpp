@@ -34,6 +34,8 @@ int run_script(int argc, char** argv) {
   app.add_flag("--ns", so.ns, "nanosecond timestamps");
   app.add_flag("--show-task-events", so.show_task_events, "also COMM/FORK/EXIT records");
   app.add_flag("--show-mmap-events", so.show_mmap_events, "also MMAP/MMAP2 records");
+  app.add_flag("--demangle-params", so.demangle_params,
+               "C++ names with parameter lists (what perf script -v shows)");
   app.add_option("-o,--output", output, "write to this file instead of stdout");
   try {
     app.parse(argc, argv);

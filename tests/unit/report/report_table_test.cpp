@@ -29,6 +29,7 @@ profile::Profile make_profile() {
   p.threads = {{10, 10, "app"}};
   profile::Event ev{"cpu-clock", "nanoseconds"};
   ev.has_callchain = true;
+  ev.has_cpu = true;
   ev.total_samples = 5;
   ev.total_period = 500;
   p.events = {ev};
@@ -81,9 +82,12 @@ TEST(ReportTable, SampleCountsPercentLimitAndFilters) {
   o.sort = {"comm", "pid", "cpu"};
   o.show_nr_samples = true;
   const std::string s = run(o);
-  EXPECT_NE(s.find("# Overhead       Samples  Command  Pid:Command  CPU"), std::string::npos) << s;
-  EXPECT_NE(s.find("    80.00%             4  app           10:app  000"), std::string::npos) << s;
-  EXPECT_NE(s.find("    20.00%             1  app           10:app  001"), std::string::npos) << s;
+  EXPECT_NE(s.find("# Overhead       Samples  Command      Pid:Command  CPU"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("    80.00%             4  app           10:app      000"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("    20.00%             1  app           10:app      001"), std::string::npos)
+      << s;
   o.percent_limit = 50;
   const std::string limited = run(o);
   EXPECT_EQ(limited.find("20.00%"), std::string::npos);
@@ -97,6 +101,35 @@ TEST(ReportTable, SampleCountsPercentLimitAndFilters) {
   EXPECT_EQ(filtered.find("[.] a"), std::string::npos);
 }
 
+// perf 6.1's "pid" key is the thread: one row per tid, with the thread's last comm.
+TEST(ReportTable, PidKeyIsPerThreadLikePerf) {
+  auto p = make_profile();
+  p.threads = {{10, 10, "app"}, {10, 11, "wk"}, {10, 11, "wk2"}};
+  p.samples[0].thread = 1;
+  p.samples[1].thread = 2;
+  p.samples[2].thread = 2;
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.sort = {"pid"};
+  const std::string s = run(o, p);
+  EXPECT_NE(s.find("# Overhead      Pid:Command\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    60.00%       11:wk2    \n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    40.00%       10:app    \n"), std::string::npos) << s;
+}
+
+// perf prints sample->cpu with "%*.*d": -1 ("-001") when the event has no CPU field.
+TEST(ReportTable, CpuKeyWithoutCpuFieldIsMinusOne) {
+  auto p = make_profile();
+  p.events[0].has_cpu = false;
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.sort = {"cpu"};
+  const std::string s = run(o, p);
+  EXPECT_NE(s.find("   100.00%  -001\n"), std::string::npos) << s;
+}
+
 TEST(ReportTable, FoldedCallchainsCalleeFirst) {
   ReportOptions o;
   o.children = false;
@@ -105,6 +138,73 @@ TEST(ReportTable, FoldedCallchainsCalleeFirst) {
   const std::string s = run(o);
   EXPECT_NE(s.find("60.00% b;a;main\n"), std::string::npos) << s;
   EXPECT_NE(s.find("20.00% a;a;main\n"), std::string::npos) << s;
+}
+
+// b sampled at two addresses (two frames, one function), a chain ending in a, and a
+// chain below the threshold (c, 0.18%).
+profile::Profile merge_profile() {
+  profile::Profile p;
+  p.frames = {
+      frame("main", "app", profile::FrameKind::kUser), frame("a", "app", profile::FrameKind::kUser),
+      frame("b", "app", profile::FrameKind::kUser), frame("b", "app", profile::FrameKind::kUser),
+      frame("c", "app", profile::FrameKind::kUser)};
+  p.frames[2].address = p.frames[2].map_address = 0x10;
+  p.frames[3].address = p.frames[3].map_address = 0x20;
+  p.stacks = {{0, 1, 2}, {0, 1, 3}, {0, 1, 4}, {0, 1}};
+  p.threads = {{10, 10, "app"}};
+  profile::Event ev{"cpu-clock", "nanoseconds"};
+  ev.has_callchain = true;
+  ev.has_cpu = true;
+  ev.total_samples = 7;
+  ev.total_period = 551;
+  p.events = {ev};
+  for (int i = 0; i < 3; ++i) p.samples.push_back({0, 0, 0, 0, 100, 0});
+  for (int i = 0; i < 2; ++i) p.samples.push_back({1, 0, 0, 0, 100, 0});
+  p.samples.push_back({2, 0, 0, 0, 1, 0});
+  p.samples.push_back({3, 0, 0, 0, 50, 0});
+  return p;
+}
+
+// perf merges callchains by function (not by address or stack); folded prints the hits
+// of the chains ending at a node, flat the node's cumulative period; both hide chains
+// below the threshold.
+TEST(ReportTable, FlatAndFoldedMergeByFunctionAndHonourThreshold) {
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kFolded;
+  o.sort = {"sym"};
+  const std::string self = run(o, merge_profile());
+  EXPECT_NE(self.find("    90.74%  [.] b\n90.74% b;a;main\n\n"), std::string::npos) << self;
+  EXPECT_EQ(self.find("c;a;main"), std::string::npos) << self;
+
+  o.children = true;
+  const std::string folded = run(o, merge_profile());
+  EXPECT_NE(folded.find("90.74% main;a;b\n9.07% main;a\n\n"), std::string::npos) << folded;
+  EXPECT_EQ(folded.find(";c"), std::string::npos) << folded;
+
+  o.graph = GraphMode::kFlat;
+  const std::string flat = run(o, merge_profile());
+  EXPECT_NE(flat.find("           90.74%\n                main\n                a\n"
+                      "                b\n           100.00%\n                main\n"
+                      "                a\n"),
+            std::string::npos)
+      << flat;
+  EXPECT_EQ(flat.find("                c\n"), std::string::npos) << flat;
+}
+
+// -g callee with children: each entry's chain is the entry and its callers (perf's
+// cursor from that frame on, leaf first); the leaf gets the whole chain, a recursive
+// function its occurrence nearest the leaf.
+TEST(ReportTable, CalleeOrderWithChildrenShowsCallers) {
+  ReportOptions o;
+  o.children = true;
+  o.caller_order = false;
+  o.graph = GraphMode::kFolded;
+  o.sort = {"sym"};
+  const std::string s = run(o);
+  EXPECT_NE(s.find("[.] main\n100.00% main\n\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("[.] a\n60.00% a;main\n20.00% a;a;main\n\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("[.] b\n60.00% b;a;main\n\n"), std::string::npos) << s;
 }
 
 TEST(ReportTable, GraphBranches) {

@@ -9,10 +9,34 @@
 namespace perfx::symbol {
 namespace {
 
-TEST(Demangle, CxxWithParameters) {
-  EXPECT_EQ(demangle("_ZN3foo3barEi"), "foo::bar(int)");
+// perf 6.1 (libiberty, DMGL_NO_OPTS): no parameter lists, return types, cv-qualifiers
+// or clone suffixes. Checked with perf report --stdio / perf script on tests'
+// C++ fixture: "ns::Box<long>::spin", "outer".
+TEST(Demangle, CxxWithoutParametersLikePerf) {
+  EXPECT_EQ(demangle("_ZN3foo3barEi"), "foo::bar");
+  EXPECT_EQ(demangle("_Z5outerl"), "outer");
+  EXPECT_EQ(demangle("_ZNK2ns3BoxIlE4spinEl.isra.0"), "ns::Box<long>::spin");
   EXPECT_EQ(demangle("_ZNSt6vectorIiSaIiEE9push_backERKi"),
+            "std::vector<int, std::allocator<int> >::push_back");
+  EXPECT_EQ(demangle("_Z3fooIiEvT_"), "foo<int>");
+}
+
+// perf report -v / perf script -v: DMGL_PARAMS | DMGL_ANSI.
+TEST(Demangle, CxxWithParametersOnRequest) {
+  const DemangleOptions full{.params = true};
+  EXPECT_EQ(demangle("_ZN3foo3barEi", full), "foo::bar(int)");
+  EXPECT_EQ(demangle("_ZNK2ns3BoxIlE4spinEl.isra.0", full),
+            "ns::Box<long>::spin(long) const [clone .isra.0]");
+  EXPECT_EQ(demangle("_ZNSt6vectorIiSaIiEE9push_backERKi", full),
             "std::vector<int, std::allocator<int> >::push_back(int const&)");
+}
+
+// Rust v0 as perf 6.1 shows it (rustc -C symbol-mangling-version=v0, perf report:
+// "rv::busy"): crate disambiguators left out.
+TEST(Demangle, RustV0) {
+  EXPECT_EQ(demangle("_RNvCs3CUbr4axdjZ_2rv4busy"), "rv::busy");
+  EXPECT_EQ(demangle("_RINvNtCs3CUbr4axdjZ_2rv5inner4workmEB4_"), "rv::inner::work::<u32>");
+  EXPECT_EQ(demangle("_RNvCsgarbage"), "_RNvCsgarbage");
 }
 
 TEST(Demangle, CNamesAndGarbageUnchanged) {

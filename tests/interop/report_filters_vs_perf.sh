@@ -1,0 +1,94 @@
+#!/bin/bash
+# Interop: perf records a fixture; `perfx report` must print what `perf report` prints
+# for --time windows (header line with "(time slices: ...)", in-window totals and
+# percentages), and reject a --time it cannot parse, naming the text; --cpu (totals of
+# the selected CPUs only) and, on a file without PERF_SAMPLE_CPU, perf's -C error and
+# its "-001" for -s cpu; -g folded / flat callchains (merged by function, threshold),
+# compared as sorted lines (perf orders equal-overhead entries by its rbtree insertion).
+set -u
+: "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
+command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fixture="$BUILD_DIR/fixtures/sym_pinned"
+if [ ! -x "$fixture" ]; then
+  cc -O1 -g -fno-omit-frame-pointer -o "$tmp/sym_pinned" "$SOURCE_DIR/tests/fixtures/sym_pinned.c" || exit 77
+  fixture="$tmp/sym_pinned"
+fi
+perf record -q -e cpu-clock -F 4000 -g -o "$tmp/g.data" -- "$fixture" 100000000 >/dev/null 2>&1 ||
+  { echo "perf record failed"; exit 77; }
+
+fail=0
+# perf's text without blank lines and its closing tip.
+clean() { grep -v -e '^$' -e '^# (Tip' -e '^#$'; }
+same() {  # name, args...
+  local name=$1; shift
+  perf report -i "$tmp/g.data" --stdio "$@" 2>/dev/null | clean > "$tmp/perf.$name"
+  "$PERFX" report -i "$tmp/g.data" --stdio "$@" 2>"$tmp/err.$name" | clean > "$tmp/perfx.$name"
+  if ! grep -q '%' "$tmp/perf.$name"; then echo "$name: perf printed no rows"; fail=1; return; fi
+  if ! diff -u "$tmp/perf.$name" "$tmp/perfx.$name" > "$tmp/diff.$name"; then
+    echo "$name: perfx report $* differs from perf report:"; head -30 "$tmp/diff.$name"
+    cat "$tmp/err.$name"; fail=1
+  fi
+}
+
+# perfx does not synthesize PLT symbols (docs/design.md): a sample in ld.so's lazy
+# binding shows as "foo@plt" in perf and as an address in perfx; such lines are left out.
+no_plt() { grep -v -E '@plt|\[\.\] 0x[0-9a-f]+$|(^|;| )0x[0-9a-f]+(;|$)'; }
+same_lines() {  # name, args...
+  local name=$1; shift
+  perf report -i "$tmp/g.data" --stdio "$@" 2>/dev/null | clean | no_plt | sort > "$tmp/perf.$name"
+  "$PERFX" report -i "$tmp/g.data" --stdio "$@" 2>"$tmp/err.$name" | clean | no_plt |
+    sort > "$tmp/perfx.$name"
+  if ! diff -u "$tmp/perf.$name" "$tmp/perfx.$name" > "$tmp/diff.$name"; then
+    echo "$name: perfx report $* differs from perf report (sorted lines):"
+    head -30 "$tmp/diff.$name"; fail=1
+  fi
+}
+for g in folded flat folded,0.05 flat,0.05 folded,caller flat,caller folded,callee flat,callee \
+  graph,0.5,callee; do
+  same_lines "g_$g" --no-children -g "$g"
+  same_lines "g_${g}_children" --children -g "$g"
+done
+
+# A window around the middle of the recording, in perf's seconds.
+times=$(perf script -i "$tmp/g.data" -F time 2>/dev/null | tr -d ' :' | sed -n '1p;$p')
+first=$(echo "$times" | sed -n 1p)
+last=$(echo "$times" | sed -n 2p)
+mid_a=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.6f", a + (b - a) * 0.3 }')
+mid_b=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.6f", a + (b - a) * 0.6 }')
+
+same time_abs --no-children -g none --time "$mid_a,$mid_b"
+same time_open --no-children -g none --time ",$mid_a"
+same time_two --no-children -g none --time "$first,$mid_a $mid_b,"
+same time_slice --no-children -g none --time 10%/2
+same time_dash --no-children -g none --time 0%-25%,50%-60%
+same time_children -g none --time "$mid_a,$mid_b"
+
+for bad in 10%/x 12.5 "$mid_b,$mid_a" abc,; do
+  if "$PERFX" report -i "$tmp/g.data" --stdio --time "$bad" >/dev/null 2>"$tmp/err"; then
+    echo "--time '$bad' was accepted"; fail=1
+  elif ! grep -qF "'$bad'" "$tmp/err"; then
+    echo "--time '$bad': error does not name the text:"; cat "$tmp/err"; fail=1
+  fi
+done
+# No PERF_SAMPLE_CPU in g.data (perf record of a command without --sample-cpu).
+same sort_cpu --no-children -g none -s cpu
+same sort_comm_cpu --no-children -g none -s comm,cpu
+if "$PERFX" report -i "$tmp/g.data" --stdio --cpu 0 >/dev/null 2>"$tmp/err"; then
+  echo "--cpu on a file without CPU was accepted"; fail=1
+elif ! grep -qF "File does not contain CPU events. Remove -C option to proceed." "$tmp/err"; then
+  echo "--cpu without CPU field: not perf's message:"; cat "$tmp/err"; fail=1
+fi
+# With CPUs: two copies of the fixture, and --cpu keeps only one CPU in the totals.
+perf record -q -e cpu-clock -F 4000 --sample-cpu -o "$tmp/cpu.data" -- \
+  sh -c "'$fixture' 30000000 & '$fixture' 30000000; wait" >/dev/null 2>&1 ||
+  { echo "perf record --sample-cpu failed"; exit 77; }
+mv "$tmp/g.data" "$tmp/g.orig" && cp "$tmp/cpu.data" "$tmp/g.data"
+cpu=$(perf script -i "$tmp/g.data" -F cpu 2>/dev/null | tr -dc '0-9\n' | sed -n '1s/^0*\([0-9]\)/\1/p')
+same cpu_one --no-children -g none --cpu "${cpu:-0}"
+same cpu_sort --no-children -g none -s cpu,comm
+mv "$tmp/g.orig" "$tmp/g.data"
+
+[ $fail = 0 ] && echo "perfx report filters match perf report"
+exit $fail
