@@ -21,6 +21,13 @@
 namespace perfx::symbol {
 namespace {
 
+// start + size, saturated at the top of the address space: a lying size (an ELF symbol or
+// a JIT-map line) must not wrap the end below the start, which breaks the sorted-range
+// lookup (found by the symbolizer fuzzer).
+constexpr std::uint64_t saturating_end(std::uint64_t start, std::uint64_t size) noexcept {
+  return size > ~std::uint64_t{0} - start ? ~std::uint64_t{0} : start + size;
+}
+
 struct RawSym {
   Symbol sym;
   std::uint8_t bind = STB_GLOBAL;
@@ -173,7 +180,7 @@ void read_elf_symbols(Elf* elf, std::uint32_t type, DemangleOptions dm, std::vec
       if (name == nullptr || *name == '\0') continue;
       RawSym r;
       r.sym.start = sym.st_value;
-      r.sym.end = sym.st_value + sym.st_size;
+      r.sym.end = saturating_end(sym.st_value, sym.st_size);
       r.sym.name = demangle(name, dm);
       r.bind = static_cast<std::uint8_t>(GELF_ST_BIND(sym.st_info));
       out.push_back(std::move(r));
@@ -354,9 +361,7 @@ std::vector<Symbol> parse_jit_map(std::string_view text) {
     if (std::from_chars(z.data(), z.data() + z.size(), size, 16).ec != std::errc{}) continue;
     std::string_view name = line.substr(sp2 + 1);
     while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.remove_suffix(1);
-    // A size past the end of the address space would wrap end below start: saturate.
-    const std::uint64_t end = size > ~std::uint64_t{0} - start ? ~std::uint64_t{0} : start + size;
-    out.push_back(Symbol{start, end, demangle(name)});
+    out.push_back(Symbol{start, saturating_end(start, size), demangle(name)});
   }
   finalize_symbols(out, false);
   return out;
