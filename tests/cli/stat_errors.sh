@@ -22,6 +22,15 @@ rc=$?
 check "unknown event exits non-zero" '[ $rc -ne 0 ]'
 check "unknown event is named" 'grep -q "no_such_event" "$tmp/bad.err"'
 
+# Empty event: an error like perf's "event syntax error: ''", not the default events.
+"$PERFX" stat -e '' -- true 2>"$tmp/empty.err"
+rc=$?
+check "-e '' exits non-zero" '[ $rc -ne 0 ]'
+check "-e '' says empty event" 'grep -q "empty event" "$tmp/empty.err"'
+check "-e '' counts nothing" '! grep -q "task-clock" "$tmp/empty.err"'
+"$PERFX" stat -e task-clock -e ' ' -- true 2>"$tmp/empty2.err"
+check "-e ' ' after another -e is rejected" '[ $? -ne 0 ] && grep -q "empty event" "$tmp/empty2.err"'
+
 # Missing command: 127 and a message, like a shell.
 "$PERFX" stat -- /nonexistent 2>"$tmp/nx.err"
 rc=$?
