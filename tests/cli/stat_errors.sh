@@ -91,6 +91,8 @@ check "-r elapsed +-" 'grep -q " +- .* seconds time elapsed" "$tmp/r.err"'
 # Per-thread on an existing process.
 sleep 2 &
 spid=$!
+# Until the forked shell has exec'd sleep, its comm is still "bash".
+for _ in $(seq 50); do [ "$(cat /proc/$spid/comm 2>/dev/null)" = sleep ] && break; sleep 0.02; done
 "$PERFX" stat --per-thread -p "$spid" -x, -e task-clock -- sleep 0.1 2>"$tmp/t.err"
 check "--per-thread line" 'grep -q "^sleep-$spid,.*,task-clock," "$tmp/t.err"'
 kill "$spid" 2>/dev/null
