@@ -103,6 +103,9 @@ struct CountTarget {
   /// Arm the leaders with enable_on_exec (the perf-stat workload pattern: open on a
   /// forked child that waits, then let it exec). The set starts disabled otherwise.
   bool enable_on_exec = false;
+  /// How the tool's user asked for this target, for permission messages: "counting on
+  /// CPU(s) 0 (-C)". Empty: derived from `kind` ("system-wide counting (-a)", ...).
+  std::string description;
 
   /// The calling thread (and, with inherit, its future children).
   static CountTarget self();

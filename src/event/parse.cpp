@@ -590,7 +590,14 @@ Result<std::vector<EventSpec>> Parser::parse_uprobe(std::size_t begin, std::size
     }
     if (sym.empty()) return syntax_error(target_begin, "expected a symbol name before '+'");
     auto off = resolver_.uprobe_offset(path, sym);
-    if (!off) return resolver_error(std::move(off).error(), target_begin, sym);
+    if (!off) {
+      // A file that cannot be opened (errno) or is not ELF is the path's fault: point there.
+      Error err = std::move(off).error();
+      if (err.sys_errno() != 0 || err.code() == Errc::kMalformedData) {
+        return resolver_error(std::move(err).context("uprobe file '{}'", path), path_begin, token);
+      }
+      return resolver_error(std::move(err), target_begin, sym);
+    }
     offset = *off + extra;
     symbol = std::string(sym);
   }
@@ -681,6 +688,10 @@ Result<void> Parser::apply_terms(EventSpec& e, const PmuInfo& pmu, std::string_v
         }
       } else if (alias != nullptr && !has_value && depth == 0) {
         PERFX_CHECK(apply_terms(e, pmu, alias->terms, col, words, depth + 1));
+      } else if (alias != nullptr && has_value) {
+        return syntax_error(col,
+                            "'{}' is an event alias of PMU '{}' and takes no value: write {}/{}/",
+                            key, pmu.name, pmu.name, key);
       } else {
         std::string valid;
         for (const auto& f : pmu.format) valid += f.name + ", ";

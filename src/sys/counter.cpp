@@ -247,6 +247,17 @@ Result<sys::UniqueFd> open_one(raw::EventAttr& attr, pid_t pid, int cpu, int gro
 
 bool is_permission(int err) { return err == EACCES || err == EPERM; }
 
+/// The name after perf's user-only fallback: "task-clock" -> "task-clock:u",
+/// "msr/tsc/" -> "msr/tsc/u" (perf's evsel__fallback); names that already carry
+/// modifiers are kept.
+std::string user_only_name(const std::string& name) {
+  if (!name.empty() && name.back() == '/') return name + "u";
+  if (name.find(':') == std::string::npos && name.find('/') == std::string::npos) {
+    return name + ":u";
+  }
+  return name;
+}
+
 }  // namespace
 
 Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
@@ -287,9 +298,13 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
     if (!readings) readings = sys::read_system_readings();
     return *readings;
   };
-  std::string target_hint;
-  if (target.kind == CountTarget::Kind::kSystemWide) target_hint = "system-wide counting (-a)";
-  if (target.kind == CountTarget::Kind::kCgroup) target_hint = "cgroup counting (-G)";
+  std::string target_hint = target.description;
+  if (target_hint.empty() && target.kind == CountTarget::Kind::kSystemWide) {
+    target_hint = "system-wide counting (-a)";
+  }
+  if (target_hint.empty() && target.kind == CountTarget::Kind::kCgroup) {
+    target_hint = "cgroup counting (-G)";
+  }
 
   for (const CounterGroupSpec& g : groups) {
     const std::size_t first_event = shape.events.size();
@@ -324,6 +339,7 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
           const pid_t pid = threads[ti];
           const int cpu = cpus[ci];
           auto fd = open_one(attr, pid, cpu, group_fd, flags);
+          bool auto_user = false;  // the failing open is perfx's automatic ':u' retry
           if (!fd && is_permission(fd.error().sys_errno()) &&
               target.kind == CountTarget::Kind::kThreads && attr.exclude_kernel == 0 &&
               g.events[k].allow_user_only_fallback) {
@@ -332,14 +348,16 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
             user.exclude_hv = 1;
             auto fd2 = open_one(user, pid, cpu, group_fd, flags);
             // On failure too, explain the user-only attempt: kernel counting was then
-            // not the only problem (e.g. another user's process).
-            const bool ok = fd2.has_value();
+            // not the only problem (e.g. another user's process, or a PMU without
+            // privilege filtering such as msr). Like perf, the event keeps its ':u' name
+            // either way, so a <not supported> line shows what was tried.
+            auto_user = !fd2.has_value();
             fd = std::move(fd2);
             attr = user;
-            if (ok) {
+            if (se.attr.exclude_kernel == 0) {
               se.attr.exclude_kernel = 1;
               se.attr.exclude_hv = 1;
-              if (se.name.find(':') == std::string::npos) se.name += ":u";
+              se.name = user_only_name(se.name);
             }
           }
           if (!fd) {
@@ -352,6 +370,7 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
             req.group_fd = group_fd;
             req.flags = flags;
             req.target_hint = target_hint;
+            req.auto_user_only = auto_user;
             Error e = err != 0 ? sys::explain_open_error(err, req, get_readings()) : fd.error();
             if (err != 0 && sys::is_unsupported_event_errno(err)) {
               se.supported = false;

@@ -164,6 +164,12 @@ std::string explain_einval(const OpenRequest& req, const SystemReadings& sys) {
       return fmt::format("attr.bp_addr {:#x} is not aligned to attr.bp_len {}", a.bp_addr, len);
     }
   }
+  if (a.type >= PERF_TYPE_MAX && req.auto_user_only) {
+    return std::string(
+        "this PMU does not support privilege filtering (attr.exclude_kernel/exclude_hv, e.g. "
+        "the msr PMU), so it counts kernel mode too: that needs perf_event_paranoid <= 1 or "
+        "CAP_PERFMON");
+  }
   if (a.type >= PERF_TYPE_MAX &&
       (a.exclude_kernel != 0 || a.exclude_user != 0 || a.exclude_hv != 0)) {
     return "this PMU does not support privilege filtering (attr.exclude_kernel/exclude_user/"
@@ -384,14 +390,20 @@ Error explain_open_error(int err, const OpenRequest& req, const SystemReadings& 
   const std::string name = req.event_name.empty()
                                ? fmt::format("type={} config={:#x}", req.attr.type, req.attr.config)
                                : req.event_name;
-  return Error(code,
-               fmt::format("opening event '{}'{}: {} ({})", name, where,
-                           explain_open_errno(err, req, sys), errno_name(err)),
-               err);
+  std::string msg = fmt::format("opening event '{}'{}: {} ({})", name, where,
+                                explain_open_errno(err, req, sys), errno_name(err));
+  if (req.auto_user_only) {
+    msg += fmt::format(
+        "; the ':u' (user space only) was added by perfx after kernel-mode counting was "
+        "refused (perf_event_paranoid is {})",
+        paranoid_text(sys));
+  }
+  return Error(code, std::move(msg), err);
 }
 
 bool is_unsupported_event_errno(int err) noexcept {
-  return err == ENOENT || err == EOPNOTSUPP || err == ENODEV;
+  return err == EINVAL || err == ENOENT || err == ENOSYS || err == EOPNOTSUPP || err == ENXIO ||
+         err == ENODEV;
 }
 
 std::string explain_exec_errno(int err, std::string_view command) {

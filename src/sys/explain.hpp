@@ -29,6 +29,9 @@ struct OpenRequest {
   /// How the tool's user asked for this target, used in permission messages:
   /// "system-wide counting (-a)". Empty: derived from pid/cpu/flags.
   std::string target_hint;
+  /// True when the tool, not the user, set exclude_kernel/exclude_hv (perf's ':u'
+  /// fallback after EACCES/EPERM): messages then say the ':u' was added automatically.
+  bool auto_user_only = false;
 };
 
 /// The symbolic name of an errno value ("EACCES"); "errno N" when unknown.
@@ -43,8 +46,9 @@ std::string explain_open_errno(int err, const OpenRequest& req, const SystemRead
 /// kNotSupported), message "opening event 'NAME' (pid P, cpu C): EXPLANATION (ERRNO)".
 Error explain_open_error(int err, const OpenRequest& req, const SystemReadings& sys);
 
-/// True when the error means "this machine cannot count this event" (ENOENT,
-/// EOPNOTSUPP, ENODEV on open): perf stat prints <not supported> and carries on.
+/// True when the error means "this machine cannot count this event": perf stat 6.1
+/// (stat_handle_error) prints <not supported> for EINVAL, ENOENT, ENOSYS, EOPNOTSUPP and
+/// ENXIO and carries on; perfx adds ENODEV ("the CPU lacks a feature").
 bool is_unsupported_event_errno(int err) noexcept;
 
 /// The message for a failed exec of a workload: "command not found: foo" (ENOENT),

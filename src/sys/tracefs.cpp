@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 
 #include "sys/pmu_sysfs.hpp"
@@ -28,9 +29,13 @@ std::string unescape_mount(std::string_view s) {
   return out;
 }
 
+/// False with errno set by stat() (ENOTDIR when it exists but is not a directory).
 bool is_dir(const std::string& path) {
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  if (::stat(path.c_str(), &st) != 0) return false;
+  if (S_ISDIR(st.st_mode)) return true;
+  errno = ENOTDIR;
+  return false;
 }
 
 bool plain_name(std::string_view n) {
@@ -59,6 +64,8 @@ Result<std::string> find_tracefs(const std::string& mounts_file) {
   auto mounts = read_text_file(mounts_file);
   std::string tracefs;
   std::string debugfs;
+  std::string denied;  // mounted, but stat(<mnt>/events) failed with EACCES
+  std::string denied_debugfs;
   if (mounts) {
     std::string_view rest = *mounts;
     while (!rest.empty()) {
@@ -75,15 +82,33 @@ Result<std::string> find_tracefs(const std::string& mounts_file) {
       const std::string_view fstype = line.substr(s2 + 1, s3 - s2 - 1);
       if (fstype == "tracefs" && tracefs.empty()) {
         const std::string m = unescape_mount(mnt);
-        if (is_dir(m + "/events")) tracefs = m;
+        if (is_dir(m + "/events")) {
+          tracefs = m;
+        } else if (errno == EACCES && denied.empty()) {
+          denied = m;
+        }
       } else if (fstype == "debugfs" && debugfs.empty()) {
         const std::string m = unescape_mount(mnt) + "/tracing";
-        if (is_dir(m + "/events")) debugfs = m;
+        if (is_dir(m + "/events")) {
+          debugfs = m;
+        } else if (errno == EACCES && denied_debugfs.empty()) {
+          denied_debugfs = m;
+        }
       }
     }
   }
   if (!tracefs.empty()) return tracefs;
   if (!debugfs.empty()) return debugfs;
+  // Mounted but not searchable (tracefs is mode 700 by default): a permission problem,
+  // as perf says ("No permissions to read ...; Try 'sudo mount -o remount,mode=755'").
+  if (denied.empty()) denied = denied_debugfs;
+  if (!denied.empty()) {
+    return fail(Errc::kPermission,
+                "no permission to read {}/events: tracefs is mounted but only root may read it "
+                "(tracepoints need it); as root run 'mount -o remount,mode=755 {}', or run "
+                "perfx as root",
+                denied, denied);
+  }
   return fail(Errc::kNotFound,
               "tracefs is not mounted (tracepoints need it); as root run "
               "'mount -t tracefs nodev /sys/kernel/tracing'");

@@ -22,6 +22,15 @@ rc=$?
 check "unknown event exits non-zero" '[ $rc -ne 0 ]'
 check "unknown event is named" 'grep -q "no_such_event" "$tmp/bad.err"'
 
+# Empty event: an error like perf's "event syntax error: ''", not the default events.
+"$PERFX" stat -e '' -- true 2>"$tmp/empty.err"
+rc=$?
+check "-e '' exits non-zero" '[ $rc -ne 0 ]'
+check "-e '' says empty event" 'grep -q "empty event" "$tmp/empty.err"'
+check "-e '' counts nothing" '! grep -q "task-clock" "$tmp/empty.err"'
+"$PERFX" stat -e task-clock -e ' ' -- true 2>"$tmp/empty2.err"
+check "-e ' ' after another -e is rejected" '[ $? -ne 0 ] && grep -q "empty event" "$tmp/empty2.err"'
+
 # Missing command: 127 and a message, like a shell.
 "$PERFX" stat -- /nonexistent 2>"$tmp/nx.err"
 rc=$?
@@ -82,6 +91,8 @@ check "-r elapsed +-" 'grep -q " +- .* seconds time elapsed" "$tmp/r.err"'
 # Per-thread on an existing process.
 sleep 2 &
 spid=$!
+# Until the forked shell has exec'd sleep, its comm is still "bash".
+for _ in $(seq 50); do [ "$(cat /proc/$spid/comm 2>/dev/null)" = sleep ] && break; sleep 0.02; done
 "$PERFX" stat --per-thread -p "$spid" -x, -e task-clock -- sleep 0.1 2>"$tmp/t.err"
 check "--per-thread line" 'grep -q "^sleep-$spid,.*,task-clock," "$tmp/t.err"'
 kill "$spid" 2>/dev/null

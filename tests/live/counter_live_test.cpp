@@ -1,5 +1,6 @@
 // CounterSet on the running kernel: software events, groups, unsupported events,
-// inherit, enable_on_exec, per-CPU, cgroup, prctl.
+// inherit, enable_on_exec, per-CPU, cgroup, prctl; uprobes, msr/tsc, tracepoints and
+// breakpoints parsed from perf syntax and counted exactly.
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -15,10 +16,15 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
+#include <fmt/format.h>
+
+#include "event/parse.hpp"
 #include "perfx/counter.hpp"
 #include "sys/cgroup.hpp"
 #include "sys/cpu_list.hpp"
+#include "sys/event_resolver.hpp"
 #include "sys/ioctl.hpp"
 #include "sys/workload.hpp"
 
@@ -61,6 +67,32 @@ void burn_cpu(std::chrono::milliseconds d) {
   const long long end = cpu_ns() + std::chrono::nanoseconds(d).count();
   volatile unsigned x = 0;
   while (cpu_ns() < end) x = x + 1;
+}
+
+/// Parses `spec` with the system resolver into one lone event, or says why it cannot be
+/// (the PMU, tracefs or file is missing): the caller skips with that reason.
+struct ParsedEvent {
+  std::vector<event::EventGroup> groups;  // owns the uprobe path config1 points at
+  std::vector<CounterGroupSpec> counter_groups;
+  std::string why_not;
+};
+
+ParsedEvent parse_one(const std::string& spec) {
+  ParsedEvent p;
+  auto groups = event::parse_event_list(spec, sys::system_resolver());
+  if (!groups) {
+    p.why_not = groups.error().message();
+    return p;
+  }
+  p.groups = std::move(*groups);
+  for (const auto& g : p.groups) {
+    CounterGroupSpec cg;
+    for (const auto& ev : g.events) {
+      cg.events.push_back(CounterEvent{ev.name, ev.attr_for_open(), !ev.explicit_privilege});
+    }
+    p.counter_groups.push_back(std::move(cg));
+  }
+  return p;
 }
 
 TEST(CounterLive, SelfPageFaultsAndTaskClock) {
@@ -272,6 +304,104 @@ TEST(CounterLive, PrctlDisablesAndEnablesOwnEvents) {
   auto c = set->read();
   ASSERT_TRUE(c);
   EXPECT_GE(c->total(0).value, b->total(0).value + 100);
+}
+
+// A uprobe on a function the workload calls exactly N times counts N (enable_on_exec:
+// nothing before exec, the dynamic loader does not call it).
+TEST(CounterLive, UprobeCountsEveryCall) {
+  const std::string fixture = std::string(PERFX_FIXTURE_DIR) + "/uprobe_calls";
+  ASSERT_EQ(::access(fixture.c_str(), X_OK), 0) << fixture << " was not built";
+  if (::access("/sys/bus/event_source/devices/uprobe", F_OK) != 0) {
+    GTEST_SKIP() << "no uprobe PMU (kernel without CONFIG_UPROBE_EVENTS)";
+  }
+  ParsedEvent ev = parse_one("uprobe:" + fixture + ":uprobe_target");
+  ASSERT_TRUE(ev.why_not.empty()) << ev.why_not;
+  for (const std::uint64_t n : {1U, 37U}) {
+    auto w = sys::Workload::prepare({fixture, std::to_string(n)});
+    ASSERT_TRUE(w) << w.error().message();
+    auto set = CounterSet::open(ev.counter_groups, CountTarget::workload(w->pid()));
+    ASSERT_TRUE(set) << set.error().message();
+    ASSERT_TRUE(w->start());
+    auto st = w->wait();
+    ASSERT_TRUE(st);
+    EXPECT_EQ(st->code, 0);
+    auto snap = set->read();
+    ASSERT_TRUE(snap) << snap.error().message();
+    ASSERT_TRUE(snap->events[0].supported) << snap->events[0].error;
+    EXPECT_EQ(snap->total(0).trust, Trust::kCounted);
+    EXPECT_EQ(snap->total(0).value, static_cast<double>(n)) << "uprobe_calls " << n;
+  }
+}
+
+// msr/tsc/ counts the time-stamp counter: it advances while this thread runs.
+TEST(CounterLive, MsrTscCounts) {
+  if (::access("/sys/bus/event_source/devices/msr/events/tsc", F_OK) != 0) {
+    GTEST_SKIP() << "no msr PMU with a tsc event (not x86, or the msr PMU is absent)";
+  }
+  ParsedEvent ev = parse_one("msr/tsc/");
+  ASSERT_TRUE(ev.why_not.empty()) << ev.why_not;
+  ev.counter_groups.push_back({{sw("task-clock", PERF_COUNT_SW_TASK_CLOCK)}, false});
+  auto set = CounterSet::open(ev.counter_groups, CountTarget::self());
+  ASSERT_TRUE(set) << set.error().message();
+  auto first = set->read();
+  ASSERT_TRUE(first);
+  if (!first->events[0].supported) GTEST_SKIP() << first->events[0].error;
+  ASSERT_TRUE(set->enable());
+  burn_cpu(std::chrono::milliseconds(20));
+  ASSERT_TRUE(set->disable());
+  auto snap = set->read();
+  ASSERT_TRUE(snap) << snap.error().message();
+  EXPECT_EQ(snap->total(0).trust, Trust::kCounted);
+  // At least ~20 ms of a >= 100 MHz TSC; task-clock ran too.
+  EXPECT_GT(snap->total(0).value, 2e6);
+  EXPECT_GT(snap->total(1).value, 15e6);
+}
+
+// sched:sched_switch fires in the task being switched out: every sleep counts.
+TEST(CounterLive, TracepointCountsOwnContextSwitches) {
+  ParsedEvent ev = parse_one("sched:sched_switch");
+  if (!ev.why_not.empty()) GTEST_SKIP() << "tracepoint unavailable: " << ev.why_not;
+  auto set = CounterSet::open(ev.counter_groups, CountTarget::self());
+  ASSERT_TRUE(set) << set.error().message();
+  ASSERT_TRUE(set->enable());
+  constexpr int kSleeps = 5;
+  for (int i = 0; i < kSleeps; ++i) ::usleep(2000);
+  ASSERT_TRUE(set->disable());
+  auto snap = set->read();
+  ASSERT_TRUE(snap) << snap.error().message();
+  ASSERT_TRUE(snap->events[0].supported) << snap->events[0].error;
+  EXPECT_EQ(snap->total(0).trust, Trust::kCounted);
+  EXPECT_GE(snap->total(0).value, kSleeps);
+  EXPECT_LT(snap->total(0).value, 1000);
+}
+
+alignas(8) volatile std::uint64_t g_watched = 0;
+
+// mem:ADDR/8:w on a variable written K times counts K (one debug trap per store).
+TEST(CounterLive, WriteBreakpointCountsEveryStore) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(&g_watched);
+  ParsedEvent ev = parse_one(fmt::format("mem:{:#x}/8:w", addr));
+  ASSERT_TRUE(ev.why_not.empty()) << ev.why_not;
+  auto set = CounterSet::open(ev.counter_groups, CountTarget::self());
+  if (!set && set.error().sys_errno() == ENOSPC) {
+    GTEST_SKIP() << "no free debug register: " << set.error().message();
+  }
+  ASSERT_TRUE(set) << set.error().message();
+  auto first = set->read();
+  ASSERT_TRUE(first);
+  if (!first->events[0].supported) GTEST_SKIP() << first->events[0].error;
+  ASSERT_TRUE(set->enable());
+  constexpr std::uint64_t kStores = 25;
+  std::uint64_t reads = 0;
+  for (std::uint64_t i = 0; i < kStores; ++i) {
+    g_watched = i;
+    reads += g_watched;  // reads do not trigger a write breakpoint
+  }
+  ASSERT_TRUE(set->disable());
+  auto snap = set->read();
+  ASSERT_TRUE(snap) << snap.error().message();
+  EXPECT_EQ(snap->total(0).trust, Trust::kCounted);
+  EXPECT_EQ(snap->total(0).value, static_cast<double>(kStores)) << "reads " << reads;
 }
 
 TEST(CounterLive, NoSuchProcessIsExplained) {

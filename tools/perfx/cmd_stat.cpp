@@ -59,6 +59,7 @@ int run_stat(int argc, char** argv) {
   std::string csv_sep;
   bool json = false;
   std::string output;
+  int verbose = 0;
   // One value per -e (CLI11 vectors are greedy): `perfx stat -e task-clock sleep 1` runs
   // sleep, as perf does.
   app.add_option("-e,--event", events, "event selector (repeatable; see 'perfx list')")
@@ -78,6 +79,7 @@ int run_stat(int argc, char** argv) {
   app.add_option("-x,--field-separator", csv_sep, "CSV output with this separator");
   app.add_flag("-j,--json", json, "JSON lines output");
   app.add_option("-o,--output", output, "write the counts to this file");
+  app.add_flag("-v,--verbose", verbose, "say why an event is <not supported>");
   app.prefix_command();
   try {
     app.parse(argc, argv);
@@ -123,8 +125,15 @@ int run_stat(int argc, char** argv) {
   }
 
   std::string spec;
-  for (const auto& e : events) spec += (spec.empty() ? "" : ",") + e;
-  if (spec.empty()) spec = kDefaultEvents;
+  for (const auto& e : events) {
+    // perf rejects an empty -e ("event syntax error: ''") instead of counting its defaults.
+    if (e.find_first_not_of(" \t") == std::string::npos) {
+      return error_exit(
+          fmt::format("event syntax error: empty event in -e '{}' (see 'perfx list')", e));
+    }
+    spec += (spec.empty() ? "" : ",") + e;
+  }
+  if (events.empty()) spec = kDefaultEvents;
   auto groups = event::parse_event_list(spec, sys::system_resolver());
   if (!groups) return error_exit(groups.error().message());
   for (const auto& g : *groups) {
@@ -188,6 +197,12 @@ int run_stat(int argc, char** argv) {
     return sys::exec_failure_exit_code(err);
   }
 
+  if (verbose > 0 && !runs->empty()) {
+    // perf stat -v: "<event> event is not supported by the kernel", here with the reason.
+    for (const auto& ev : runs->back().counts.events) {
+      if (!ev.supported) fmt::print(stderr, "perfx stat: <not supported> {}\n", ev.error);
+    }
+  }
   if (interval_ms == 0) {
     report::StatReport r;
     r.target = target;

@@ -3,6 +3,7 @@
 // filesystem). The data mirrors what the development VM has, plus a fake "cpu" PMU
 // with split format fields.
 
+#include <cerrno>
 #include <map>
 #include <string>
 #include <utility>
@@ -73,6 +74,10 @@ class FakeResolver : public Resolver {
   }
   Result<std::uint64_t> uprobe_offset(std::string_view path,
                                       std::string_view symbol) const override {
+    if (path.starts_with("/nonexistent")) {
+      return fail_errno(ENOENT, fmt::format("opening '{}'", path));
+    }
+    if (path == "/etc/passwd") return fail(Errc::kMalformedData, "'{}' is not an ELF file", path);
     auto it = symbols_.find({std::string(path), std::string(symbol)});
     if (it == symbols_.end()) return fail(Errc::kNotFound, "no symbol '{}' in '{}'", symbol, path);
     return it->second;

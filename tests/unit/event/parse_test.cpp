@@ -255,6 +255,15 @@ TEST(EventParse, PmuErrorsNameTheToken) {
   EXPECT_NE(e.message().find("column 5"), std::string::npos) << e.message();
   EXPECT_NE(e.message().find("unknown term 'bogus'"), std::string::npos) << e.message();
 
+  // An event alias is not a term: it takes no value.
+  e = error_of("msr/tsc=2/");
+  EXPECT_EQ(e.code(), Errc::kInvalidArgument);
+  EXPECT_NE(e.message().find("column 5"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("'tsc' is an event alias of PMU 'msr' and takes no value"),
+            std::string::npos)
+      << e.message();
+  EXPECT_EQ(e.message().find("unknown term"), std::string::npos) << e.message();
+
   e = error_of("cpu/event=0x100/");  // 8-bit field
   EXPECT_EQ(e.code(), Errc::kInvalidArgument);
   EXPECT_NE(e.message().find("does not fit"), std::string::npos) << e.message();
@@ -414,6 +423,16 @@ TEST(EventParse, UprobeErrors) {
   EXPECT_EQ(e.code(), Errc::kNotFound);
   EXPECT_NE(e.message().find("column 18"), std::string::npos) << e.message();
   EXPECT_NE(e.message().find("nosuch"), std::string::npos) << e.message();
+  // A file that cannot be opened or is not ELF: the path is the problem, the column is
+  // the path's.
+  e = error_of("uprobe:/nonexistent:main");
+  EXPECT_EQ(e.sys_errno(), ENOENT);
+  EXPECT_NE(e.message().find("column 8"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("uprobe file '/nonexistent'"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("No such file"), std::string::npos) << e.message();
+  e = error_of("cs,uretprobe:/etc/passwd:main");
+  EXPECT_NE(e.message().find("column 14"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("uprobe file '/etc/passwd'"), std::string::npos) << e.message();
   EXPECT_NE(error_of("uprobe:").message().find("expected a file path"), std::string::npos);
   EXPECT_NE(error_of("uprobe:/bin/fake").message().find("expected ':symbol'"), std::string::npos);
   EXPECT_NE(error_of("uprobe:/bin/fake:0xzz").message().find("not a file offset"),

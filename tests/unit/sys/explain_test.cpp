@@ -10,6 +10,7 @@
 namespace perfx::sys {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -157,6 +158,23 @@ TEST(Explain, EinvalExcludeOnDynamicPmu) {
   EXPECT_THAT(explain_open_errno(EINVAL, req, unprivileged()), HasSubstr("exclude_kernel"));
 }
 
+TEST(Explain, AutomaticUserOnlyRetrySaysPerfxAddedTheModifier) {
+  OpenRequest req;
+  req.attr.type = 9;  // msr on the dev VM
+  req.attr.exclude_kernel = 1;
+  req.attr.exclude_hv = 1;
+  req.event_name = "msr/tsc/u";
+  req.auto_user_only = true;
+  const std::string msg = explain_open_error(EINVAL, req, unprivileged()).message();
+  EXPECT_THAT(msg, HasSubstr("does not support privilege filtering"));
+  EXPECT_THAT(msg, Not(HasSubstr("drop the ':u'")));  // the user never typed it
+  EXPECT_THAT(msg, HasSubstr("the ':u' (user space only) was added by perfx"));
+  EXPECT_THAT(msg, HasSubstr("perf_event_paranoid is 2"));
+  req.auto_user_only = false;
+  EXPECT_THAT(explain_open_error(EINVAL, req, unprivileged()).message(),
+              AllOf(HasSubstr("drop the ':u'/':k' modifier"), Not(HasSubstr("added by perfx"))));
+}
+
 TEST(Explain, EinvalCpuAndPidCombination) {
   OpenRequest req = sw_request();
   req.pid = -1;
@@ -223,8 +241,15 @@ TEST(Explain, CgroupErrors) {
 TEST(Explain, UnsupportedErrnos) {
   EXPECT_TRUE(is_unsupported_event_errno(ENOENT));
   EXPECT_TRUE(is_unsupported_event_errno(EOPNOTSUPP));
+  // perf stat 6.1 (stat_handle_error) marks these <not supported> and keeps counting.
+  EXPECT_TRUE(is_unsupported_event_errno(EINVAL));
+  EXPECT_TRUE(is_unsupported_event_errno(ENOSYS));
+  EXPECT_TRUE(is_unsupported_event_errno(ENXIO));
+  EXPECT_TRUE(is_unsupported_event_errno(ENODEV));
   EXPECT_FALSE(is_unsupported_event_errno(EACCES));
-  EXPECT_FALSE(is_unsupported_event_errno(EINVAL));
+  EXPECT_FALSE(is_unsupported_event_errno(EPERM));
+  EXPECT_FALSE(is_unsupported_event_errno(EMFILE));
+  EXPECT_FALSE(is_unsupported_event_errno(ESRCH));
 }
 
 TEST(Explain, ExecMessages) {

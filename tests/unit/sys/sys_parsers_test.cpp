@@ -1,13 +1,20 @@
 // Pure parsers of the sys layer: CPU lists, pid lists, CapEff, cgroup2 mounts.
 
+#include <grp.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "sys/cgroup.hpp"
 #include "sys/cpu_list.hpp"
 #include "sys/process.hpp"
 #include "sys/system_info.hpp"
+#include "sys/tracefs.hpp"
 #include "sys/workload.hpp"
 
 namespace perfx::sys {
@@ -103,6 +110,85 @@ TEST(Workload, ShellExitCodes) {
   EXPECT_EQ(shell_exit_code(0), 0);
   EXPECT_EQ(shell_exit_code(3 << 8), 3);
   EXPECT_EQ(shell_exit_code(9), 128 + 9);  // killed by SIGKILL
+}
+
+}  // namespace
+}  // namespace perfx::sys
+
+namespace perfx::sys {
+namespace {
+
+/// A fake mount table naming `dir` as tracefs.
+std::string write_mounts(const std::string& dir, const std::string& file) {
+  std::ofstream(file) << "proc /proc proc rw 0 0\nnone " << dir << " tracefs rw,relatime 0 0\n";
+  ::chmod(file.c_str(), 0644);
+  return file;
+}
+
+TEST(Tracefs, FindsTheTracefsMount) {
+  char tmpl[] = "/tmp/perfx_tracefs_XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  ASSERT_EQ(::mkdir((dir + "/events").c_str(), 0755), 0);
+  const std::string mounts = write_mounts(dir, dir + ".mounts");
+  auto root = find_tracefs(mounts);
+  ASSERT_TRUE(root) << root.error().message();
+  EXPECT_EQ(*root, dir);
+  auto none = find_tracefs(dir + "/no-such-mounts-file");
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message().find("tracefs is not mounted"), std::string::npos);
+  ::rmdir((dir + "/events").c_str());
+  ::rmdir(dir.c_str());
+  ::unlink(mounts.c_str());
+}
+
+// tracefs mounted with mode 700 (the default) and read by another user: a permission
+// problem with the remount remedy, not "tracefs is not mounted".
+TEST(Tracefs, MountedButUnreadableIsAPermissionProblem) {
+  char tmpl[] = "/tmp/perfx_tracefs_XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);  // mode 0700, owned by us
+  const std::string dir = tmpl;
+  ASSERT_EQ(::mkdir((dir + "/events").c_str(), 0755), 0);
+  const std::string mounts = write_mounts(dir, dir + ".mounts");
+  // Root ignores the mode: look from user nobody in a child; otherwise drop our own
+  // search permission on the directory.
+  const bool root = ::geteuid() == 0;
+  if (!root) ::chmod(dir.c_str(), 0);
+  int pipefd[2];
+  ASSERT_EQ(::pipe(pipefd), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::close(pipefd[0]);
+    if (root && (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0)) {
+      ::_exit(2);
+    }
+    auto r = find_tracefs(mounts);
+    const std::string msg =
+        r ? "ok " + *r
+          : std::to_string(static_cast<int>(r.error().code())) + " " + r.error().message();
+    if (::write(pipefd[1], msg.data(), msg.size()) < 0) ::_exit(3);
+    ::_exit(0);
+  }
+  ::close(pipefd[1]);
+  std::string msg;
+  char buf[512];
+  for (ssize_t n; (n = ::read(pipefd[0], buf, sizeof buf)) > 0;) {
+    msg.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(pipefd[0]);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::chmod(dir.c_str(), 0700);
+  ::rmdir((dir + "/events").c_str());
+  ::rmdir(dir.c_str());
+  ::unlink(mounts.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+  EXPECT_EQ(msg.find("ok "), std::string::npos) << msg;
+  EXPECT_EQ(msg.rfind(std::to_string(static_cast<int>(Errc::kPermission)) + " ", 0), 0U) << msg;
+  EXPECT_NE(msg.find("no permission to read " + dir + "/events"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("mount -o remount,mode=755 " + dir), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("not mounted"), std::string::npos) << msg;
 }
 
 }  // namespace
