@@ -234,6 +234,7 @@ int run_report(int argc, char** argv) {
   for (const auto& k : ro.sort) {
     if (k == "srcline" || k == "srcfile") lo.source_lines = true;
   }
+  if (report::export_wants_source_lines(format)) lo.source_lines = true;
   lo.inline_frames = inline_frames;
   lo.demangle_params = demangle_params;
   lo.aggregate = format.empty();  // the text report needs no per-sample times
