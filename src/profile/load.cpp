@@ -170,7 +170,13 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     const auto* dso = table.location(id).dso;
     if (dso == nullptr || mapping_index.count(dso)) continue;
     mapping_index[dso] = static_cast<std::int32_t>(prof.mappings.size());
+    // The memory range and file offset of the map the DSO was first seen in (a DSO mapped
+    // at several places keeps its first one; frames' addresses are rebased to it).
+    const MapRange& r = table.map_range(id);
     Mapping m;
+    m.start = r.start;
+    m.limit = r.end;
+    m.offset = r.identity ? 0 : r.pgoff;
     m.file = dso->long_name();
     m.build_id = dso->file_build_id();
     prof.mappings.push_back(std::move(m));
@@ -187,7 +193,13 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     f.dso_path = loc.dso != nullptr ? loc.dso->long_name() : "[unknown]";
     f.map_address = loc.map_addr;
     f.address = loc.map_addr;
-    if (loc.dso != nullptr) f.mapping = mapping_index[loc.dso];
+    if (loc.dso != nullptr) {
+      f.mapping = mapping_index[loc.dso];
+      // The runtime address in the DSO's export mapping: map_ip() undone with its range.
+      const Mapping& m = prof.mappings[static_cast<std::size_t>(f.mapping)];
+      const MapRange& r = table.map_range(id);
+      if (!r.identity && m.limit > m.start) f.address = loc.map_addr - m.offset + m.start;
+    }
     f.kind = loc.kernel                                    ? FrameKind::kKernel
              : loc.dso == nullptr                          ? FrameKind::kUnknown
              : loc.dso->kind() == symbol::DsoKind::kJitMap ? FrameKind::kJit

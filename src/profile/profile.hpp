@@ -26,9 +26,11 @@ struct Mapping {
 };
 
 struct Frame {
-  std::string function;             ///< demangled name; "[unknown]" when unresolved (as perf)
-  std::string dso;                  ///< short DSO name as perf shows it ("libc.so.6")
-  std::uint64_t address = 0;        ///< instruction address (sample ip or return address)
+  std::string function;  ///< demangled name; "[unknown]" when unresolved (as perf)
+  std::string dso;       ///< short DSO name as perf shows it ("libc.so.6")
+  /// Instruction address (sample ip or return address) inside the frame's Mapping range
+  /// (the map its DSO was first seen in); map_address is perf's map-relative one.
+  std::uint64_t address = 0;
   std::uint64_t symbol_offset = 0;  ///< address - symbol start, when resolved
   std::string file;                 ///< source file, empty when no debug info
   std::uint32_t line = 0;           ///< source line, 0 when unknown

@@ -214,10 +214,12 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
   return {};
 }
 
-std::uint32_t LocationTable::intern(const Location& loc) {
+std::uint32_t LocationTable::intern(const Location& loc, const symbol::Map* map) {
   auto [it, inserted] = index_.try_emplace(loc, static_cast<std::uint32_t>(locations_.size()));
   if (inserted) {
     locations_.push_back(loc);
+    maps_.push_back(map != nullptr ? MapRange{map->start, map->end, map->pgoff, map->identity}
+                                   : MapRange{});
     resolved_.emplace_back();
     done_.push_back(0);
   }
@@ -291,7 +293,7 @@ void sample_locations(symbol::Machine& machine, const symbol::ThreadState& threa
   auto add = [&](std::uint64_t ip, bool kernel) {
     symbol::Location l = machine.resolve(thread, ip, kernel);
     Location loc{l.map != nullptr ? l.map->dso : nullptr, l.map_addr, kernel};
-    out.push_back(table.intern(loc));
+    out.push_back(table.intern(loc, l.map));
     if (ips != nullptr) ips->push_back(ip);
   };
   const std::uint16_t mode = static_cast<std::uint16_t>(misc & PERF_RECORD_MISC_CPUMODE_MASK);

@@ -63,11 +63,22 @@ struct Resolved {
   std::vector<symbol::InlineFrame> inlines;  ///< with inline frames on (innermost first)
 };
 
+/// The memory map a location was first seen in (for export mappings): runtime range and
+/// the file offset of `start`; all zero when no map held the address.
+struct MapRange {
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  std::uint64_t pgoff = 0;
+  bool identity = false;  ///< addresses in the map are absolute (JIT, kernel)
+};
+
 /// Interns locations and resolves each one once (resolve_all() runs in parallel).
 class LocationTable {
  public:
-  /// Id of `loc`, adding it when new.
-  std::uint32_t intern(const Location& loc);
+  /// Id of `loc`, adding it when new; `map` (may be null) is kept for the first sighting.
+  std::uint32_t intern(const Location& loc, const symbol::Map* map = nullptr);
+  /// The map `location(id)` was first seen in.
+  [[nodiscard]] const MapRange& map_range(std::uint32_t id) const { return maps_[id]; }
   [[nodiscard]] const Location& location(std::uint32_t id) const { return locations_[id]; }
   [[nodiscard]] std::size_t size() const noexcept { return locations_.size(); }
   /// Resolves every location not yet resolved with `threads` workers (0 = all cores).
@@ -79,6 +90,7 @@ class LocationTable {
  private:
   void resolve_one(std::uint32_t id, bool source_lines, bool inline_frames);
   std::vector<Location> locations_;
+  std::vector<MapRange> maps_;
   std::vector<Resolved> resolved_;
   std::vector<std::uint8_t> done_;
   std::unordered_map<Location, std::uint32_t, LocationHash> index_;

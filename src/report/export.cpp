@@ -25,6 +25,10 @@ bool is_export_format(std::string_view format) noexcept {
 
 bool is_binary_format(std::string_view format) noexcept { return format == "pprof"; }
 
+bool export_wants_source_lines(std::string_view format) noexcept {
+  return format == "pprof" || format == "json";
+}
+
 Result<void> export_profile(std::string_view format, const profile::Profile& profile,
                             std::ostream& out, const ExportOptions& options) {
   Result<void> r;

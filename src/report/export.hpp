@@ -48,6 +48,10 @@ struct ExportOptions {
 /// True when the format writes binary bytes (pprof: gzip), so a CLI refuses a terminal.
 [[nodiscard]] bool is_binary_format(std::string_view format) noexcept;
 
+/// True when the format carries source file and line per location (pprof Line/Function,
+/// json frames): the loader should resolve them (profile::LoadOptions::source_lines).
+[[nodiscard]] bool export_wants_source_lines(std::string_view format) noexcept;
+
 /// Writes `profile` to `out` in `format`.
 /// Errors: kInvalidArgument for an unknown format (the message lists the valid ones)
 /// or an `options.event` out of range; kIo when the stream fails.

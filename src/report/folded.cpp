@@ -70,12 +70,17 @@ Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions&
   for (std::size_t i = 0; i < profile.frames.size(); ++i) {
     const auto& f = profile.frames[i];
     if (f.inlined && !options.inline_frames) continue;
-    // An unresolved frame in a known DSO is named after the DSO ("[libc.so.6]"), as
-    // stackcollapse-perf.pl does.
-    std::string label =
-        (f.function.empty() || f.function == "[unknown]") && !f.dso.empty() && f.dso != "[unknown]"
-            ? "[" + sanitize(f.dso) + "]"
-            : sanitize(f.function);
+    // An unresolved frame in a known DSO is named after the DSO file ("[libc.so.6]",
+    // "[perf-42.map]": the basename of perf script's path), as stackcollapse-perf.pl does.
+    std::string label;
+    if ((f.function.empty() || f.function == "[unknown]") && !f.dso.empty() &&
+        f.dso != "[unknown]") {
+      const std::string& path = f.dso_path.empty() ? f.dso : f.dso_path;
+      const auto slash = path.front() == '[' ? std::string::npos : path.rfind('/');
+      label = "[" + sanitize(slash == std::string::npos ? path : path.substr(slash + 1)) + "]";
+    } else {
+      label = sanitize(f.function);
+    }
     if (options.annotate_kernel && f.kind == profile::FrameKind::kKernel) label += "_[k]";
     if (options.annotate_kernel && f.kind == profile::FrameKind::kJit) label += "_[j]";
     frame_name[i] = names.intern(std::move(label), folded_kind(f.kind));

@@ -62,6 +62,9 @@ struct U64VecHash {
 
 struct Entry {
   std::vector<std::uint64_t> key;
+  // perf's hist_entry::filtered: set by the --dsos/--symbols test of the sample (its leaf)
+  // that created the entry; later samples add their periods but do not change it.
+  bool filtered = false;
   std::uint64_t self = 0;
   std::uint64_t acc = 0;
   std::uint64_t nr_samples = 0;
@@ -85,7 +88,7 @@ std::string frame_srcline(const profile::Frame& f) {
 Result<void> validate_sort_keys(const std::vector<std::string>& keys) {
   if (keys.empty()) return fail(Errc::kInvalidArgument, "--sort needs at least one key");
   for (const auto& k : keys) {
-    if (find_key(k) == nullptr)
+    if (k != "overhead" && find_key(k) == nullptr)
       return fail(Errc::kInvalidArgument,
                   "unknown sort key '{}' (valid: comm, pid, tid, dso, sym, srcline, srcfile, cpu)",
                   k);
@@ -95,12 +98,62 @@ Result<void> validate_sort_keys(const std::vector<std::string>& keys) {
 
 namespace {
 
+constexpr std::string_view kValueFields[] = {"overhead", "overhead_children", "sample", "period"};
+
+bool is_value_field(std::string_view f) {
+  return std::find(std::begin(kValueFields), std::end(kValueFields), f) != std::end(kValueFields);
+}
+
+// perf's sort__setup_elide(): a filter with one value makes its column redundant; perf
+// prints "# dso: X" instead (the entries are still keyed by it).
+const std::vector<std::string>* elide_list(Key k, const ReportOptions& o) {
+  const std::vector<std::string>* list = nullptr;
+  if (k == Key::kComm) list = &o.comms;
+  if (k == Key::kDso) list = &o.dsos;
+  if (k == Key::kSym) list = &o.symbols;
+  return list != nullptr && list->size() == 1 ? list : nullptr;
+}
+
+// The entry keys: the sort keys, then -F keys the sort keys lack ("overhead" adds none).
+std::vector<Key> entry_keys(const ReportOptions& o) {
+  std::vector<Key> keys;
+  auto add = [&](const std::string& name) {
+    const KeyInfo* ki = find_key(name);
+    if (ki != nullptr && std::find(keys.begin(), keys.end(), ki->key) == keys.end())
+      keys.push_back(ki->key);
+  };
+  for (const auto& k : o.sort) add(k);
+  for (const auto& f : o.fields) add(f);
+  return keys;
+}
+
+}  // namespace
+
+std::vector<std::string> sort_keys_of_fields(const std::vector<std::string>& fields) {
+  std::vector<std::string> keys;
+  for (const auto& f : fields)
+    if (find_key(f) != nullptr) keys.push_back(f);
+  if (keys.empty()) keys.emplace_back("overhead");
+  return keys;
+}
+
+Result<void> validate_fields(const std::vector<std::string>& fields) {
+  for (const auto& f : fields) {
+    if (!is_value_field(f) && find_key(f) == nullptr)
+      return fail(Errc::kInvalidArgument,
+                  "Unknown --fields key: `{}' (valid: overhead, overhead_children, sample, period, "
+                  "comm, pid, tid, dso, sym, srcline, srcfile, cpu)",
+                  f);
+  }
+  return {};
+}
+
+namespace {
+
 class EventReport {
  public:
   EventReport(const profile::Profile& p, const ReportOptions& o, std::uint32_t event)
-      : p_(p), o_(o), event_(event) {
-    for (const auto& k : o.sort) keys_.push_back(find_key(k)->key);
-  }
+      : p_(p), o_(o), event_(event), keys_(entry_keys(o)) {}
 
   void build() {
     const auto& ev = p_.events[event_];
@@ -124,23 +177,34 @@ class EventReport {
     struct Group {
       std::uint64_t period = 0;
       std::uint64_t count = 0;
+      std::size_t first = 0;  // index of its first sample: perf's processing order
     };
     std::unordered_map<std::uint64_t, Group> groups;
     const bool by_cpu = need(Key::kCpu);
-    for (const auto& s : p_.samples) {
+    for (std::size_t si_idx = 0; si_idx < p_.samples.size(); ++si_idx) {
+      const auto& s = p_.samples[si_idx];
       if (s.event != event_) continue;
       // Without PERF_SAMPLE_CPU every sample is on perf's cpu -1.
       const std::uint32_t cpu = ev.has_cpu ? s.cpu : 0xffffffffu;
       const std::uint64_t gk =
           (static_cast<std::uint64_t>(s.stack) * 1000003ULL + s.thread) * 4099ULL +
           (by_cpu ? cpu : 0u);
-      auto& g = groups[gk];
+      auto [git, gnew] = groups.try_emplace(gk);
+      auto& g = git->second;
+      if (gnew) g.first = si_idx;
       g.period += s.period;
       g.count += s.count;
       sample_info_.try_emplace(gk, SampleInfo{s.stack, s.thread, cpu});
     }
+    // perf creates hist entries in sample order, and an entry keeps the filter verdict of
+    // the sample that created it: walk the groups in the order of their first sample.
+    std::vector<std::pair<std::size_t, std::uint64_t>> order;
+    order.reserve(groups.size());
+    for (const auto& [gk, g] : groups) order.emplace_back(g.first, gk);
+    std::sort(order.begin(), order.end());
     std::vector<std::uint32_t> seen;
-    for (const auto& [gk, g] : groups) {
+    for (const auto& [first, gk] : order) {
+      const Group& g = groups[gk];
       const SampleInfo& si = sample_info_[gk];
       const auto& stack = p_.stacks[si.stack];
       // The leaf: last non-inlined frame.
@@ -152,7 +216,19 @@ class EventReport {
         }
       }
       if (leaf == stack.size()) continue;
-      Entry& le = entry_for(stack[leaf], si);
+      const auto& leaf_frame = p_.frames[stack[leaf]];
+      // perf report drops such a sample before its histograms (but not from the header's
+      // event totals, which count every sample read).
+      if (o_.hide_unresolved && unresolved(leaf_frame)) continue;
+      const bool filtered = !passes_filters(leaf_frame);
+      if (!filtered) {
+        kept_period_ += g.period;
+        kept_samples_ += g.count;
+      }
+      // The leaf's entry always gets the sample (perf adds it from the sample's own ip);
+      // the other frames only within --max-stack.
+      const auto [lo, hi] = shown_range(si.stack);
+      Entry& le = entry_for(stack[leaf], si, filtered);
       le.self += g.period;
       le.nr_samples += g.count;
       const auto leaf_idx = static_cast<std::uint32_t>(&le - entries_.data());
@@ -169,8 +245,10 @@ class EventReport {
       // order the frame and its callers.
       for (std::size_t n = 0; n < stack.size(); ++n) {
         const std::size_t i = callee_children_ ? stack.size() - 1 - n : n;
+        if (i != leaf && (i < lo || i >= hi)) continue;
         if (p_.frames[stack[i]].inlined) continue;
-        Entry& e = entry_for(stack[i], si);
+        if (o_.hide_unresolved && unresolved(p_.frames[stack[i]])) continue;
+        Entry& e = entry_for(stack[i], si, filtered);
         const auto idx = static_cast<std::uint32_t>(&e - entries_.data());
         if (std::find(seen.begin(), seen.end(), idx) != seen.end()) continue;
         seen.push_back(idx);
@@ -185,90 +263,97 @@ class EventReport {
 
   void print(std::ostream& out) {
     const auto& ev = p_.events[event_];
-    const double total = static_cast<double>(ev.total_period);
-    // Filters on dso / symbol.
+    const std::uint64_t total_period = o_.relative_percentage ? kept_period_ : ev.total_period;
+    const double total = static_cast<double>(total_period);
+    // The entries the --dsos/--symbols filters let through (perf's hist_entry::filtered).
     std::vector<const Entry*> rows;
-    for (const auto& e : entries_) {
-      const auto& f = p_.frames[e.frame];
-      if (!o_.dsos.empty() && std::find(o_.dsos.begin(), o_.dsos.end(), f.dso) == o_.dsos.end() &&
-          std::find(o_.dsos.begin(), o_.dsos.end(), f.dso_path) == o_.dsos.end())
-        continue;
-      if (!o_.symbols.empty() &&
-          std::find(o_.symbols.begin(), o_.symbols.end(), f.function) == o_.symbols.end())
-        continue;
-      rows.push_back(&e);
-    }
+    for (const auto& e : entries_)
+      if (!e.filtered) rows.push_back(&e);
+    setup_columns();
+    const bool by_acc = children_ && std::find_if(cols_.begin(), cols_.end(), [](const Col& c) {
+                                       return c.kind == ColKind::kChildren;
+                                     }) != cols_.end();
     std::sort(rows.begin(), rows.end(), [&](const Entry* a, const Entry* b) {
-      const auto va = children_ ? a->acc : a->self;
-      const auto vb = children_ ? b->acc : b->self;
-      if (va != vb) return va > vb;
+      if (by_acc && a->acc != b->acc) return a->acc > b->acc;
       if (a->self != b->self) return a->self > b->self;
       return tie_break(*a, *b) < 0;
     });
     // Column widths over all entries (as perf's hists__calc_col_len).
-    std::vector<std::size_t> width;
-    for (std::size_t c = 0; c < keys_.size(); ++c) {
-      std::size_t w = header_of(keys_[c]).size();
+    for (auto& col : cols_) {
+      if (col.kind != ColKind::kKey) continue;
+      std::size_t w = header_of(keys_[col.key]).size();
       // perf sizes CPU by its header only ("-001" for no CPU field overflows it).
-      if (keys_[c] != Key::kCpu)
-        for (const auto* e : rows) w = std::max(w, cell_text(*e, c).size());
-      width.push_back(w);
+      if (keys_[col.key] != Key::kCpu)
+        for (const auto* e : rows) w = std::max(w, cell_text(*e, col.key).size());
+      col.width = w;
     }
-    std::uint64_t n = ev.total_samples;
-    char unit = ' ';
-    if (n > 1000) {
-      n /= 1000;
-      unit = 'K';
+    if (!o_.quiet) {
+      std::uint64_t n = o_.relative_percentage ? kept_samples_ : ev.total_samples;
+      char unit = ' ';
+      if (n > 1000) {
+        n /= 1000;
+        unit = 'K';
+      }
+      if (n > 1000) {
+        n /= 1000;
+        unit = 'M';
+      }
+      if (n > 1000) {
+        n /= 1000;
+        unit = 'G';
+      }
+      out << "#\n# Samples: " << n << unit << " of event '" << ev.name << "'";
+      if (!o_.time_slices.empty()) out << " (time slices: " << o_.time_slices << ")";
+      out << "\n";
+      out << "# Event count (approx.): " << total_period << "\n#\n";
+      std::string hdr = "#";
+      std::string dots = "#";
+      for (std::size_t c = 0; c < cols_.size(); ++c) {
+        const Col& col = cols_[c];
+        const std::string_view sep = c == 0 ? " " : "  ";
+        hdr += sep;
+        dots += sep;
+        if (col.kind == ColKind::kKey)
+          hdr += fmt::format("{:<{}}", col.header, col.width);
+        else
+          hdr += fmt::format("{:>{}}", col.header, col.width);
+        dots += std::string(col.width, '.');
+      }
+      out << hdr << "\n" << dots << "\n#\n";
     }
-    if (n > 1000) {
-      n /= 1000;
-      unit = 'M';
-    }
-    if (n > 1000) {
-      n /= 1000;
-      unit = 'G';
-    }
-    out << "#\n# Samples: " << n << unit << " of event '" << ev.name << "'";
-    if (!o_.time_slices.empty()) out << " (time slices: " << o_.time_slices << ")";
-    out << "\n";
-    out << "# Event count (approx.): " << ev.total_period << "\n#\n";
-    std::string hdr = "#";
-    std::string dots = "#";
-    if (children_) {
-      hdr += " Children      Self";
-      dots += " ........  ........";
-    } else {
-      hdr += " Overhead";
-      dots += " ........";
-    }
-    if (o_.show_nr_samples) {
-      hdr += "       Samples";
-      dots += "  ............";
-    }
-    for (std::size_t c = 0; c < keys_.size(); ++c) {
-      hdr += "  " + fmt::format("{:<{}}", header_of(keys_[c]), width[c]);
-      dots += "  " + std::string(width[c], '.');
-    }
-    out << hdr << "\n" << dots << "\n#\n";
+    auto percent = [&](std::uint64_t v) {
+      return pct(total > 0 ? 100.0 * static_cast<double>(v) / total : 0.0);
+    };
     for (const auto* e : rows) {
       const double shown =
-          total > 0 ? 100.0 * static_cast<double>(children_ ? e->acc : e->self) / total : 0.0;
+          total > 0 ? 100.0 * static_cast<double>(by_acc ? e->acc : e->self) / total : 0.0;
       if (o_.percent_limit > 0 && shown < o_.percent_limit) continue;
-      std::string line = "  ";
-      const double self_pct = total > 0 ? 100.0 * static_cast<double>(e->self) / total : 0.0;
-      if (children_) {
-        const double acc_pct = total > 0 ? 100.0 * static_cast<double>(e->acc) / total : 0.0;
-        line += fmt::format("{:>8}  {:>8}", pct(acc_pct), pct(self_pct));
-      } else {
-        line += fmt::format("{:>8}", pct(self_pct));
-      }
-      if (o_.show_nr_samples) line += fmt::format("  {:>12}", e->nr_samples);
-      for (std::size_t c = 0; c < keys_.size(); ++c) {
-        // perf pads every column but a last "Symbol" one.
-        if (c + 1 == keys_.size() && keys_[c] == Key::kSym)
-          line += "  " + cell_text(*e, c);
-        else
-          line += "  " + fmt::format("{:<{}}", cell_text(*e, c), width[c]);
+      std::string line = " ";
+      for (std::size_t c = 0; c < cols_.size(); ++c) {
+        const Col& col = cols_[c];
+        line += " ";
+        if (c > 0) line += " ";
+        switch (col.kind) {
+          case ColKind::kChildren:
+            line += fmt::format("{:>8}", children_ ? percent(e->acc) : std::string("N/A"));
+            break;
+          case ColKind::kSelf:
+            line += fmt::format("{:>8}", percent(e->self));
+            break;
+          case ColKind::kSamples:
+            line += fmt::format("{:>12}", e->nr_samples);
+            break;
+          case ColKind::kPeriod:
+            line += fmt::format("{:>12}", e->self);  // perf: the self period
+            break;
+          case ColKind::kKey:
+            // perf pads every column but a last "Symbol" one.
+            if (c + 1 == cols_.size() && keys_[col.key] == Key::kSym)
+              line += cell_text(*e, col.key);
+            else
+              line += fmt::format("{:<{}}", cell_text(*e, col.key), col.width);
+            break;
+        }
       }
       out << line << "\n";
       if (want_chains_ && !e->chains.empty()) print_chains(out, *e, total);
@@ -277,6 +362,87 @@ class EventReport {
   }
 
  private:
+  enum class ColKind : std::uint8_t { kChildren, kSelf, kSamples, kPeriod, kKey };
+  struct Col {
+    ColKind kind = ColKind::kKey;
+    std::size_t key = 0;  // index into keys_ for kKey
+    std::string header;
+    std::size_t width = 8;
+  };
+
+  // perf's output fields: -F as given (then the sort keys it lacks), else Children + Self
+  // (or Overhead), -n's Samples and the sort keys. Keys of one-value filters are elided.
+  void setup_columns() {
+    cols_.clear();
+    auto add_key = [&](Key k) {
+      if (elide_list(k, o_) != nullptr) return;
+      for (const auto& c : cols_)
+        if (c.kind == ColKind::kKey && keys_[c.key] == k) return;
+      const auto idx =
+          static_cast<std::size_t>(std::find(keys_.begin(), keys_.end(), k) - keys_.begin());
+      cols_.push_back(Col{ColKind::kKey, idx, header_of(k), 0});
+    };
+    if (o_.fields.empty()) {
+      if (children_) {
+        cols_.push_back(Col{ColKind::kChildren, 0, "Children", 8});
+        cols_.push_back(Col{ColKind::kSelf, 0, "Self", 8});
+      } else {
+        cols_.push_back(Col{ColKind::kSelf, 0, "Overhead", 8});
+      }
+      if (o_.show_nr_samples) cols_.push_back(Col{ColKind::kSamples, 0, "Samples", 12});
+    } else {
+      for (const auto& f : o_.fields) {
+        if (f == "overhead")
+          cols_.push_back(Col{ColKind::kSelf, 0, "Overhead", 8});
+        else if (f == "overhead_children")
+          cols_.push_back(Col{ColKind::kChildren, 0, "Children", 8});
+        else if (f == "sample")
+          cols_.push_back(Col{ColKind::kSamples, 0, "Samples", 12});
+        else if (f == "period")
+          cols_.push_back(Col{ColKind::kPeriod, 0, "Period", 12});
+        else if (const KeyInfo* ki = find_key(f))
+          add_key(ki->key);
+      }
+    }
+    for (Key k : keys_) add_key(k);
+  }
+
+  static bool unresolved(const profile::Frame& f) { return f.function == "[unknown]"; }
+
+  // perf's machine__resolve() filters: the sample's own (leaf) DSO, short or long name,
+  // and symbol.
+  [[nodiscard]] bool passes_filters(const profile::Frame& f) const {
+    if (!o_.dsos.empty() && std::find(o_.dsos.begin(), o_.dsos.end(), f.dso) == o_.dsos.end() &&
+        std::find(o_.dsos.begin(), o_.dsos.end(), f.dso_path) == o_.dsos.end())
+      return false;
+    if (!o_.symbols.empty() && (unresolved(f) || std::find(o_.symbols.begin(), o_.symbols.end(),
+                                                           f.function) == o_.symbols.end()))
+      return false;
+    return true;
+  }
+
+  // --max-stack: the frames [first, last) of the stack that count. perf reads the first N
+  // callchain entries in display order: the N nearest the leaf in callee order, the N
+  // nearest the root in caller order (inline frames not counted).
+  [[nodiscard]] std::pair<std::size_t, std::size_t> shown_range(std::uint32_t stack) const {
+    const auto& st = p_.stacks[stack];
+    if (!o_.max_stack) return {0, st.size()};
+    const std::size_t limit = *o_.max_stack;
+    std::size_t n = 0;
+    if (o_.caller_order.value_or(children_)) {
+      for (std::size_t i = 0; i < st.size(); ++i) {
+        if (p_.frames[st[i]].inlined) continue;
+        if (++n > limit) return {0, i};
+      }
+      return {0, st.size()};
+    }
+    for (std::size_t i = st.size(); i-- > 0;) {
+      if (p_.frames[st[i]].inlined) continue;
+      if (++n > limit) return {i + 1, st.size()};
+    }
+    return {0, st.size()};
+  }
+
   struct SampleInfo {
     std::uint32_t stack = 0;
     std::uint32_t thread = 0;
@@ -293,7 +459,7 @@ class EventReport {
     return {};
   }
 
-  Entry& entry_for(std::uint32_t frame, const SampleInfo& si) {
+  Entry& entry_for(std::uint32_t frame, const SampleInfo& si, bool filtered) {
     key_buf_.clear();
     const auto& th = p_.threads[si.thread];
     for (Key k : keys_) {
@@ -331,6 +497,7 @@ class EventReport {
       e.frame = frame;
       e.thread = si.thread;
       e.cpu = si.cpu;
+      e.filtered = filtered;
       entries_.push_back(std::move(e));
     }
     return entries_[it->second];
@@ -365,10 +532,18 @@ class EventReport {
           r = num(ta.tid, tb.tid);
           break;
         case Key::kDso:
-          r = fa.dso.compare(fb.dso);
+          // perf's sort__dso_sort(): an entry without a map (perf's "[unknown]") after the
+          // others (cmp_null).
+          if ((fa.dso == "[unknown]") != (fb.dso == "[unknown]"))
+            r = fa.dso == "[unknown]" ? 1 : -1;
+          else
+            r = fa.dso.compare(fb.dso);
           break;
         case Key::kSym:
-          if (fa.function == "[unknown]" || fb.function == "[unknown]")
+          // perf's sort__sym_sort(): unresolved after resolved (cmp_null).
+          if (unresolved(fa) != unresolved(fb))
+            r = unresolved(fa) ? 1 : -1;
+          else if (unresolved(fa))
             r = num(static_cast<std::int64_t>(fa.map_address),
                     static_cast<std::int64_t>(fb.map_address));
           else
@@ -430,14 +605,20 @@ class EventReport {
 
   // The callchain of a stack for display, leaf first (callee order) unless caller order.
   [[nodiscard]] std::vector<std::string> chain_names(std::uint64_t chain) const {
-    const auto& st = p_.stacks[static_cast<std::uint32_t>(chain >> 16)];
+    const auto stack = static_cast<std::uint32_t>(chain >> 16);
+    const auto& st = p_.stacks[stack];
     const std::size_t part = chain & 0xffffu;
+    const auto [lo, hi] = shown_range(stack);  // --max-stack
     std::vector<std::string> names;
+    auto add = [&](std::size_t i) {
+      if (o_.hide_unresolved && unresolved(p_.frames[st[i]])) return;
+      names.push_back(frame_name(st[i]));
+    };
     if (callee_children_ && part != 0) {  // stack[part-1] and its callers
-      for (std::size_t i = part; i-- > 0;) names.push_back(frame_name(st[i]));
+      for (std::size_t i = part; i-- > lo;) add(i);
       return names;
     }
-    for (std::size_t i = st.size(); i-- > part;) names.push_back(frame_name(st[i]));
+    for (std::size_t i = hi; i-- > std::max(part, lo);) add(i);
     const bool caller = o_.caller_order.value_or(children_);
     if (caller) std::reverse(names.begin(), names.end());
     return names;
@@ -573,6 +754,9 @@ class EventReport {
   std::vector<Entry> entries_;
   std::unordered_map<std::vector<std::uint64_t>, std::size_t, U64VecHash> index_;
   std::vector<std::uint64_t> key_buf_;
+  std::vector<Col> cols_;
+  std::uint64_t kept_period_ = 0;  // samples that pass --dsos/--symbols (relative %)
+  std::uint64_t kept_samples_ = 0;
 };
 
 }  // namespace
@@ -580,10 +764,18 @@ class EventReport {
 Result<void> write_report(std::ostream& out, const profile::Profile& profile,
                           const ReportOptions& options) {
   PERFX_CHECK(validate_sort_keys(options.sort));
-  if (options.header_hint)
+  PERFX_CHECK(validate_fields(options.fields));
+  if (options.header_hint && !options.quiet)
     out << "# To display the perf.data header info, please use --header/--header-only "
            "options.\n#\n";
-  out << "#\n# Total Lost Samples: " << profile.lost_samples << "\n";
+  // perf's sort__setup_elide(): "# dso: X" for a one-value filter of a shown key.
+  for (Key k : entry_keys(options)) {
+    if (const auto* list = elide_list(k, options)) {
+      const std::string_view name = k == Key::kSym ? "symbol" : (k == Key::kDso ? "dso" : "comm");
+      out << "# " << name << ": " << list->front() << "\n";
+    }
+  }
+  if (!options.quiet) out << "#\n# Total Lost Samples: " << profile.lost_samples << "\n";
   for (std::uint32_t ev = 0; ev < profile.events.size(); ++ev) {
     if (profile.events[ev].total_samples == 0) continue;
     EventReport r(profile, options, ev);

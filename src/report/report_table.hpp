@@ -2,10 +2,10 @@
 /// \file
 /// `perfx report --stdio`: perf report's text layout drawn from a profile::Profile.
 /// Hist entries are keyed by the sort keys (comm, pid, tid, dso, sym, srcline,
-/// srcfile, cpu); with callchains and `children`, every distinct entry of a stack
-/// accumulates the sample's period once (perf's "Children"), the leaf also as "Self".
-/// Percentages are of the event's total period (perf's default absolute percentage), which
-/// leaves out samples dropped by --time and --cpu.
+/// srcfile, cpu; `overhead` is accepted and adds no key, as perf); with callchains and `children`,
+/// every distinct entry of a stack accumulates the sample's period once (perf's "Children"), the
+/// leaf also as "Self". Percentages are of the event's total period (perf's default absolute
+/// percentage), which leaves out samples dropped by --time and --cpu.
 
 #include <cstdint>
 #include <optional>
@@ -37,9 +37,31 @@ struct ReportOptions {
   bool header_hint = true;           ///< the "To display the perf.data header info" line
   /// The --time text, shown as perf does: "# Samples: 1K of event 'x' (time slices: ...)".
   std::string time_slices;
+  /// --comms, only for perf's "# comm: X" line (comm filtering is done by load_profile()).
+  std::vector<std::string> comms;
+  /// -F/--fields: the output columns, perf's names: `overhead` (self), `overhead_children`,
+  /// `sample`, `period` and sort keys; sort keys missing from it are appended (perf).
+  /// Empty = perf's default (Children + Self or Overhead, -n Samples, the sort keys).
+  std::vector<std::string> fields;
+  bool quiet = false;  ///< -q: no header lines, only the entries (perf report -q)
+  /// --max-stack: only the N frames nearest the leaf of every callchain count.
+  std::optional<std::size_t> max_stack;
+  /// --hide-unresolved: samples whose leaf has no symbol are left out (not of the totals),
+  /// and unresolved frames leave the callchains (perf).
+  bool hide_unresolved = false;
+  /// --percentage relative: percentages of the samples that pass --dsos/--symbols, and the
+  /// header's sample count and event count are theirs (perf). Default: absolute.
+  bool relative_percentage = false;
 };
 
-/// Checks sort keys; kInvalidArgument naming the bad key and listing valid ones.
+/// The sort keys named by -F fields (for -F without -s, as perf).
+[[nodiscard]] std::vector<std::string> sort_keys_of_fields(const std::vector<std::string>& fields);
+
+/// Checks -F fields; kInvalidArgument with perf's "Unknown --fields key: `x'".
+[[nodiscard]] Result<void> validate_fields(const std::vector<std::string>& fields);
+
+/// Checks sort keys (`overhead` is allowed: perf's --sort overhead is one entry);
+/// kInvalidArgument naming the bad key and listing valid ones.
 [[nodiscard]] Result<void> validate_sort_keys(const std::vector<std::string>& keys);
 
 /// Writes the report for every event that has samples.

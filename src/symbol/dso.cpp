@@ -261,6 +261,14 @@ std::string dso_short_name(std::string_view path) {
     if (close != std::string_view::npos) return std::string(path.substr(0, close + 1));
     return std::string(path);
   }
+  // perf's dso__set_basename(): a JIT map "/tmp/perf-PID.map" is "[JIT] tid PID".
+  constexpr std::string_view kJitPrefix = "/tmp/perf-";
+  if (path.starts_with(kJitPrefix)) {
+    int tid = 0;
+    const char* begin = path.data() + kJitPrefix.size();
+    auto [end, ec] = std::from_chars(begin, path.data() + path.size(), tid);
+    if (ec == std::errc{} && end != begin) return "[JIT] tid " + std::to_string(tid);
+  }
   auto slash = path.rfind('/');
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }

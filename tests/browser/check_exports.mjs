@@ -40,6 +40,18 @@ check(Number.isFinite(samples) && samples > 0, `expecting ${samples} samples`);
   const labels = new Set(p.sample.flatMap((s) => s.label.map((l) => st[Number(l.key)])));
   check(labels.has('pid') && labels.has('tid') && labels.has('comm'), 'pprof labels pid, tid, comm');
   check(p.mapping.some((m) => st[Number(m.buildId)].length > 0), 'pprof mappings carry build-ids');
+  // Mappings carry their memory range and file offset; every location's address lies in
+  // its mapping; source file and line are there by default (docs/exports.md).
+  check(p.mapping.every((m) => Number(m.memoryLimit) > Number(m.memoryStart)), 'pprof mappings have memory ranges');
+  check(p.mapping.some((m) => Number(m.fileOffset) > 0), 'pprof mappings carry file offsets');
+  const mapById = new Map(p.mapping.map((m) => [Number(m.id), m]));
+  check(p.location.every((l) => {
+    const m = mapById.get(Number(l.mappingId));
+    return !m || (Number(l.address) >= Number(m.memoryStart) && Number(l.address) < Number(m.memoryLimit));
+  }), 'pprof location addresses lie in their mappings');
+  check(p.location.some((l) => l.line.some((ln) => Number(ln.line) > 0)), 'pprof locations have line numbers');
+  check(p.function.some((f) => st[Number(f.filename)].endsWith('.c')), 'pprof functions have source files');
+  check(p.mapping.some((m) => m.hasLineNumbers && m.hasFilenames), 'pprof mappings say has_line_numbers');
   if (a.hot) {
     // Self samples per leaf function: the hot function must be the heaviest.
     const fnName = new Map(p.function.map((f) => [Number(f.id), st[Number(f.name)]]));

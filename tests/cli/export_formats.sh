@@ -57,6 +57,28 @@ echo "ok: folded == perf script | stackcollapse ($(wc -l <"$tmp/perfx.folded") s
 browser_setup
 node "$BROWSER_TESTS/check_exports.mjs" --prefix "$tmp/prof" --samples "$samples" --hot "$hot"
 
+# json: source file/line by default, mappings with memory ranges (the demo's text mapping
+# as perf script --show-mmap-events prints it) and frame addresses inside them.
+demo_map=$(perf script -i "$tmp/perf.data" --show-mmap-events 2>/dev/null |
+  awk '/PERF_RECORD_MMAP2/ && /r-xp .*perfx_demo$/ && !done { print $(NF-7); done = 1 }' | tr -d '[')
+python3 - "$tmp/prof.json" "$hot" "$demo_map" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+maps, frames = d["mappings"], d["frames"]
+hot = [f for f in frames if f["function"] == sys.argv[2]]
+assert hot and all(f["file"].endswith(".c") and f["line"] > 0 for f in hot), hot[:2]
+assert all(m["limit"] > m["start"] for m in maps), maps
+for f in frames:
+    if f["mapping"] >= 0 and f["kind"] == "user":
+        m = maps[f["mapping"]]
+        assert m["start"] <= f["address"] < m["limit"], (f, m)
+start, size = sys.argv[3].rstrip(")").split("(")  # "0x55d6fa901000(0x1000)"
+demo = [m for m in maps if m["file"].endswith("/perfx_demo")]
+assert demo and demo[0]["start"] == int(start, 16), (demo, sys.argv[3])
+assert demo[0]["limit"] == int(start, 16) + int(size, 16) and demo[0]["offset"] > 0, demo
+print("ok: json has source lines and mapping ranges")
+PY
+
 # svg: well-formed XML with one <title> per drawn frame, the hot function among them.
 python3 - "$tmp/prof.svg" "$hot" <<'PY'
 import sys, xml.etree.ElementTree as ET

@@ -51,6 +51,38 @@ for g in folded flat folded,0.05 flat,0.05 folded,caller flat,caller folded,call
   same_lines "g_${g}_children" --children -g "$g"
 done
 
+# perf report habits: -q, -F, --sort overhead, repeated -s (perf: the last wins),
+# --hide-unresolved, --max-stack (first N entries in display order), -G (caller order),
+# --percentage relative with filters.
+same opt_quiet -q --no-children -g none
+same opt_fields -F overhead,comm,dso,sym,sample,period --no-children -g none
+same opt_fields_period -F period,overhead,sym --no-children -g none
+same opt_fields_children -F overhead_children,overhead,sym -g none
+same opt_sort_overhead --sort overhead --no-children -g none
+same opt_sort_last -s dso -s sym --no-children -g none
+same opt_hide_unresolved --hide-unresolved -g none
+same opt_hide_unresolved_graph --hide-unresolved --no-children
+same opt_max_stack --max-stack 2 -g none
+same opt_max_stack_callee --no-children --max-stack 2
+same opt_max_stack_caller --no-children -G --max-stack 2
+same opt_inverted -G --no-children
+same opt_relative -S sym_alpha --percentage relative -g none --no-children
+same opt_relative_children --dsos sym_pinned --percentage relative -g none
+"$PERFX" report -i "$tmp/g.data" --stdio -v -g none >/dev/null 2>&1 || { echo "-v rejected"; fail=1; }
+if "$PERFX" report -i "$tmp/g.data" --stdio -T >/dev/null 2>"$tmp/err"; then
+  echo "-T accepted"; fail=1
+elif ! grep -q "not supported" "$tmp/err"; then echo "-T: unclear error"; cat "$tmp/err"; fail=1; fi
+# --dsos/--symbols filter the samples by their leaf; the entries a sample creates keep its
+# verdict (perf's hist_entry::filtered, set by the sample that created the entry). A
+# one-value filter prints "# dso: X" / "# symbol: X" and drops that column.
+same filt_sym_children -S sym_outer,main -g none
+same filt_sym_children2 -S sym_alpha,main -g none
+same filt_sym_self -S sym_outer,main --no-children -g none
+same filt_dso_one --dsos sym_pinned -g none
+same filt_dso_two --dsos sym_pinned,libc.so.6 -g none
+same filt_sym_one -S sym_alpha -g none
+same filt_comm_one --comms sym_pinned --no-children -g none
+
 # A window around the middle of the recording, in perf's seconds.
 times=$(perf script -i "$tmp/g.data" -F time 2>/dev/null | tr -d ' :' | sed -n '1p;$p')
 first=$(echo "$times" | sed -n 1p)

@@ -38,5 +38,25 @@ compare self 1 --no-children -g none --sort dso,sym || fail=1
 compare children 1 --children -g none || fail=1
 compare default 1 || fail=1
 compare comm_dso 1 --no-children -g none --sort comm,dso || fail=1
+# JIT frames (/tmp/perf-PID.map): perf names the DSO "[JIT] tid PID" in report and diff.
+jit="$BUILD_DIR/fixtures/jit_map"
+if [ ! -x "$jit" ]; then
+  cc -O1 -o "$tmp/jit_map" "$SOURCE_DIR/tests/fixtures/jit_map.c" || exit 77
+  jit="$tmp/jit_map"
+fi
+perf record -q -e cpu-clock -o "$tmp/jit.data" -- "$jit" 300 >/dev/null 2>&1 ||
+  { echo "perf record (jit) failed"; exit 77; }
+cp "$tmp/jit.data" "$tmp/g.data"
+compare jit 1 --no-children -g none --sort dso,sym || fail=1
+if ! "$PERFX" report -i "$tmp/jit.data" --stdio --no-children -g none | grep -q '\[JIT\] tid [0-9]* *\[\.\] jitted_loop'; then
+  echo "jit: no '[JIT] tid PID' row"; fail=1
+fi
+perf diff "$tmp/jit.data" "$tmp/jit.data" 2>/dev/null | grep -o '\[JIT\] tid [0-9]*' | sort -u >"$tmp/perf.jitdiff"
+"$PERFX" diff "$tmp/jit.data" "$tmp/jit.data" 2>/dev/null | grep -o '\[JIT\] tid [0-9]*' | sort -u >"$tmp/perfx.jitdiff"
+if [ ! -s "$tmp/perf.jitdiff" ] || ! cmp -s "$tmp/perf.jitdiff" "$tmp/perfx.jitdiff"; then
+  echo "jit: perfx diff DSO differs from perf diff:"; cat "$tmp/perf.jitdiff" "$tmp/perfx.jitdiff"; fail=1
+fi
+rm -f /tmp/perf-"$(perf script -i "$tmp/jit.data" -F pid 2>/dev/null | head -1 | tr -d ' ')".map
+
 [ $fail = 0 ] && echo "perfx report matches perf report"
 exit $fail

@@ -90,7 +90,28 @@ int run_report(int argc, char** argv) {
   bool force = false;
   app.add_flag("-f,--force", force, "read a perf.data not owned by the current user or root");
   app.add_flag("--stdio", stdio, "text output (the default)");
-  app.add_option("-s,--sort", sort, "sort keys: comm,pid,tid,dso,sym,srcline,srcfile,cpu");
+  app.add_option("-s,--sort", sort, "sort keys: comm,pid,tid,dso,sym,srcline,srcfile,cpu,overhead")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // perf: the last -s wins
+  std::string fields;
+  app.add_option("-F,--fields", fields,
+                 "output columns: overhead,overhead_children,sample,period and sort keys")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  bool quiet = false;
+  app.add_flag("-q,--quiet", quiet, "only the entries, no header lines");
+  int verbose = 0;
+  app.add_flag("-v,--verbose", verbose, "more warnings (accepted for perf's habit)");
+  bool threads = false;
+  app.add_flag("-T,--threads", threads, "per-thread counts of PERF_SAMPLE_READ (not supported)");
+  bool inverted = false;
+  app.add_flag("-G,--inverted", inverted, "callchains in caller order (= -g caller)");
+  int max_stack = -1;
+  app.add_option("--max-stack", max_stack, "only the N callchain frames nearest the leaf");
+  bool hide_unresolved = false;
+  app.add_flag("--hide-unresolved", hide_unresolved, "leave out samples without a symbol");
+  std::string percentage = "absolute";
+  app.add_option("--percentage", percentage,
+                 "absolute (of all samples) or relative (of the filtered ones)")
+      ->check(CLI::IsMember({"absolute", "relative"}));
   app.add_flag("--children", children, "accumulate callers' overhead (default with callchains)");
   app.add_flag("--no-children", no_children, "only self overhead");
   app.add_option("-g,--call-graph", call_graph,
@@ -126,6 +147,10 @@ int run_report(int argc, char** argv) {
   if (auto owner = record::check_input_owner(input, force); !owner)
     return error_exit(owner.error().message());
   (void)stdio;
+  (void)verbose;  // warnings are always printed; perf's -v extras are not mirrored
+  if (threads)
+    return error_exit(
+        "-T/--threads is not supported (perfx does not read PERF_SAMPLE_READ values)");
   if (json) {
     if (!format.empty() && format != "json") return error_exit("--json conflicts with --format");
     format = "json";
@@ -143,8 +168,18 @@ int run_report(int argc, char** argv) {
   }
 
   report::ReportOptions ro;
-  if (!sort.empty()) ro.sort = split(sort);
+  ro.fields = split(fields);
+  if (auto ok = report::validate_fields(ro.fields); !ok) return error_exit(ok.error().message());
+  if (!sort.empty())
+    ro.sort = split(sort);
+  else if (!ro.fields.empty())
+    ro.sort = report::sort_keys_of_fields(ro.fields);  // perf: -F alone also sorts by them
   if (auto ok = report::validate_sort_keys(ro.sort); !ok) return error_exit(ok.error().message());
+  ro.quiet = quiet;
+  if (max_stack >= 0) ro.max_stack = static_cast<std::size_t>(max_stack);
+  ro.hide_unresolved = hide_unresolved;
+  ro.relative_percentage = percentage == "relative";
+  ro.comms = split(comms);
   ro.children = !no_children;
   ro.percent_limit = percent_limit;
   ro.show_nr_samples = nr_samples;
@@ -178,6 +213,7 @@ int run_report(int argc, char** argv) {
       ro.graph_threshold = th;
     }
   }
+  if (inverted) ro.caller_order = true;  // perf's -G: alias for the inverted callchain
 
   profile::LoadOptions lo;
   lo.threads = jobs;
@@ -198,6 +234,7 @@ int run_report(int argc, char** argv) {
   for (const auto& k : ro.sort) {
     if (k == "srcline" || k == "srcfile") lo.source_lines = true;
   }
+  if (report::export_wants_source_lines(format)) lo.source_lines = true;
   lo.inline_frames = inline_frames;
   lo.demangle_params = demangle_params;
   lo.aggregate = format.empty();  // the text report needs no per-sample times

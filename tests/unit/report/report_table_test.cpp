@@ -218,6 +218,58 @@ TEST(ReportTable, GraphBranches) {
   EXPECT_NE(s.find(" --20.00%--irq\n"), std::string::npos) << s;
 }
 
+// perf filters samples by their leaf; an entry keeps the verdict of the sample that
+// created it (samples are processed in order: the first one has leaf b).
+TEST(ReportTable, SymbolFilterKeepsTheVerdictOfTheCreatingSample) {
+  ReportOptions o;
+  o.graph = GraphMode::kNone;
+  o.sort = {"sym"};
+  o.symbols = {"a", "main"};
+  std::string s = run(o);
+  EXPECT_EQ(s.find("[.] main"), std::string::npos) << s;
+  EXPECT_EQ(s.find("[.] a"), std::string::npos) << s;
+  o.symbols = {"b", "main"};
+  s = run(o);
+  EXPECT_NE(s.find("   100.00%     0.00%  [.] main\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    80.00%    20.00%  [.] a\n"), std::string::npos) << s;
+  EXPECT_EQ(s.find("irq"), std::string::npos) << s;
+  // One value: perf's "# symbol: b" and no Symbol column; relative = of b's samples.
+  o.symbols = {"b"};
+  o.sort = {"dso", "sym"};
+  o.children = false;
+  o.relative_percentage = true;
+  s = run(o);
+  EXPECT_NE(s.find("# symbol: b\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("# Samples: 3  of event"), std::string::npos) << s;
+  EXPECT_NE(s.find("# Overhead  Shared Object\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("   100.00%  libb.so      \n"), std::string::npos) << s;
+}
+
+TEST(ReportTable, FieldsQuietMaxStackAndSortOverhead) {
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.fields = {"sample", "period", "sym"};
+  o.sort = sort_keys_of_fields(o.fields);
+  std::string s = run(o);
+  EXPECT_NE(s.find("#      Samples        Period  Symbol"), std::string::npos) << s;
+  EXPECT_NE(s.find("             3           300  [.] b\n"), std::string::npos) << s;
+  EXPECT_FALSE(validate_fields({"sym", "children"}).has_value());
+  o.fields.clear();
+  o.sort = {"overhead"};
+  o.quiet = true;
+  s = run(o);
+  EXPECT_EQ(s, "   100.00%\n\n\n");
+  // --max-stack 1 with children in caller order: only the root counts, and the leaf.
+  ReportOptions m;
+  m.graph = GraphMode::kNone;
+  m.sort = {"sym"};
+  m.max_stack = 1;
+  s = run(m);
+  EXPECT_NE(s.find("   100.00%     0.00%  [.] main\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    20.00%    20.00%  [.] a\n"), std::string::npos) << s;
+}
+
 TEST(ReportTable, BadSortKeyIsAnError) {
   EXPECT_FALSE(validate_sort_keys({"dso", "bogus"}).has_value());
   EXPECT_NE(validate_sort_keys({"bogus"}).error().message().find("bogus"), std::string::npos);

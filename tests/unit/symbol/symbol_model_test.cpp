@@ -98,6 +98,9 @@ TEST(ShortName, AsPerf) {
   EXPECT_EQ(dso_short_name("/usr/lib/x86_64-linux-gnu/libc.so.6"), "libc.so.6");
   EXPECT_EQ(dso_short_name("[kernel.kallsyms]_text"), "[kernel.kallsyms]");
   EXPECT_EQ(dso_short_name("[vdso]"), "[vdso]");
+  // perf's dso__set_basename(): JIT maps read "[JIT] tid PID" in report and diff.
+  EXPECT_EQ(dso_short_name("/tmp/perf-4242.map"), "[JIT] tid 4242");
+  EXPECT_EQ(dso_short_name("/tmp/perf-x.map"), "perf-x.map");
 }
 
 TEST(MapSet, OverlapCutsOlderMaps) {
