@@ -2,11 +2,7 @@
 # perfx list on this machine: the acceptance items of the foundation issue, plus the
 # filter, JSON and probe behaviour a perf list user relies on. Env: PERFX.
 set -u
-PERFX=${PERFX:-build/bin/perfx}
-fail=0
-check() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/common.bash"
 
 "$PERFX" list >"$tmp/all.txt" 2>"$tmp/all.err"
 rc=$?

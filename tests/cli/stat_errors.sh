@@ -2,11 +2,7 @@
 # perfx stat: unsupported events, unknown events, missing commands, exit status
 # passthrough, -o files. Env: PERFX (the CLI), BUILD_DIR.
 set -u
-PERFX=${PERFX:-build/bin/perfx}
-fail=0
-check() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; else echo "ok: $1"; fi; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/common.bash"
 
 # cycles: exit 0; <not supported> on a machine without a hardware PMU.
 "$PERFX" stat -e cycles -- true 2>"$tmp/cycles.err"

@@ -6,15 +6,7 @@
 # its "-001" for -s cpu; -g folded / flat callchains (merged by function, threshold),
 # compared as sorted lines (perf orders equal-overhead entries by its rbtree insertion).
 set -u
-: "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
-command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fixture="$BUILD_DIR/fixtures/sym_pinned"
-if [ ! -x "$fixture" ]; then
-  cc -O1 -g -fno-omit-frame-pointer -o "$tmp/sym_pinned" "$SOURCE_DIR/tests/fixtures/sym_pinned.c" || exit 77
-  fixture="$tmp/sym_pinned"
-fi
+source "$(dirname "$0")/common.bash"
 perf record -q -e cpu-clock -F 4000 -g -o "$tmp/g.data" -- "$fixture" 100000000 >/dev/null 2>&1 ||
   { echo "perf record failed"; exit 77; }
 

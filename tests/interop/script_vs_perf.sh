@@ -3,15 +3,7 @@
 # on files perf records here: cpu-clock with -g, cpu-clock without callchains, and a
 # tracepoint (fields formatted by libtraceevent).
 set -u
-: "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
-command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fixture="$BUILD_DIR/fixtures/sym_pinned"
-if [ ! -x "$fixture" ]; then
-  cc -O1 -g -fno-omit-frame-pointer -o "$tmp/sym_pinned" "$SOURCE_DIR/tests/fixtures/sym_pinned.c" || exit 77
-  fixture="$tmp/sym_pinned"
-fi
+source "$(dirname "$0")/common.bash"
 perf record -q -e cpu-clock -F 2000 -g -o "$tmp/g.data" -- "$fixture" 30000000 >/dev/null 2>&1 ||
   { echo "perf record failed"; exit 77; }
 perf record -q -e cpu-clock -F 2000 -o "$tmp/ng.data" -- "$fixture" 30000000 >/dev/null 2>&1 || exit 77
