@@ -287,8 +287,9 @@ void LocationTable::resolve_all(bool source_lines, bool inline_frames, unsigned 
 void sample_locations(symbol::Machine& machine, const symbol::ThreadState& thread,
                       const record::Sample& sample, std::uint16_t misc, bool callchains,
                       LocationTable& table, std::vector<std::uint32_t>& out,
-                      std::vector<std::uint64_t>* ips) {
+                      std::vector<std::uint64_t>* ips, std::size_t* first_unwound) {
   out.clear();
+  std::size_t unwound_at = SIZE_MAX;  // no unwound frames
   if (ips != nullptr) ips->clear();
   auto add = [&](std::uint64_t ip, bool kernel) {
     symbol::Location l = machine.resolve(thread, ip, kernel);
@@ -331,10 +332,13 @@ void sample_locations(symbol::Machine& machine, const symbol::ThreadState& threa
     unwound.clear();
     machine.unwinder().unwind(thread.maps, thread.tid, regs, sample.stack_user.data.first(dyn),
                               unwound);
+    unwound_at = out.size();
     for (std::uint64_t ip : unwound) add(ip, false);
   }
+  if (first_unwound != nullptr) *first_unwound = std::min(unwound_at, out.size());
   if (!out.empty()) return;
   if (sample.has(PERF_SAMPLE_IP)) add(sample.ip, kernel);
+  if (first_unwound != nullptr) *first_unwound = out.size();
 }
 
 }  // namespace perfx::profile
