@@ -1,11 +1,13 @@
 #include "profile/replay.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <thread>
 
 #include "core/byte_reader.hpp"
+#include "symbol/unwind.hpp"
 
 namespace perfx::profile {
 namespace {
@@ -287,8 +289,9 @@ void LocationTable::resolve_all(bool source_lines, bool inline_frames, unsigned 
 void sample_locations(symbol::Machine& machine, const symbol::ThreadState& thread,
                       const record::Sample& sample, std::uint16_t misc, bool callchains,
                       LocationTable& table, std::vector<std::uint32_t>& out,
-                      std::vector<std::uint64_t>* ips) {
+                      std::vector<std::uint64_t>* ips, std::size_t* first_unwound) {
   out.clear();
+  std::size_t unwound_at = SIZE_MAX;  // no unwound frames
   if (ips != nullptr) ips->clear();
   auto add = [&](std::uint64_t ip, bool kernel) {
     symbol::Location l = machine.resolve(thread, ip, kernel);
@@ -298,6 +301,7 @@ void sample_locations(symbol::Machine& machine, const symbol::ThreadState& threa
   };
   const std::uint16_t mode = static_cast<std::uint16_t>(misc & PERF_RECORD_MISC_CPUMODE_MASK);
   bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
+  bool user_frames = false;  // the callchain has user entries (no DWARF unwinding then)
   if (callchains && sample.has(PERF_SAMPLE_CALLCHAIN) && !sample.callchain.empty()) {
     for (std::uint64_t ip : sample.callchain) {
       if (ip >= static_cast<std::uint64_t>(PERF_CONTEXT_MAX)) {
@@ -310,10 +314,33 @@ void sample_locations(symbol::Machine& machine, const symbol::ThreadState& threa
         continue;
       }
       add(ip, kernel);
+      user_frames = user_frames || !kernel;
     }
-    if (!out.empty()) return;
   }
+  // --call-graph dwarf: the kernel gave registers and a stack copy instead of the user
+  // callchain (exclude_callchain_user); unwind them after the kernel frames, as perf's
+  // thread__resolve_callchain_unwind() does.
+  if (callchains && !user_frames && thread.maps != nullptr && sample.has(PERF_SAMPLE_REGS_USER) &&
+      sample.has(PERF_SAMPLE_STACK_USER) && sample.regs_user.abi != 0 &&
+      sample.stack_user.dyn_size != 0) {
+    std::array<std::uint64_t, 64> values{};
+    const std::size_t n = std::min<std::size_t>(sample.regs_user.regs.size(), values.size());
+    for (std::size_t i = 0; i < n; ++i) values[i] = sample.regs_user.regs[i];
+    const symbol::UserRegs regs{sample.regs_user.abi, sample.regs_user.mask,
+                                std::span<const std::uint64_t>(values.data(), n)};
+    const std::size_t dyn = static_cast<std::size_t>(
+        std::min<std::uint64_t>(sample.stack_user.dyn_size, sample.stack_user.data.size()));
+    static thread_local std::vector<std::uint64_t> unwound;  // reused across samples
+    unwound.clear();
+    machine.unwinder().unwind(thread.maps, thread.tid, regs, sample.stack_user.data.first(dyn),
+                              unwound);
+    unwound_at = out.size();
+    for (std::uint64_t ip : unwound) add(ip, false);
+  }
+  if (first_unwound != nullptr) *first_unwound = std::min(unwound_at, out.size());
+  if (!out.empty()) return;
   if (sample.has(PERF_SAMPLE_IP)) add(sample.ip, kernel);
+  if (first_unwound != nullptr) *first_unwound = out.size();
 }
 
 }  // namespace perfx::profile

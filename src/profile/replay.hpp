@@ -98,11 +98,17 @@ class LocationTable {
 
 /// The callchain of a sample as locations, leaf first, the way perf walks it:
 /// PERF_CONTEXT_* markers switch between kernel and user, other markers are skipped.
-/// Without a callchain, the sample ip alone (cpumode from the record's misc).
+/// With REGS_USER + STACK_USER (`--call-graph dwarf`) and no user entries in the
+/// callchain, the user frames are unwound from the stack copy (symbol::Unwinder) and
+/// follow the kernel ones. Without a callchain, the sample ip alone (cpumode from the
+/// record's misc). `first_unwound`, when given, receives the index in `out` of the first
+/// DWARF-unwound frame (out.size() when none): perf 6.1 expands inline scopes for those
+/// frames only.
 void sample_locations(symbol::Machine& machine, const symbol::ThreadState& thread,
                       const record::Sample& sample, std::uint16_t misc, bool callchains,
                       LocationTable& table, std::vector<std::uint32_t>& out,
-                      std::vector<std::uint64_t>* ips = nullptr);
+                      std::vector<std::uint64_t>* ips = nullptr,
+                      std::size_t* first_unwound = nullptr);
 
 /// Lower-case hex of a build-id.
 [[nodiscard]] std::string build_id_hex(const std::uint8_t* data, std::size_t size);

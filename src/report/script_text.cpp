@@ -146,6 +146,10 @@ Result<void> write_script(std::ostream& out, const std::string& path,
 #endif
   Result<void> field_error{};
 
+  // Inline scopes of callchain frames (perf's append_inlines), in the default layout.
+  auto expand_inlines = [&](const AttrInfo& a, std::uint32_t f) {
+    return options.inline_frames && a.callchain && (f & kIp) && (f & kSym) && !(f & kSrcline);
+  };
   auto attr_info = [&](int index) -> AttrInfo& {
     const std::size_t i = index < 0 ? 0 : static_cast<std::size_t>(index);
     if (attrs.size() <= i) attrs.resize(i + 1);
@@ -189,6 +193,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
 
   std::vector<std::uint32_t> locs;
   std::vector<std::uint64_t> ips;
+  std::size_t first_unwound = 0;
   std::vector<std::string> loc_text;           // per location id, see loc_tail
   std::vector<std::uint32_t> loc_text_fields;  // the fields loc_text was made for
   std::string line;
@@ -245,7 +250,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
         fmt::memory_buffer t;
         auto ti = fmt::appender(t);
         const auto& loc = table.location(loc_id);
-        const auto& res = table.resolve(loc_id, (f & kSrcline) != 0, false);
+        const auto& res = table.resolve(loc_id, (f & kSrcline) != 0, expand_inlines(a, f));
         if (f & kSym) {
           if (res.sym != nullptr) {
             fmt::format_to(ti, " {}", res.sym->name);
@@ -271,7 +276,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
         loc_text_fields[loc_id] = f;
         return loc_text[loc_id];
       };
-      auto print_loc = [&](std::uint32_t loc_id, std::uint64_t addr_shown) {
+      auto print_ip = [&](std::uint64_t addr_shown) {
         if (f & kIp) {
           char hex[17];
           int n = 0;
@@ -285,18 +290,45 @@ Result<void> write_script(std::ostream& out, const std::string& path,
           while (n > 0) hex[k++] = tmp[--n];
           buf.append(hex, hex + k);
         }
+      };
+      auto print_loc = [&](std::uint32_t loc_id, std::uint64_t addr_shown) {
+        print_ip(addr_shown);
         const std::string& tail = loc_tail(loc_id);
         buf.append(tail.data(), tail.data() + tail.size());
       };
       if (item.thread != nullptr && (f & (kIp | kSym | kDso | kSrcline))) {
         profile::sample_locations(machine, *item.thread, *s, r.header.misc, chain_mode, table, locs,
-                                  &ips);
+                                  &ips, &first_unwound);
         if (chain_mode) {
           buf.push_back('\n');
+          const bool inl = expand_inlines(a, f);
           for (std::size_t i = 0; i < locs.size(); ++i) {
-            buf.push_back('\t');
             const auto& loc = table.location(locs[i]);
-            print_loc(locs[i], loc.dso != nullptr ? loc.map_addr : ips[i]);
+            const std::uint64_t shown = loc.dso != nullptr ? loc.map_addr : ips[i];
+            // perf's append_inlines() (6.1: DWARF-unwound frames only, not callchain
+            // ones): a frame whose DWARF has inline scopes is shown as
+            // one line per scope, innermost first; a scope that DWARF names like the
+            // ELF symbol is that symbol (with its DSO), any other is "(inlined)".
+            const auto& res = table.resolve(locs[i], (f & kSrcline) != 0, inl);
+            if (inl && i >= first_unwound && res.sym != nullptr && !res.inlines.empty()) {
+              for (std::size_t k = 0; k < res.inlines.size(); ++k) {
+                const auto& fn = res.inlines[k].function;
+                buf.push_back('\t');
+                if (fn == res.sym->name) {
+                  print_loc(locs[i], shown);
+                } else {
+                  print_ip(shown);
+                  auto bi = fmt::appender(buf);
+                  fmt::format_to(bi, " {}", fn);
+                  if (f & kSymoff) fmt::format_to(bi, "+{:#x}", res.sym_addr - res.sym->start);
+                  fmt::format_to(bi, " (inlined)");
+                }
+                buf.push_back('\n');
+              }
+              continue;
+            }
+            buf.push_back('\t');
+            print_loc(locs[i], shown);
             buf.push_back('\n');
           }
           buf.push_back('\n');

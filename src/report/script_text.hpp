@@ -25,6 +25,9 @@ struct ScriptOptions {
   std::string tracefs = "/sys/kernel/tracing";  ///< where tracepoint format files live
   std::string buildid_dir;                      ///< perf's build-id cache, "" = $HOME/.debug
   bool demangle_params = false;                 ///< C++ parameter lists (perf script -v)
+  /// Callchain frames with DWARF inline scopes print one "(inlined)" line per scope, as
+  /// perf script does by default (--no-inline turns it off).
+  bool inline_frames = true;
 };
 
 /// Checks -F field names; kInvalidArgument naming the bad one.

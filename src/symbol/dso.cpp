@@ -388,6 +388,7 @@ struct Dso::Impl {
   mutable std::vector<Load> loads;
   mutable std::string build_id;
   mutable std::string warning;
+  mutable std::string file_path;  // file behind main_elf, "" for a memory image
   mutable ElfFile main_elf;
   mutable ElfFile debug_elf;
   mutable Dwarf* dwarf = nullptr;
@@ -480,7 +481,10 @@ void Dso::Impl::load_elf(const Dso& self) const {
       }
     }
   }
-  if (!used.empty()) main_elf = ElfFile(used);
+  if (!used.empty()) {
+    main_elf = ElfFile(used);
+    if (main_elf) file_path = used;
+  }
   if (!main_elf) {
     warning = "cannot open '" + path + "'";
     return;
@@ -493,6 +497,7 @@ void Dso::Impl::load_elf(const Dso& self) const {
     ElfFile c(cached);
     if (c && elf_build_id(c.get()) == recorded_build_id) {
       main_elf = std::move(c);
+      file_path = cached;
       build_id = recorded_build_id;
     } else {
       warning = "'" + path + "' has build-id " + build_id + " but the recording has " +
@@ -685,6 +690,23 @@ std::vector<InlineFrame> Dso::inline_chain(std::uint64_t addr) const {
     std::free(outer);
   }
   return out;
+}
+
+const std::string& Dso::file_path() const {
+  load();
+  return impl_->file_path;
+}
+
+bool Dso::read_file(std::uint64_t offset, void* out, std::size_t size) const {
+  load();
+  if (!impl_->main_elf) return false;
+  // elf_rawfile may read the file into memory on first use (no mmap): serialize.
+  std::lock_guard lock(impl_->dwarf_mutex);
+  std::size_t file_size = 0;
+  const char* base = elf_rawfile(impl_->main_elf.get(), &file_size);
+  if (base == nullptr || offset > file_size || size > file_size - offset) return false;
+  std::memcpy(out, base + offset, size);
+  return true;
 }
 
 const std::string& Dso::file_build_id() const {

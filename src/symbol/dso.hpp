@@ -86,6 +86,14 @@ class Dso {
   /// (empty when there is no DWARF). A non-inlined address gives one frame.
   [[nodiscard]] std::vector<InlineFrame> inline_chain(std::uint64_t addr) const;
 
+  /// Path of the ELF file actually used (the recorded path, or perf's build-id cache
+  /// copy when the recorded file changed); "" when none was opened or the image came
+  /// from memory (our own vdso). Loads the DSO first.
+  [[nodiscard]] const std::string& file_path() const;
+  /// Copies `size` bytes at file offset `offset` of the ELF file actually used into
+  /// `out`. False (nothing copied) when the range is not inside the file. Loads first.
+  [[nodiscard]] bool read_file(std::uint64_t offset, void* out, std::size_t size) const;
+
   /// Build-id of the file actually used (hex), "" if none.
   [[nodiscard]] const std::string& file_build_id() const;
   /// A problem found while loading (missing file, build-id mismatch), "" if none.

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "symbol/unwind.hpp"
+
 namespace perfx::symbol {
 
 void MapSet::insert(const Map& m) {
@@ -70,6 +72,12 @@ std::vector<Dso*> DsoCache::all() const {
 }
 
 Machine::Machine(SearchPaths paths) : dsos_(std::move(paths)) {}
+Machine::~Machine() = default;
+
+Unwinder& Machine::unwinder() {
+  if (!unwinder_) unwinder_ = std::make_unique<Unwinder>();
+  return *unwinder_;
+}
 
 Dso* Machine::kernel_dso() { return dsos_.get("[kernel.kallsyms]", DsoKind::kKernel); }
 

@@ -51,6 +51,8 @@ class MapSet {
   std::map<std::uint64_t, Map> maps_;  // keyed by start
 };
 
+class Unwinder;
+
 struct ThreadState {
   std::int32_t pid = -1;
   std::int32_t tid = -1;
@@ -86,6 +88,7 @@ struct Location {
 class Machine {
  public:
   explicit Machine(SearchPaths paths = {});
+  ~Machine();
 
   /// MMAP/MMAP2. `pid` -1 = kernel map. `build_id` hex or "".
   void on_mmap(std::int32_t pid, std::int32_t tid, std::uint64_t start, std::uint64_t len,
@@ -102,6 +105,9 @@ class Machine {
   [[nodiscard]] DsoCache& dsos() noexcept { return dsos_; }
   /// The kernel DSO ("[kernel.kallsyms]").
   [[nodiscard]] Dso* kernel_dso();
+  /// The DWARF unwinder for `--call-graph dwarf` samples, with its per-process Dwfl
+  /// cache (created on first use; lives as long as the machine).
+  [[nodiscard]] Unwinder& unwinder();
 
  private:
   std::shared_ptr<MapSet> process_maps(std::int32_t pid);
@@ -112,6 +118,7 @@ class Machine {
   MapSet kernel_maps_;
   Map kernel_map_;
   bool kernel_map_set_ = false;
+  std::unique_ptr<Unwinder> unwinder_;
 };
 
 }  // namespace perfx::symbol

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Interop: `perfx script` output equals `perf script` output up to runs of whitespace,
-# on files perf records here: cpu-clock with -g, cpu-clock without callchains, and a
-# tracepoint (fields formatted by libtraceevent).
+# on files perf records here: cpu-clock with -g, cpu-clock without callchains, a
+# tracepoint (fields formatted by libtraceevent), and --call-graph dwarf (user frames
+# unwound from the sampled registers and stack copy, inline scopes as perf prints them).
 set -u
 source "$(dirname "$0")/common.bash"
 perf record -q -e cpu-clock -F 2000 -g -o "$tmp/g.data" -- "$fixture" 30000000 >/dev/null 2>&1 ||
@@ -9,6 +10,13 @@ perf record -q -e cpu-clock -F 2000 -g -o "$tmp/g.data" -- "$fixture" 30000000 >
 perf record -q -e cpu-clock -F 2000 -o "$tmp/ng.data" -- "$fixture" 30000000 >/dev/null 2>&1 || exit 77
 perf record -q -e syscalls:sys_enter_write -o "$tmp/tp.data" -- sh -c 'for i in 1 2 3 4; do echo hi; done' \
   >/dev/null 2>&1 || { echo "tracepoint recording not possible"; exit 77; }
+hot="$BUILD_DIR/fixtures/rec_hot"
+if [ ! -x "$hot" ]; then
+  cc -O1 -g -o "$tmp/rec_hot" "$SOURCE_DIR/tests/fixtures/rec_hot.c" || exit 77
+  hot="$tmp/rec_hot"
+fi
+perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$tmp/dw.data" -- "$hot" 300 \
+  >/dev/null 2>&1 || { echo "perf record --call-graph dwarf failed"; exit 77; }
 norm() { tr -s ' \t' ' ' | sed 's/ $//'; }
 fail=0
 check() {  # file, args...
@@ -29,5 +37,11 @@ check g.data --ns
 check g.data --show-task-events --show-mmap-events
 check ng.data -F comm,tid,pid,time,event,ip,sym,symoff,dso,period
 check tp.data -F comm,tid,cpu,time,event,trace
+check dw.data
+check dw.data -F comm,tid,time,event,ip,sym,dso
+# The unwound chains have the fixture's shape: hot_a called by driver called by main.
+"$PERFX" script -i "$tmp/dw.data" -F ip,sym 2>/dev/null |
+  awk '{print $2}' | grep -A2 '^hot_a$' | tr '\n' ' ' | grep -q 'hot_a driver main' ||
+  { echo "no main -> driver -> hot_a chain in perfx script of a dwarf recording"; fail=1; }
 [ $fail = 0 ] && echo "perfx script matches perf script"
 exit $fail

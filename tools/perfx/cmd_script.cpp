@@ -32,6 +32,8 @@ int run_script(int argc, char** argv) {
                  "comma separated: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,addr,period,"
                  "srcline,trace");
   app.add_flag("--ns", so.ns, "nanosecond timestamps");
+  app.add_flag("--inline,!--no-inline", so.inline_frames,
+               "show inline scopes of callchain frames (default on, as perf)");
   app.add_flag("--show-task-events", so.show_task_events, "also COMM/FORK/EXIT records");
   app.add_flag("--show-mmap-events", so.show_mmap_events, "also MMAP/MMAP2 records");
   app.add_flag("--demangle-params", so.demangle_params,
