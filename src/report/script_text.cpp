@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <unordered_map>
+#include <utility>
 
 #include "profile/replay.hpp"
 #include "record/perf_data_reader.hpp"
@@ -108,29 +110,84 @@ std::string alt_hex(std::uint64_t v) { return v == 0 ? std::string("0") : fmt::f
 
 }  // namespace
 
-Result<void> validate_script_fields(const std::vector<std::string>& fields) {
-  for (const auto& f : fields) {
-    if (field_bit(f) == 0)
+namespace {
+
+// perf script's -F grammar: [type:]field,... where a field may be +field (add to the
+// defaults) or -field (remove from them); a type prefix (hw, sw, trace, raw, break)
+// makes the fields that follow apply to events of that type only.
+struct FieldSpec {
+  std::uint32_t set = 0;     ///< plain fields: replace the defaults
+  std::uint32_t add = 0;     ///< +field
+  std::uint32_t remove = 0;  ///< -field
+};
+struct FieldSpecs {
+  FieldSpec all;                                             ///< no type prefix
+  std::vector<std::pair<std::uint32_t, FieldSpec>> by_type;  ///< attr.type -> spec
+};
+
+std::optional<std::uint32_t> field_type_prefix(std::string_view p) {
+  if (p == "hw") return PERF_TYPE_HARDWARE;
+  if (p == "sw") return PERF_TYPE_SOFTWARE;
+  if (p == "trace") return PERF_TYPE_TRACEPOINT;
+  if (p == "raw") return PERF_TYPE_RAW;
+  if (p == "break") return PERF_TYPE_BREAKPOINT;
+  return std::nullopt;
+}
+
+Result<FieldSpecs> parse_script_fields(const std::vector<std::string>& fields) {
+  FieldSpecs specs;
+  FieldSpec* cur = &specs.all;
+  for (std::string_view f : fields) {
+    if (const auto colon = f.find(':'); colon != std::string_view::npos) {
+      const auto type = field_type_prefix(f.substr(0, colon));
+      if (!type) {
+        return fail(Errc::kInvalidArgument,
+                    "unknown -F event type '{}' (valid: hw, sw, trace, raw, break)",
+                    f.substr(0, colon));
+      }
+      specs.by_type.emplace_back(*type, FieldSpec{});
+      cur = &specs.by_type.back().second;
+      f.remove_prefix(colon + 1);
+      if (f.empty()) continue;
+    }
+    char mode = 0;
+    if (!f.empty() && (f.front() == '+' || f.front() == '-')) {
+      mode = f.front();
+      f.remove_prefix(1);
+    }
+    const std::uint32_t bit = field_bit(f);
+    if (bit == 0) {
       return fail(Errc::kInvalidArgument,
                   "unknown -F field '{}' (valid: comm, tid, pid, time, cpu, event, ip, sym, "
-                  "symoff, dso, addr, period, srcline, trace)",
+                  "symoff, dso, addr, period, srcline, trace; +field adds to the defaults, "
+                  "-field removes)",
                   f);
+    }
+    (mode == '+' ? cur->add : mode == '-' ? cur->remove : cur->set) |= bit;
+    if (cur->set != 0 && (cur->add | cur->remove) != 0) {
+      return fail(Errc::kInvalidArgument, "Cannot mix +-field with overridden fields");
+    }
   }
+  return specs;
+}
+
+}  // namespace
+
+Result<void> validate_script_fields(const std::vector<std::string>& fields) {
+  PERFX_TRY(specs, parse_script_fields(fields));
+  (void)specs;
   return {};
 }
 
 Result<void> write_script(std::ostream& out, const std::string& path,
                           const ScriptOptions& options) {
-  PERFX_CHECK(validate_script_fields(options.fields));
+  PERFX_TRY(specs, parse_script_fields(options.fields));
   PERFX_TRY(reader, record::PerfDataReader::open(path));
   symbol::SearchPaths paths;
   paths.buildid_dir = options.buildid_dir;
   paths.demangle_params = options.demangle_params;
   symbol::Machine machine(paths);
   profile::LocationTable table;
-
-  std::uint32_t user_fields = 0;
-  for (const auto& f : options.fields) user_fields |= field_bit(f);
 
   // Per attr: the fields to print.
   struct AttrInfo {
@@ -161,6 +218,11 @@ Result<void> write_script(std::ostream& out, const std::string& path,
     a.tracepoint = attr.type == PERF_TYPE_TRACEPOINT;
     a.callchain = (attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
     const std::uint64_t st = attr.sample_type;
+    FieldSpec spec = specs.all;
+    for (const auto& [type, ts] : specs.by_type) {
+      if (type == attr.type) spec = ts;
+    }
+    const std::uint32_t user_fields = spec.set;
     if (user_fields != 0) {
       a.fields = user_fields;
       auto need = [&](std::uint32_t bit, std::uint64_t sbit, std::string_view what) {
@@ -181,9 +243,17 @@ Result<void> write_script(std::ostream& out, const std::string& path,
     // Fields the recording lacks are dropped from the defaults (as perf does).
     if (user_fields == 0) {
       if (!(st & PERF_SAMPLE_TIME)) a.fields &= ~static_cast<std::uint32_t>(kTime);
-      if (!(st & PERF_SAMPLE_PERIOD) && !a.tracepoint) {
-        // perf still prints the (fixed) period for non-freq events
-      }
+    }
+    a.fields = (a.fields | spec.add) & ~spec.remove;
+    if ((a.fields & kSymoff) && !(a.fields & kSym) && field_error) {
+      field_error =
+          fail(Errc::kInvalidArgument, "Display of offsets requested but symbol is not selected.");
+    }
+    if ((spec.add & kCpu) && !(st & PERF_SAMPLE_CPU) && field_error) {
+      field_error = fail(Errc::kInvalidArgument,
+                         "Samples for '{}' event do not have CPU attribute set. Cannot print "
+                         "'cpu' field.",
+                         a.name);
     }
 #ifdef PERFX_HAVE_TRACEEVENT
     if (a.tracepoint) formats.load(options.tracefs, a.name);
@@ -231,7 +301,10 @@ Result<void> write_script(std::ostream& out, const std::string& path,
     if (const auto* s = r.get<record::Sample>()) {
       AttrInfo& a = attr_info(r.attr_index);
       if (!field_error) return false;
-      const std::uint32_t f = a.fields;
+      // perf prints sym, symoff and dso as part of the ip column: without ip, none of them.
+      const std::uint32_t f = (a.fields & kIp) != 0
+                                  ? a.fields
+                                  : a.fields & ~static_cast<std::uint32_t>(kSym | kSymoff | kDso);
       const bool chain_mode = (f & kIp) && a.callchain;
       buf.clear();
       start_line(f, item.thread, static_cast<std::int32_t>(s->pid),
