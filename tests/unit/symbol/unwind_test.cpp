@@ -91,6 +91,16 @@ struct Captured {
   std::vector<std::byte> stack;
 };
 
+// Copies the stack as the kernel does for PERF_SAMPLE_STACK_USER: raw bytes, ASan's stack
+// redzones included, so this copy must not be instrumented (volatile reads keep the
+// compiler from turning the loop into an intercepted memcpy).
+__attribute__((no_sanitize("address"), noinline)) void copy_raw_stack(std::byte* dst,
+                                                                      std::uint64_t src,
+                                                                      std::size_t n) {
+  const volatile std::byte* s = reinterpret_cast<const volatile std::byte*>(src);
+  for (std::size_t i = 0; i < n; ++i) dst[i] = s[i];
+}
+
 extern "C" __attribute__((noinline)) void perfx_unwind_leaf(Captured* c) {
   std::uint64_t ip, sp, bp;
   asm volatile(
@@ -102,7 +112,7 @@ extern "C" __attribute__((noinline)) void perfx_unwind_leaf(Captured* c) {
   c->sp = sp;
   c->bp = bp;
   c->stack.resize(2048);  // the frames above this one: well inside the stack mapping
-  std::memcpy(c->stack.data(), reinterpret_cast<const void*>(sp), c->stack.size());
+  copy_raw_stack(c->stack.data(), sp, c->stack.size());
 }
 extern "C" __attribute__((noinline)) void perfx_unwind_mid(Captured* c) {
   perfx_unwind_leaf(c);
