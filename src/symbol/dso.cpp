@@ -393,6 +393,17 @@ struct Dso::Impl {
   mutable ElfFile debug_elf;
   mutable Dwarf* dwarf = nullptr;
   mutable std::mutex dwarf_mutex;
+  /// CU address ranges from the CU DIEs themselves, built on the first lookup that
+  /// .debug_aranges cannot answer (clang emits no aranges by default): {lo, hi, offset}.
+  struct CuRange {
+    Dwarf_Addr lo, hi;
+    Dwarf_Off die;
+  };
+  mutable std::vector<CuRange> cu_ranges;
+  mutable bool cu_ranges_built = false;
+
+  /// The CU containing `addr` (dwarf_mutex held, dwarf open).
+  bool find_cu(Dwarf_Addr addr, Dwarf_Die* cu) const;
 
   ~Impl() {
     if (dwarf != nullptr) dwarf_end(dwarf);
@@ -616,6 +627,41 @@ const char* die_name(Dwarf_Die* die) {
 
 }  // namespace
 
+bool Dso::Impl::find_cu(Dwarf_Addr addr, Dwarf_Die* cu) const {
+  if (dwarf_addrdie(dwarf, addr, cu) != nullptr) return true;
+  if (!cu_ranges_built) {
+    cu_ranges_built = true;
+    Dwarf_Off off = 0;
+    Dwarf_Off next = 0;
+    std::size_t header_size = 0;
+    // Bounded: a malformed unit chain must not loop (each step moves forward).
+    for (int units = 0; units < 1 << 20 && dwarf_nextcu(dwarf, off, &next, &header_size, nullptr,
+                                                        nullptr, nullptr) == 0;
+         ++units) {
+      Dwarf_Die die;
+      if (next <= off) break;
+      if (dwarf_offdie(dwarf, off + header_size, &die) != nullptr) {
+        Dwarf_Addr base = 0, lo = 0, hi = 0;
+        std::ptrdiff_t it = 0;
+        for (int r = 0; r < 4096 && (it = dwarf_ranges(&die, it, &base, &lo, &hi)) > 0; ++r) {
+          if (hi > lo) cu_ranges.push_back({lo, hi, dwarf_dieoffset(&die)});
+        }
+      }
+      off = next;
+    }
+    std::sort(cu_ranges.begin(), cu_ranges.end(),
+              [](const CuRange& a, const CuRange& b) { return a.lo < b.lo; });
+  }
+  auto it = std::upper_bound(cu_ranges.begin(), cu_ranges.end(), addr,
+                             [](Dwarf_Addr a, const CuRange& r) { return a < r.lo; });
+  // Ranges of different CUs do not overlap in sane DWARF; look back a few for safety.
+  for (int k = 0; k < 8 && it != cu_ranges.begin(); ++k) {
+    --it;
+    if (addr >= it->lo && addr < it->hi) return dwarf_offdie(dwarf, it->die, cu) != nullptr;
+  }
+  return false;
+}
+
 std::optional<std::pair<std::string, std::uint32_t>> Dso::srcline(std::uint64_t addr) const {
   load();
   std::lock_guard lock(impl_->dwarf_mutex);
@@ -626,7 +672,7 @@ std::optional<std::pair<std::string, std::uint32_t>> Dso::srcline(std::uint64_t 
     if (impl_->dwarf == nullptr) return std::nullopt;
   }
   Dwarf_Die cu;
-  if (dwarf_addrdie(impl_->dwarf, addr, &cu) == nullptr) return std::nullopt;
+  if (!impl_->find_cu(addr, &cu)) return std::nullopt;
   Dwarf_Line* line = dwarf_getsrc_die(&cu, addr);
   if (line == nullptr) return std::nullopt;
   int lineno = 0;
@@ -642,7 +688,7 @@ std::vector<InlineFrame> Dso::inline_chain(std::uint64_t addr) const {
   if (!leaf) return out;
   std::lock_guard lock(impl_->dwarf_mutex);
   Dwarf_Die cu;
-  if (impl_->dwarf == nullptr || dwarf_addrdie(impl_->dwarf, addr, &cu) == nullptr) return out;
+  if (impl_->dwarf == nullptr || !impl_->find_cu(addr, &cu)) return out;
   std::string file = leaf->first;
   std::uint32_t line = leaf->second;
   Dwarf_Files* files = nullptr;

@@ -30,7 +30,9 @@ class SymbolElfTest : public ::testing::Test {
         " && objcopy --only-keep-debug pinned pinned.debug"
         " && objcopy --strip-all --add-gnu-debuglink=pinned.debug pinned stripped"
         " && cp stripped stripped_nodebug && objcopy --remove-section=.gnu_debuglink "
-        "stripped_nodebug";
+        "stripped_nodebug"
+        // clang emits no .debug_aranges by default: the same binary without them.
+        " && objcopy --remove-section=.debug_aranges pinned noaranges";
     built_ = std::system(cmd.c_str()) == 0;
   }
   static void TearDownTestSuite() {
@@ -141,6 +143,20 @@ TEST_F(SymbolElfTest, InlineFramesFromDwarf) {
   auto plain = dso.inline_chain(0x900000);
   ASSERT_EQ(plain.size(), 1u);
   EXPECT_EQ(plain[0].function, "sym_alpha");
+}
+
+TEST_F(SymbolElfTest, SourceLinesWithoutDebugAranges) {
+  // Without .debug_aranges the CU is found from the CU DIEs' own ranges.
+  Dso with(dir_ + "/pinned", DsoKind::kElf, "", paths());
+  Dso without(dir_ + "/noaranges", DsoKind::kElf, "", paths());
+  auto a = with.srcline(0x900200);
+  auto b = without.srcline(0x900200);
+  ASSERT_TRUE(a.has_value());
+  ASSERT_TRUE(b.has_value()) << "no source line without .debug_aranges";
+  EXPECT_EQ(*a, *b);
+  EXPECT_NE(b->first.find("sym_pinned.c"), std::string::npos) << b->first;
+  EXPECT_FALSE(without.inline_chain(0x900000).empty());
+  EXPECT_FALSE(without.srcline(0x10).has_value());  // outside every CU
 }
 
 TEST_F(SymbolElfTest, DsoCacheOpensOnce) {
