@@ -25,6 +25,10 @@ bool is_export_format(std::string_view format) noexcept {
 
 bool is_binary_format(std::string_view format) noexcept { return format == "pprof"; }
 
+bool format_needs_each_sample(std::string_view format) noexcept {
+  return format == "speedscope" || format == "firefox" || format == "json";
+}
+
 bool export_wants_source_lines(std::string_view format) noexcept {
   return format == "pprof" || format == "json";
 }

@@ -48,6 +48,11 @@ struct ExportOptions {
 /// True when the format writes binary bytes (pprof: gzip), so a CLI refuses a terminal.
 [[nodiscard]] bool is_binary_format(std::string_view format) noexcept;
 
+/// True when `format` shows samples over time (speedscope, firefox) or lists every sample
+/// (json); the others (folded, html, svg, pprof) sum samples per stack and can take a
+/// profile loaded with LoadOptions::aggregate, whose memory follows unique stacks.
+[[nodiscard]] bool format_needs_each_sample(std::string_view format) noexcept;
+
 /// True when the format carries source file and line per location (pprof Line/Function,
 /// json frames): the loader should resolve them (profile::LoadOptions::source_lines).
 [[nodiscard]] bool export_wants_source_lines(std::string_view format) noexcept;

@@ -118,9 +118,9 @@ Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions&
       folded.stacks.push_back(std::move(stack));
     }
     auto& stack = folded.stacks[it->second];
-    stack.samples += 1;
+    stack.samples += s.count;  // > 1 when the profile was loaded aggregated
     stack.weight += s.period;
-    folded.total_samples += 1;
+    folded.total_samples += s.count;
     folded.total_weight += s.period;
   }
 

@@ -101,7 +101,7 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
     const auto& f = profile.frames[leaf];
     if (f.kind == profile::FrameKind::kUser && f.mapping >= 0 &&
         static_cast<std::size_t>(f.mapping) < leaf_samples.size()) {
-      ++leaf_samples[static_cast<std::size_t>(f.mapping)];
+      leaf_samples[static_cast<std::size_t>(f.mapping)] += smp.count;
     }
   }
   std::vector<std::size_t> mapping_order(profile.mappings.size());
@@ -229,7 +229,7 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
       values.resize(values.size() + cols, 0);
     }
     const std::size_t at = it->second * cols + static_cast<std::size_t>(column[e]);
-    values[at] += 1;
+    values[at] += static_cast<std::int64_t>(s.count);  // > 1 for an aggregated profile
     values[at + 1] += static_cast<std::int64_t>(s.period);
   }
   const std::int64_t k_pid = strings.intern("pid");

@@ -237,7 +237,9 @@ int run_report(int argc, char** argv) {
   if (report::export_wants_source_lines(format)) lo.source_lines = true;
   lo.inline_frames = inline_frames;
   lo.demangle_params = demangle_params;
-  lo.aggregate = format.empty();  // the text report needs no per-sample times
+  // The text report and the per-stack exports need no per-sample times: merge samples
+  // per stack while loading, so time and memory follow unique stacks.
+  lo.aggregate = format.empty() || !report::format_needs_each_sample(format);
   if (format.empty() && ro.graph == report::GraphMode::kNone) lo.callchains = ro.children;
   if (::isatty(STDERR_FILENO) == 1) lo.progress = &show_progress;
 
