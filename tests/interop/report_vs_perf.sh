@@ -9,13 +9,7 @@ set -u
 source "$(dirname "$0")/common.bash"
 perf record -q -e cpu-clock -F 4000 -g -o "$tmp/g.data" -- "$fixture" 100000000 >/dev/null 2>&1 ||
   { echo "perf record failed"; exit 77; }
-hot="$BUILD_DIR/fixtures/rec_hot"
-if [ ! -x "$hot" ]; then
-  cc -O1 -g -o "$tmp/rec_hot" "$SOURCE_DIR/tests/fixtures/rec_hot.c" || exit 77
-  hot="$tmp/rec_hot"
-fi
-perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$tmp/dw.data" -- "$hot" 500 \
-  >/dev/null 2>&1 || { echo "perf record --call-graph dwarf failed"; exit 77; }
+record_dwarf dw.data 500
 data=g.data
 
 # Rows "pct ... key" -> "key<TAB>pct" (key = the text after the percentage columns).

@@ -10,13 +10,7 @@ perf record -q -e cpu-clock -F 2000 -g -o "$tmp/g.data" -- "$fixture" 30000000 >
 perf record -q -e cpu-clock -F 2000 -o "$tmp/ng.data" -- "$fixture" 30000000 >/dev/null 2>&1 || exit 77
 perf record -q -e syscalls:sys_enter_write -o "$tmp/tp.data" -- sh -c 'for i in 1 2 3 4; do echo hi; done' \
   >/dev/null 2>&1 || { echo "tracepoint recording not possible"; exit 77; }
-hot="$BUILD_DIR/fixtures/rec_hot"
-if [ ! -x "$hot" ]; then
-  cc -O1 -g -o "$tmp/rec_hot" "$SOURCE_DIR/tests/fixtures/rec_hot.c" || exit 77
-  hot="$tmp/rec_hot"
-fi
-perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$tmp/dw.data" -- "$hot" 300 \
-  >/dev/null 2>&1 || { echo "perf record --call-graph dwarf failed"; exit 77; }
+record_dwarf dw.data 300
 # Whitespace runs are folded. perf names a sample in a PLT stub "<name>@plt" from the
 # relocations; perfx does not synthesize PLT symbols (docs/report.md) and prints
 # [unknown] there: a sample that lands in ld.so's or libc's PLT during start-up is
