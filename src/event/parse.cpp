@@ -223,7 +223,8 @@ Result<std::vector<EventGroup>> Parser::parse_list() {
   if (i == spec_.size()) return syntax_error(0, "empty event list");
   while (true) {
     i = skip_space(i);
-    if (i >= spec_.size()) return syntax_error(i, "expected an event after ','");
+    if (i >= spec_.size())
+      return syntax_error(i, "expected an event after ',', not an empty event");
     EventGroup group;
     if (spec_[i] == '{') {
       const std::size_t brace = i;
