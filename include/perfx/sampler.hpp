@@ -147,9 +147,6 @@ class Sampler {
   /// event disables itself (POLL_HUP). Not allowed on inherited events (EINVAL).
   Result<void> refresh(int n);
 
-  /// Reads PERF_FORMAT_LOST of every fd (when the attr asked for it) into stats().lost_read.
-  Result<void> update_lost_from_read();
-
   /// Samples the kernel dropped on one fd (PERF_FORMAT_LOST), for the
   /// PERF_RECORD_LOST_SAMPLES records perf writes at the end of a recording.
   struct FdLost {
@@ -159,8 +156,13 @@ class Sampler {
     pid_t pid = -1;
     std::uint64_t lost = 0;
   };
-  /// Every fd whose attr asked for PERF_FORMAT_LOST (without GROUP), with its count.
-  Result<std::vector<FdLost>> lost_by_fd() const;
+
+  /// Reads PERF_FORMAT_LOST of every fd whose attr asked for it (without GROUP), once:
+  /// the per-fd counts are then lost_by_fd() and their sum stats().lost_read.
+  Result<void> update_lost_from_read();
+
+  /// The per-fd counts of the last update_lost_from_read() (empty before it). No I/O.
+  [[nodiscard]] const std::vector<FdLost>& lost_by_fd() const noexcept;
 
   /// Totals across buffers.
   [[nodiscard]] SamplerStats stats() const;

@@ -47,7 +47,7 @@ struct Sampler::Impl {
   std::vector<std::vector<std::uint64_t>> ids;
   sys::UniqueFd epoll;
   std::uint64_t wakeups = 0;
-  std::uint64_t lost_read = 0;
+  std::vector<Sampler::FdLost> lost_per_fd;  // from the last update_lost_from_read()
   int hung_up = 0;
 };
 
@@ -270,7 +270,7 @@ Result<void> Sampler::refresh(int n) {
   return {};
 }
 
-Result<std::vector<Sampler::FdLost>> Sampler::lost_by_fd() const {
+Result<void> Sampler::update_lost_from_read() {
   std::vector<FdLost> out;
   for (const auto& f : impl_->fds) {
     const auto& attr = impl_->opt.events[f.event].attr;
@@ -293,15 +293,12 @@ Result<std::vector<Sampler::FdLost>> Sampler::lost_by_fd() const {
     if (static_cast<std::size_t>(n) >= (idx + 1) * 8) l.lost = words[idx];
     out.push_back(l);
   }
-  return out;
+  impl_->lost_per_fd = std::move(out);
+  return {};
 }
 
-Result<void> Sampler::update_lost_from_read() {
-  PERFX_TRY(per_fd, lost_by_fd());
-  std::uint64_t lost = 0;
-  for (const auto& l : per_fd) lost += l.lost;
-  impl_->lost_read = lost;
-  return {};
+const std::vector<Sampler::FdLost>& Sampler::lost_by_fd() const noexcept {
+  return impl_->lost_per_fd;
 }
 
 SamplerStats Sampler::stats() const {
@@ -318,7 +315,7 @@ SamplerStats Sampler::stats() const {
     s.corrupt_events += c.corrupt_events;
     s.dropped_bytes += c.dropped_bytes;
   }
-  s.lost_read = impl_->lost_read;
+  for (const auto& l : impl_->lost_per_fd) s.lost_read += l.lost;
   s.wakeups = impl_->wakeups;
   return s;
 }

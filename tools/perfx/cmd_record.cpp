@@ -241,8 +241,7 @@ int run_record(int argc, char** argv) {
   };
 
   // perf's habit: no command and no target records the whole system until Ctrl-C.
-  if (o.command.empty() && !o.all_cpus && o.cpu_list.empty() && o.pids.empty() &&
-      o.tids.empty()) {
+  if (o.command.empty() && !o.all_cpus && o.cpu_list.empty() && o.pids.empty() && o.tids.empty()) {
     o.all_cpus = true;
   }
   const bool has_cpu_target = o.all_cpus || !o.cpu_list.empty();
@@ -674,8 +673,8 @@ int run_record(int argc, char** argv) {
   const SamplerStats stats = sampler->stats();
   // perf writes one PERF_RECORD_LOST_SAMPLES per fd that dropped samples (its "Total Lost
   // Samples" line counts these), identified by the fd's sample id.
-  if (auto lost = sampler->lost_by_fd(); lost && !write_error) {
-    for (const auto& l : *lost) {
+  if (!write_error) {
+    for (const auto& l : sampler->lost_by_fd()) {
       if (l.lost == 0) continue;
       record::Record r;
       r.header.type = PERF_RECORD_LOST_SAMPLES;
