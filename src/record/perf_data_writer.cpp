@@ -295,9 +295,7 @@ struct PerfDataWriter::Impl {
     // the events), the end marker, then the tracepoint formats as a HEADER_TRACING_DATA
     // record followed by the raw data padded to 8 bytes (perf rejects them as a feature).
     Features f = given;
-    if (f.event_desc.empty()) {
-      for (const auto& a : wattrs) f.event_desc.push_back(EventDesc{a.attr, a.name, a.ids});
-    }
+    fill_event_desc(f);
     for (int bit = 1; bit < static_cast<int>(kHeaderLastFeature); ++bit) {
       if (bit == static_cast<int>(Feature::kTracingData)) continue;
       auto sec = encode_feature(bit, f);
@@ -329,11 +327,16 @@ struct PerfDataWriter::Impl {
     return flush();
   }
 
+  // EVENT_DESC names the events (perf report shows them); the writer's attrs unless the
+  // caller gave its own.
+  void fill_event_desc(Features& f) const {
+    if (!f.event_desc.empty()) return;
+    for (const auto& a : wattrs) f.event_desc.push_back(EventDesc{a.attr, a.name, a.ids});
+  }
+
   Features file_features() const {
     Features f = features;
-    if (f.event_desc.empty()) {
-      for (const auto& a : wattrs) f.event_desc.push_back(EventDesc{a.attr, a.name, a.ids});
-    }
+    fill_event_desc(f);
     if (!f.sample_time && options.track_sample_time && first_time <= last_time) {
       f.sample_time = SampleTime{first_time, last_time};
     }
