@@ -158,7 +158,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   auto replayed = replay(reader, machine, on_item);
   // A damaged file keeps what was read before the damage: the error is reported with the
   // profile, not instead of it (perf also shows what it could read).
-  if (!replayed) prof.damage = replayed.error().message();
+  prof.damage = describe_damage(reader, replayed);
   if (no_cpu_field) return fail(Errc::kInvalidArgument, "{}", kNoCpu);
   if (options.progress != nullptr) options.progress(reader.file_size(), reader.file_size());
 
@@ -238,12 +238,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     for (std::size_t k = ls.size(); k-- > 0;)
       for (auto fi : loc_frames[ls[k]]) st.push_back(fi);
   }
-  const auto& stats = reader.stats();
-  for (const auto& w : stats.warnings) prof.warnings.push_back(w);
-  if (stats.skipped_bytes != 0) {
-    const auto skipped = fmt::format("{} corrupt or missing bytes skipped", stats.skipped_bytes);
-    prof.damage = prof.damage.empty() ? skipped : fmt::format("{} ({})", prof.damage, skipped);
-  }
+  for (const auto& w : reader.stats().warnings) prof.warnings.push_back(w);
   return prof;
 }
 

@@ -1,5 +1,7 @@
 #include "profile/replay.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -85,6 +87,15 @@ std::string build_id_hex(const std::uint8_t* data, std::size_t size) {
     s += kDigits[data[i] & 0xf];
   }
   return s;
+}
+
+std::string describe_damage(const record::PerfDataReader& reader, const Result<void>& replayed) {
+  const auto& stats = reader.stats();
+  if (stats.skipped_bytes == 0) return replayed ? std::string() : replayed.error().message();
+  const auto skipped = fmt::format("{} corrupt or missing bytes skipped", stats.skipped_bytes);
+  if (!replayed) return fmt::format("{} ({})", replayed.error().message(), skipped);
+  if (stats.warnings.empty()) return skipped;
+  return fmt::format("{}; first: {}", skipped, stats.warnings.front());
 }
 
 Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,

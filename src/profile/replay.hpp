@@ -38,6 +38,13 @@ struct ReplayItem {
 [[nodiscard]] Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
                                   const std::function<bool(const ReplayItem&)>& fn);
 
+/// One line for a damaged recording once replay() is done: the error that stopped it
+/// (offset, record), the bytes the reader skipped or found missing, or both, with the
+/// first skip's warning when nothing stopped it. Empty for a whole file. Everything read
+/// before the damage was delivered: callers show it, then this line, then fail.
+[[nodiscard]] std::string describe_damage(const record::PerfDataReader& reader,
+                                          const Result<void>& replayed);
+
 /// An interned code location: a DSO (or none) and the map-relative address.
 struct Location {
   const symbol::Dso* dso = nullptr;  ///< nullptr when no map held the address

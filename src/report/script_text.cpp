@@ -474,17 +474,10 @@ Result<void> write_script(std::ostream& out, const std::string& path,
   if (!out) return fail(Errc::kIo, "writing the script output failed");
   // Damage: everything before it was printed; the error says where it stopped and what
   // was skipped (docs/reliability.md).
-  const auto& stats = reader.stats();
-  if (stats.skipped_bytes != 0) {
-    const std::string first = stats.warnings.empty() ? std::string() : stats.warnings.front();
-    if (!ok) {
-      return fail(ok.error().code(), "{} ({} corrupt or missing bytes skipped before it)",
-                  ok.error().message(), stats.skipped_bytes);
-    }
-    return fail(Errc::kMalformedData, "{} corrupt or missing bytes skipped; first: {}",
-                stats.skipped_bytes, first);
+  if (auto damage = profile::describe_damage(reader, ok); !damage.empty()) {
+    return fail(ok ? Errc::kMalformedData : ok.error().code(), "{}", damage);
   }
-  return ok;
+  return {};
 }
 
 }  // namespace perfx::report
