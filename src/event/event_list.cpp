@@ -49,28 +49,6 @@ std::optional<EventKind> class_word(std::string_view f) {
 
 }  // namespace
 
-const char* kind_key(EventKind kind) noexcept {
-  switch (kind) {
-    case EventKind::kHardware:
-      return "hardware";
-    case EventKind::kSoftware:
-      return "software";
-    case EventKind::kHwCache:
-      return "hw_cache";
-    case EventKind::kRaw:
-      return "raw";
-    case EventKind::kPmu:
-      return "pmu";
-    case EventKind::kTracepoint:
-      return "tracepoint";
-    case EventKind::kBreakpoint:
-      return "breakpoint";
-    case EventKind::kUprobe:
-      return "uprobe";
-  }
-  return "unknown";
-}
-
 bool matches_filter(const ListEntry& entry, std::string_view filter) {
   if (filter.empty()) return true;
   if (auto kind = class_word(filter)) return entry.kind == *kind;

@@ -53,8 +53,4 @@ Result<std::vector<ListEntry>> list_events(const Resolver& resolver, const ListO
 /// True when `entry` passes `filter` (see ListOptions::filter).
 bool matches_filter(const ListEntry& entry, std::string_view filter);
 
-/// Stable machine name of a kind for JSON: "hardware", "software", "hw_cache", "raw",
-/// "pmu", "tracepoint", "breakpoint", "uprobe".
-const char* kind_key(EventKind kind) noexcept;
-
 }  // namespace perfx::event

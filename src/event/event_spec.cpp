@@ -4,27 +4,40 @@
 
 namespace perfx::event {
 
-const char* kind_name(EventKind kind) noexcept {
+namespace {
+
+struct KindNames {
+  const char* label;  // perf list's column
+  const char* key;    // perfx list --json
+};
+
+constexpr KindNames names_of(EventKind kind) noexcept {
   switch (kind) {
     case EventKind::kHardware:
-      return "Hardware event";
+      return {"Hardware event", "hardware"};
     case EventKind::kSoftware:
-      return "Software event";
+      return {"Software event", "software"};
     case EventKind::kHwCache:
-      return "Hardware cache event";
+      return {"Hardware cache event", "hw_cache"};
     case EventKind::kRaw:
-      return "Raw hardware event descriptor";
+      return {"Raw hardware event descriptor", "raw"};
     case EventKind::kPmu:
-      return "Kernel PMU event";
+      return {"Kernel PMU event", "pmu"};
     case EventKind::kTracepoint:
-      return "Tracepoint event";
+      return {"Tracepoint event", "tracepoint"};
     case EventKind::kBreakpoint:
-      return "Hardware breakpoint";
+      return {"Hardware breakpoint", "breakpoint"};
     case EventKind::kUprobe:
-      return "Uprobe";
+      return {"Uprobe", "uprobe"};
   }
-  return "Unknown";
+  return {"Unknown", "unknown"};
 }
+
+}  // namespace
+
+const char* kind_name(EventKind kind) noexcept { return names_of(kind).label; }
+
+const char* kind_key(EventKind kind) noexcept { return names_of(kind).key; }
 
 raw::EventAttr EventSpec::attr_for_open() const {
   raw::EventAttr a = attr;

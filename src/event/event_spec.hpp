@@ -31,6 +31,10 @@ enum class EventKind : std::uint8_t {
 /// Human name of a kind, as `perfx list` prints it ("Software event", ...).
 const char* kind_name(EventKind kind) noexcept;
 
+/// Stable machine name of a kind for JSON: "hardware", "software", "hw_cache", "raw",
+/// "pmu", "tracepoint", "breakpoint", "uprobe".
+const char* kind_key(EventKind kind) noexcept;
+
 /// One resolved event.
 ///
 /// `attr` holds everything the spec string determines: type, size (136), config,
