@@ -36,7 +36,7 @@ struct Outcome {
   std::string text;
 };
 
-Outcome probe_one(const raw::EventAttr& attr_in, bool enoent_means_ok) {
+Outcome probe_one(const raw::EventAttr& attr_in, bool enoent_means_ok, std::string_view paranoid) {
   raw::EventAttr attr = attr_in;
   attr.disabled = 1;
   auto fd = perf_event_open(attr, 0, -1, -1);
@@ -50,7 +50,7 @@ Outcome probe_one(const raw::EventAttr& attr_in, bool enoent_means_ok) {
     if (perf_event_open(attr, 0, -1, -1)) return {true, "supported (user space only)"};
     err = EACCES;
   }
-  return {false, probe_failure_reason(err, attr_in, paranoid_text())};
+  return {false, probe_failure_reason(err, attr_in, paranoid)};
 }
 
 }  // namespace
@@ -128,10 +128,11 @@ void probe_event_list(std::vector<event::ListEntry>& entries, const event::Resol
   }
   // Closing a uprobe or tracepoint event waits for an RCU grace period; probing from a few
   // threads overlaps those waits (pid 0 = the probing thread, fine for a probe).
+  const std::string paranoid = paranoid_text();  // read once, not per failed probe
   std::atomic<std::size_t> next{0};
   const auto worker = [&] {
     for (std::size_t j = next++; j < jobs.size(); j = next++) {
-      auto outcome = probe_one(jobs[j].attr, jobs[j].enoent_means_ok);
+      auto outcome = probe_one(jobs[j].attr, jobs[j].enoent_means_ok, paranoid);
       auto& e = entries[jobs[j].index];
       e.supported = outcome.supported;
       e.status = std::move(outcome.text);
