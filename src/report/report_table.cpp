@@ -506,7 +506,7 @@ class EventReport {
   [[nodiscard]] std::string sym_text(const profile::Frame& f) const {
     const char level = f.kind == profile::FrameKind::kKernel ? 'k' : '.';
     // perf's "%#018llx": C drops the "0x" of a zero.
-    if (f.function == "[unknown]")
+    if (unresolved(f))
       return f.map_address == 0 ? fmt::format("[{}] {:016x}", level, 0)
                                 : fmt::format("[{}] {:#018x}", level, f.map_address);
     return fmt::format("[{}] {}", level, f.function);
@@ -598,7 +598,7 @@ class EventReport {
   [[nodiscard]] std::string frame_name(std::uint32_t fi) const {
     const auto& f = p_.frames[fi];
     // perf's "%#" PRIx64: "0" for a zero address.
-    if (f.function == "[unknown]")
+    if (unresolved(f))
       return f.map_address == 0 ? std::string("0") : fmt::format("{:#x}", f.map_address);
     return f.inlined ? f.function + " (inlined)" : f.function;
   }
