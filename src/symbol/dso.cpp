@@ -526,15 +526,16 @@ void Dso::Impl::load_elf(const Dso& self) const {
     }
   }
   std::vector<RawSym> raw;
+  const DemangleOptions dm{paths.demangle_params};
   std::string debug_path =
       self.kind_ == DsoKind::kVdso ? std::string{} : find_debug_file(path, main_elf.get());
   if (!debug_path.empty()) {
     debug_elf = ElfFile(debug_path);
     if (debug_elf && has_section_type(debug_elf.get(), SHT_SYMTAB))
-      read_elf_symbols(debug_elf.get(), SHT_SYMTAB, {paths.demangle_params}, raw);
+      read_elf_symbols(debug_elf.get(), SHT_SYMTAB, dm, raw);
   }
-  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_SYMTAB, {paths.demangle_params}, raw);
-  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_DYNSYM, {paths.demangle_params}, raw);
+  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_SYMTAB, dm, raw);
+  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_DYNSYM, dm, raw);
   symbols = dedup_and_finalize(std::move(raw));
 }
 
