@@ -345,13 +345,11 @@ void sample_locations(symbol::Machine& machine, const symbol::ThreadState& threa
     unwound.clear();
     machine.unwinder().unwind(thread.maps, thread.tid, regs, sample.stack_user.data.first(dyn),
                               unwound);
-    unwound_at = out.size();
+    if (!unwound.empty()) unwound_at = out.size();
     for (std::uint64_t ip : unwound) add(ip, false);
   }
+  if (out.empty() && sample.has(PERF_SAMPLE_IP)) add(sample.ip, kernel);
   if (first_unwound != nullptr) *first_unwound = std::min(unwound_at, out.size());
-  if (!out.empty()) return;
-  if (sample.has(PERF_SAMPLE_IP)) add(sample.ip, kernel);
-  if (first_unwound != nullptr) *first_unwound = out.size();
 }
 
 }  // namespace perfx::profile
