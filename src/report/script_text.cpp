@@ -225,35 +225,32 @@ Result<void> write_script(std::ostream& out, const std::string& path,
     const std::uint32_t user_fields = spec.set;
     if (user_fields != 0) {
       a.fields = user_fields;
-      auto need = [&](std::uint32_t bit, std::uint64_t sbit, std::string_view what) {
-        if ((a.fields & bit) && !(st & sbit) && field_error)
-          field_error = fail(Errc::kInvalidArgument,
-                             "Samples for '{}' event do not have {} attribute set. Cannot "
-                             "print '{}' field.",
-                             a.name, what, std::string(what == "CPU" ? "cpu" : "addr"));
-      };
-      need(kCpu, PERF_SAMPLE_CPU, "CPU");
-      need(kAddr, PERF_SAMPLE_ADDR, "ADDR");
     } else if (a.tracepoint) {
       a.fields = kComm | kTid | kCpu | kTime | kEvent | kTrace;
     } else {
       a.fields = kComm | kTid | kTime | kEvent | kIp | kSym | kSymoff | kDso | kPeriod;
       if (st & PERF_SAMPLE_CPU) a.fields |= kCpu;
     }
-    // Fields the recording lacks are dropped from the defaults (as perf does).
+    // Fields the recording lacks are dropped from the defaults (as perf does), but asking
+    // for one (plain or +field) is perf's error.
     if (user_fields == 0) {
       if (!(st & PERF_SAMPLE_TIME)) a.fields &= ~static_cast<std::uint32_t>(kTime);
     }
+    const std::uint32_t requested = spec.set | spec.add;
+    auto need = [&](std::uint32_t bit, std::uint64_t sbit, std::string_view what,
+                    std::string_view field) {
+      if ((requested & bit) && !(st & sbit) && field_error)
+        field_error = fail(Errc::kInvalidArgument,
+                           "Samples for '{}' event do not have {} attribute set. Cannot "
+                           "print '{}' field.",
+                           a.name, what, field);
+    };
+    need(kCpu, PERF_SAMPLE_CPU, "CPU", "cpu");
+    need(kAddr, PERF_SAMPLE_ADDR, "ADDR", "addr");
     a.fields = (a.fields | spec.add) & ~spec.remove;
     if ((a.fields & kSymoff) && !(a.fields & kSym) && field_error) {
       field_error =
           fail(Errc::kInvalidArgument, "Display of offsets requested but symbol is not selected.");
-    }
-    if ((spec.add & kCpu) && !(st & PERF_SAMPLE_CPU) && field_error) {
-      field_error = fail(Errc::kInvalidArgument,
-                         "Samples for '{}' event do not have CPU attribute set. Cannot print "
-                         "'cpu' field.",
-                         a.name);
     }
 #ifdef PERFX_HAVE_TRACEEVENT
     if (a.tracepoint) formats.load(options.tracefs, a.name);
