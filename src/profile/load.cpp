@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "profile/dso_preloader.hpp"
 #include "profile/replay.hpp"
+#include "profile/stack_cache.hpp"
 #include "record/perf_data_reader.hpp"
 #include "symbol/machine.hpp"
 
@@ -90,6 +92,44 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   std::uint64_t progress_tick = 0;
   bool first_time = true;
 
+  StackCache stack_cache;
+  DsoPreloader preloader;
+  // The interned stack of a sample: from the cache when its callchain was seen before.
+  auto stack_of = [&](const symbol::ThreadState& t, const record::Sample& s,
+                      std::uint16_t misc) -> std::uint32_t {
+    const bool cacheable = stack_cacheable(s, options.callchains);
+    if (cacheable) {
+      if (auto hit = stack_cache.find(machine.maps_generation(), t.maps.get(),
+                                      record::cpumode(misc), s.callchain))
+        return *hit;
+    }
+    sample_locations(machine, t, s, misc, options.callchains, table, locs);
+    for (auto id : locs) preloader.add(table.location(id).dso);
+    auto [it, inserted] =
+        stack_index.try_emplace(locs, static_cast<std::uint32_t>(loc_stacks.size()));
+    if (inserted) loc_stacks.push_back(&it->first);
+    if (cacheable) stack_cache.insert(it->second);
+    return it->second;
+  };
+  // Profile::threads index of a thread as it is named now (a comm change is a new entry).
+  // Keyed by the ThreadState first, so the usual case compares a short comm, not hashes it.
+  struct Named {
+    ThreadKey key{-1, -1, {}};
+    std::uint32_t index = 0;
+  };
+  std::unordered_map<const symbol::ThreadState*, Named> named;
+  auto thread_of = [&](const symbol::ThreadState& t) -> std::uint32_t {
+    Named& n = named[&t];
+    if (n.key.pid != t.pid || n.key.tid != t.tid || n.key.comm != t.comm) {
+      n.key = ThreadKey{t.pid, t.tid, t.comm};
+      auto [it, added] =
+          thread_index.try_emplace(n.key, static_cast<std::uint32_t>(prof.threads.size()));
+      if (added) prof.threads.push_back(Thread{t.pid, t.tid, t.comm});
+      n.index = it->second;
+    }
+    return n.index;
+  };
+
   auto on_item = [&](const ReplayItem& item) -> bool {
     const auto& r = item.record;
     if (const auto* lost = r.get<record::Lost>()) {
@@ -120,16 +160,9 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     if (!options.pids.empty() && !contains(options.pids, t.pid)) return true;
     if (!options.tids.empty() && !contains(options.tids, t.tid)) return true;
     if (!options.comms.empty() && !contains(options.comms, t.comm)) return true;
-    sample_locations(machine, t, *s, r.header.misc, options.callchains, table, locs);
-    auto [sit, inserted] =
-        stack_index.try_emplace(locs, static_cast<std::uint32_t>(loc_stacks.size()));
-    if (inserted) loc_stacks.push_back(&sit->first);
-    auto [tit, tnew] = thread_index.try_emplace(ThreadKey{t.pid, t.tid, t.comm},
-                                                static_cast<std::uint32_t>(prof.threads.size()));
-    if (tnew) prof.threads.push_back(Thread{t.pid, t.tid, t.comm});
     Sample out;
-    out.stack = sit->second;
-    out.thread = tit->second;
+    out.stack = stack_of(t, *s, r.header.misc);
+    out.thread = thread_of(t);
     out.cpu = s->cpu;
     out.time_ns = s->time;
     out.period = period;

@@ -198,6 +198,13 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
     arena = std::move(keep_arena);
     pending = std::move(keep);
   };
+  // Records still pending in the file mapping keep their pages; the rest can go.
+  auto release_delivered = [&] {
+    std::uint64_t oldest = reader.position();
+    for (const Pending& p : pending)
+      if (!p.in_arena) oldest = std::min<std::uint64_t>(oldest, p.raw.offset);
+    reader.release_before(oldest);
+  };
 
   std::uint64_t prev_round_max = 0;
   record::RawRecord raw;
@@ -205,6 +212,7 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
     const std::uint32_t type = raw.header.type;
     if (type == raw::PERF_RECORD_FINISHED_ROUND) {
       flush(prev_round_max, false);
+      if (!reader.is_pipe()) release_delivered();
       prev_round_max = round_max;
       continue;
     }

@@ -58,10 +58,11 @@ std::string_view read_string(ByteReader& r) {
   return r.cstring_in(r.remaining());
 }
 
-Result<Sample> sample_body(std::span<const std::byte> rec, std::uint16_t size,
-                           const SampleLayout& l, const DecodeOptions& o) {
+// Fills `s` (default-constructed) in place: a Sample is a few hundred bytes and this runs
+// once per sample, so it is never copied on the way to the caller's Record.
+Result<void> sample_body(std::span<const std::byte> rec, std::uint16_t size, const SampleLayout& l,
+                         const DecodeOptions& o, Sample& s) {
   ByteReader r(rec.subspan(kHeaderSize, size - kHeaderSize), o.swap);
-  Sample s;
   const std::uint64_t st = l.sample_type;
   s.sample_type = st;
   if (st & PERF_SAMPLE_IDENTIFIER) s.identifier = r.u64();
@@ -126,7 +127,7 @@ Result<Sample> sample_body(std::span<const std::byte> rec, std::uint16_t size,
     return malformed(o.offset, PERF_RECORD_SAMPLE,
                      fmt::format("{} bytes left after the last field", r.remaining()));
   }
-  return s;
+  return {};
 }
 
 SampleId parse_sample_id(ByteReader& r, std::uint64_t st) {
@@ -449,7 +450,8 @@ Result<Record> decode_impl(std::span<const std::byte> bytes, const SampleLayout*
                 o.offset, h->size, h->type,
                 h->size < kHeaderSize ? "is below 8" : "runs past the end of the data");
   }
-  Record rec;
+  Result<Record> result;  // a value, filled in place and returned without a copy
+  Record& rec = *result;
   rec.header = *h;
   rec.offset = o.offset;
   rec.attr_index = attr_index;
@@ -463,18 +465,18 @@ Result<Record> decode_impl(std::span<const std::byte> bytes, const SampleLayout*
     if (!body) return tl::unexpected(std::move(body).error());
     rec.body = std::move(*body);
     rec.attr_index = -1;
-    return rec;
+    return result;
   }
   if (h->type == PERF_RECORD_SAMPLE) {
     if (layout == nullptr) {
       return fail(Errc::kInvalidArgument,
                   "SAMPLE record at offset {:#x}: no attr known to decode it", o.offset);
     }
-    auto s = sample_body(rec_bytes, h->size, *layout, o);
-    if (!s) return tl::unexpected(std::move(s).error());
-    rec.sample_id = sample_id_of(*s);
-    rec.body = *s;
-    return rec;
+    auto& s = rec.body.emplace<Sample>();
+    auto filled = sample_body(rec_bytes, h->size, *layout, o, s);
+    if (!filled) return tl::unexpected(std::move(filled).error());
+    rec.sample_id = sample_id_of(s);
+    return result;
   }
   std::size_t body_end = h->size;
   const bool known_kernel_type = h->type >= PERF_RECORD_MMAP && h->type < PERF_RECORD_MAX;
@@ -491,20 +493,10 @@ Result<Record> decode_impl(std::span<const std::byte> bytes, const SampleLayout*
   auto body = kernel_body(h->type, h->misc, r, layout ? *layout : kEmpty, o);
   if (!body) return tl::unexpected(std::move(body).error());
   rec.body = std::move(*body);
-  return rec;
+  return result;
 }
 
 }  // namespace
-
-std::optional<Header> peek_header(std::span<const std::byte> bytes, bool swap) noexcept {
-  if (bytes.size() < kHeaderSize) return std::nullopt;
-  ByteReader r(bytes.first(kHeaderSize), swap);
-  Header h;
-  h.type = r.u32();
-  h.misc = r.u16();
-  h.size = r.u16();
-  return h;
-}
 
 Result<Record> decode_record(std::span<const std::byte> bytes, const AttrTable& attrs,
                              const DecodeOptions& options) {
@@ -526,7 +518,10 @@ Result<Sample> decode_sample(std::span<const std::byte> record, const SampleLayo
     return fail(Errc::kMalformedData, "malformed SAMPLE record at offset {:#x}: bad size",
                 options.offset);
   }
-  return sample_body(record, h->size, layout, options);
+  Result<Sample> result;  // a value, filled in place
+  auto filled = sample_body(record, h->size, layout, options, *result);
+  if (!filled) return tl::unexpected(std::move(filled).error());
+  return result;
 }
 
 Result<SampleId> decode_sample_id(std::span<const std::byte> record, const SampleLayout& layout,

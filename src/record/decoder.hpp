@@ -30,8 +30,21 @@ struct DecodeOptions {
 
 /// Reads the header of the record at the start of `bytes`; nullopt if fewer than 8 bytes.
 /// No validation beyond that (and no swap handling beyond `swap`).
-[[nodiscard]] std::optional<Header> peek_header(std::span<const std::byte> bytes,
-                                                bool swap = false) noexcept;
+/// Inline: it runs several times per record.
+[[nodiscard]] inline std::optional<Header> peek_header(std::span<const std::byte> bytes,
+                                                       bool swap = false) noexcept {
+  if (bytes.size() < kHeaderSize) return std::nullopt;
+  Header h;
+  std::memcpy(&h.type, bytes.data(), 4);
+  std::memcpy(&h.misc, bytes.data() + 4, 2);
+  std::memcpy(&h.size, bytes.data() + 6, 2);
+  if (swap) {
+    h.type = __builtin_bswap32(h.type);
+    h.misc = __builtin_bswap16(h.misc);
+    h.size = __builtin_bswap16(h.size);
+  }
+  return h;
+}
 
 /// Decodes one whole record. `bytes` may extend past the record (only header.size
 /// bytes are used). Kernel records are decoded with the layout of their attr

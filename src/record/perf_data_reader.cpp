@@ -71,6 +71,7 @@ struct PerfDataReader::Impl {
   const std::byte* map = nullptr;
   std::size_t map_size = 0;
   bool mapped = false;
+  std::uint64_t released = 0;  // mapped pages before this offset were given back
   std::uint64_t file_size = 0;
   std::time_t mtime = 0;
 
@@ -667,6 +668,17 @@ std::uint64_t PerfDataReader::file_size() const noexcept { return impl_->file_si
 std::uint64_t PerfDataReader::data_offset() const noexcept { return impl_->data.offset; }
 std::uint64_t PerfDataReader::data_size() const noexcept { return impl_->data.size; }
 std::uint64_t PerfDataReader::position() const noexcept { return impl_->position(); }
+
+void PerfDataReader::release_before(std::uint64_t offset) noexcept {
+  auto& d = *impl_;
+  // In steps of 8 MiB: each madvise is a system call and a TLB flush.
+  constexpr std::uint64_t kStep = 8u << 20;
+  if (!d.mapped || offset > d.map_size || offset < d.released + kStep) return;
+  const std::uint64_t end = offset & ~std::uint64_t{kStep - 1};
+  // A private read-only file mapping: dropped pages re-fault from the page cache.
+  (void)::madvise(const_cast<std::byte*>(d.map) + d.released, end - d.released, MADV_DONTNEED);
+  d.released = end;
+}
 
 std::string PerfDataReader::header_text() const {
   HeaderDumpInfo info;

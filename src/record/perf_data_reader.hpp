@@ -133,6 +133,11 @@ class PerfDataReader {
   [[nodiscard]] std::uint64_t data_size() const noexcept;
   /// Bytes of the input consumed so far (for progress).
   [[nodiscard]] std::uint64_t position() const noexcept;
+  /// The caller is done with the file's bytes before `offset` (records and the views
+  /// decoded from them): a mapped file gives those pages back, so resident memory stays
+  /// at a window of the file instead of all of it. Views into that part stay valid (the
+  /// pages come back from the page cache if touched). No-op for pipes and memory.
+  void release_before(std::uint64_t offset) noexcept;
 
   /// `perf report --header-only` text for this recording.
   [[nodiscard]] std::string header_text() const;

@@ -284,8 +284,10 @@ std::uint64_t page_end_plus_page(std::uint64_t addr) {
 }  // namespace
 
 void finalize_symbols(std::vector<Symbol>& syms, bool kallsyms) {
-  std::stable_sort(syms.begin(), syms.end(),
-                   [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
+  auto by_start = [](const Symbol& a, const Symbol& b) { return a.start < b.start; };
+  // /proc/kallsyms and most symbol tables come sorted: skip the merge sort's copies.
+  if (!std::is_sorted(syms.begin(), syms.end(), by_start))
+    std::stable_sort(syms.begin(), syms.end(), by_start);
   for (std::size_t i = 0; i + 1 < syms.size(); ++i) {
     Symbol& prev = syms[i];
     const Symbol& curr = syms[i + 1];

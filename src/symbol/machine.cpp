@@ -92,11 +92,13 @@ ThreadState& Machine::thread(std::int32_t pid, std::int32_t tid) {
   if (it != threads_.end()) {
     if (pid >= 0 && it->second.pid != pid) {
       // tid reused by another process (or first seen with pid unknown).
+      ++generation_;
       it->second.pid = pid;
       it->second.maps = process_maps(pid);
     }
     return it->second;
   }
+  ++generation_;
   ThreadState t;
   t.pid = pid;
   t.tid = tid;
@@ -130,6 +132,7 @@ void Machine::on_mmap(std::int32_t pid, std::int32_t tid, std::uint64_t start, s
                       std::uint64_t pgoff, const std::string& filename,
                       const std::string& build_id) {
   if (!build_id.empty()) dsos_.set_build_id(filename, build_id);
+  ++generation_;
   if (pid == -1) {
     // Kernel or module map.
     if (filename.starts_with("[kernel.kallsyms]")) {
@@ -161,6 +164,7 @@ void Machine::on_comm(std::int32_t pid, std::int32_t tid, const std::string& com
   ThreadState& t = thread(pid, tid);
   t.comm = comm;
   if (exec) {
+    ++generation_;
     auto fresh = std::make_shared<MapSet>();
     processes_[pid] = fresh;
     t.maps = fresh;
@@ -169,6 +173,7 @@ void Machine::on_comm(std::int32_t pid, std::int32_t tid, const std::string& com
 
 void Machine::on_fork(std::int32_t pid, std::int32_t ppid, std::int32_t tid, std::int32_t ptid) {
   ThreadState& parent = thread(ppid, ptid);
+  ++generation_;
   std::string comm = parent.comm;
   std::shared_ptr<MapSet> maps;
   if (pid == ppid) {

@@ -102,6 +102,11 @@ class Machine {
   /// Resolves `ip` of `t` to a map; `kernel` = the ip is a kernel address (cpumode).
   [[nodiscard]] Location resolve(const ThreadState& t, std::uint64_t ip, bool kernel);
 
+  /// Changes whenever any address space may have changed (a map added, an exec, a fork,
+  /// a thread created or moved to another process): what resolve() returns for a thread
+  /// and ip is the same as long as this stays the same. For caches of resolved stacks.
+  [[nodiscard]] std::uint64_t maps_generation() const noexcept { return generation_; }
+
   [[nodiscard]] DsoCache& dsos() noexcept { return dsos_; }
   /// The kernel DSO ("[kernel.kallsyms]").
   [[nodiscard]] Dso* kernel_dso();
@@ -119,6 +124,7 @@ class Machine {
   Map kernel_map_;
   bool kernel_map_set_ = false;
   std::unique_ptr<Unwinder> unwinder_;
+  std::uint64_t generation_ = 0;
 };
 
 }  // namespace perfx::symbol
