@@ -139,7 +139,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     const auto* s = r.get<record::Sample>();
     if (s == nullptr || item.thread == nullptr) return true;
     if (options.progress != nullptr && (++progress_tick & 0x3fff) == 0)
-      options.progress(reader.position(), reader.file_size());
+      options.progress(item.raw.offset, reader.file_size());
     const auto& t = *item.thread;
     sync_events();
     if (no_cpu_field) return false;  // pipe mode: attrs arrive with the data

@@ -9,44 +9,11 @@
 #include <thread>
 
 #include "core/byte_reader.hpp"
+#include "profile/ordered_records.hpp"
 #include "symbol/unwind.hpp"
 
 namespace perfx::profile {
 namespace {
-
-struct Pending {
-  std::uint64_t time;
-  std::uint64_t seq;
-  std::size_t offset;     // into the arena when in_arena
-  bool in_arena;          // else raw.bytes still points into the reader's file mapping
-  record::RawRecord raw;  // bytes re-pointed into the arena at delivery
-};
-
-std::uint64_t load_u64(std::span<const std::byte> b, std::size_t off, bool swap) {
-  if (off + 8 > b.size()) return 0;
-  std::uint64_t v;
-  std::memcpy(&v, b.data() + off, 8);
-  return swap ? __builtin_bswap64(v) : v;
-}
-
-// A record's timestamp without decoding it: SAMPLE's TIME at its fixed offset, others
-// from the sample_id trailer. 0 when the record has none.
-std::uint64_t peek_time(const record::PerfDataReader& reader, const record::RawRecord& raw) {
-  const auto& attrs = reader.attrs();
-  if (attrs.empty()) return 0;
-  int ai = attrs.index_of_record(raw.bytes, reader.swapped());
-  if (ai < 0) ai = 0;
-  const auto& l = attrs[static_cast<std::size_t>(ai)].layout;
-  if (raw.header.type == PERF_RECORD_SAMPLE) {
-    if (l.time_offset < 0) return 0;
-    return load_u64(raw.bytes, static_cast<std::size_t>(l.time_offset), reader.swapped());
-  }
-  if (!l.sample_id_all || !(l.sample_type & PERF_SAMPLE_TIME)) return 0;
-  if (raw.bytes.size() < l.id_trailer_size + 8) return 0;
-  const std::size_t off =
-      raw.bytes.size() - l.id_trailer_size + ((l.sample_type & PERF_SAMPLE_TID) ? 8u : 0u);
-  return load_u64(raw.bytes, off, reader.swapped());
-}
 
 // HEADER_BUILD_ID entries {perf_event_header, pid, build_id[24], filename[]} when the
 // reader left Features::build_ids empty (workaround; the record module owns the format).
@@ -107,17 +74,11 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
     for (const auto& [file, bid] : build_ids_from_raw(reader))
       machine.dsos().set_build_id(file, bid);
 
-  std::vector<std::byte> arena;
-  std::vector<Pending> pending;
-  std::uint64_t seq = 0;
-  std::uint64_t round_max = 0;  // newest time seen so far
-  bool stop = false;
-
+  record::Record decoded;  // reused: filled in place for each record
   auto deliver = [&](const record::RawRecord& raw) -> bool {
-    auto rec = reader.decode(raw);
-    if (!rec) return true;  // counted as malformed by the reader
+    if (!reader.decode(raw, decoded)) return true;  // counted as malformed by the reader
     symbol::ThreadState* thread = nullptr;
-    const auto& r = *rec;
+    const auto& r = decoded;
     if (const auto* m = r.get<record::Mmap>()) {
       machine.on_mmap(static_cast<std::int32_t>(m->pid), static_cast<std::int32_t>(m->tid), m->addr,
                       m->len, m->pgoff, std::string(m->filename), {});
@@ -160,79 +121,7 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
     return fn(ReplayItem{r, raw, thread});
   };
 
-  // Delivers buffered records with time <= limit (all when flush_all).
-  auto flush = [&](std::uint64_t limit, bool flush_all) {
-    auto by_time = [](const Pending& a, const Pending& b) {
-      return a.time != b.time ? a.time < b.time : a.seq < b.seq;
-    };
-    if (!std::is_sorted(pending.begin(), pending.end(), by_time))
-      std::stable_sort(pending.begin(), pending.end(), by_time);
-    std::size_t i = 0;
-    for (; i < pending.size() && !stop; ++i) {
-      if (!flush_all && pending[i].time > limit) break;
-      record::RawRecord raw = pending[i].raw;
-      if (pending[i].in_arena)
-        raw.bytes = std::span<const std::byte>(arena.data() + pending[i].offset, raw.bytes.size());
-      raw.tail = {};
-      if (!deliver(raw)) stop = true;
-    }
-    // Keep the rest (reusing the buffers: a round is a few thousand records).
-    if (arena.empty()) {
-      pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(i));
-      return;
-    }
-    std::vector<std::byte> keep_arena;
-    std::vector<Pending> keep;
-    for (; i < pending.size(); ++i) {
-      Pending p = pending[i];
-      if (!p.in_arena) {
-        keep.push_back(p);
-        continue;
-      }
-      const std::size_t off = keep_arena.size();
-      keep_arena.insert(keep_arena.end(), arena.begin() + static_cast<std::ptrdiff_t>(p.offset),
-                        arena.begin() + static_cast<std::ptrdiff_t>(p.offset + p.raw.bytes.size()));
-      p.offset = off;
-      keep.push_back(p);
-    }
-    arena = std::move(keep_arena);
-    pending = std::move(keep);
-  };
-  // Records still pending in the file mapping keep their pages; the rest can go.
-  auto release_delivered = [&] {
-    std::uint64_t oldest = reader.position();
-    for (const Pending& p : pending)
-      if (!p.in_arena) oldest = std::min<std::uint64_t>(oldest, p.raw.offset);
-    reader.release_before(oldest);
-  };
-
-  std::uint64_t prev_round_max = 0;
-  record::RawRecord raw;
-  while (!stop && reader.next(raw)) {
-    const std::uint32_t type = raw.header.type;
-    if (type == raw::PERF_RECORD_FINISHED_ROUND) {
-      flush(prev_round_max, false);
-      if (!reader.is_pipe()) release_delivered();
-      prev_round_max = round_max;
-      continue;
-    }
-    // Records without a time (user records, attrs) are delivered at once.
-    if (type >= 64) {
-      if (!deliver(raw)) stop = true;
-      continue;
-    }
-    const std::uint64_t t = peek_time(reader, raw);
-    round_max = std::max(round_max, t);
-    // File-mode records outside compressed blocks are views into the file mapping, which
-    // lives as long as the reader: no copy needed.
-    const bool copy = reader.is_pipe() || raw.from_compressed;
-    Pending p{t, seq++, arena.size(), copy, raw};
-    if (copy) arena.insert(arena.end(), raw.bytes.begin(), raw.bytes.end());
-    pending.push_back(p);
-  }
-  if (!stop) flush(0, true);
-  if (reader.error()) return tl::unexpected(*reader.error());
-  return {};
+  return for_each_ordered(reader, deliver);
 }
 
 std::uint32_t LocationTable::intern(const Location& loc, const symbol::Map* map) {

@@ -4,10 +4,9 @@
 /// symbolization with a cache: the common core of `perfx report`, `perfx script`
 /// and load_profile().
 ///
-/// Ordering follows perf's ordered-events rule: records are buffered per round
-/// (PERF_RECORD_FINISHED_ROUND) and, at each round's end, those not later than the
-/// previous round's newest timestamp are sorted (stable) and delivered. So memory is
-/// bounded by a couple of rounds, not by the file.
+/// Records arrive in perf's time order from for_each_ordered() (ordered_records.hpp: the
+/// round rule, read ahead on a second core); memory is bounded by a couple of rounds,
+/// not by the file.
 
 #include <cstdint>
 #include <functional>

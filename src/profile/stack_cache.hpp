@@ -24,8 +24,7 @@ class StackCache {
  public:
   /// The stack stored for this callchain, or nullopt (then insert() stores one for it).
   [[nodiscard]] std::optional<std::uint32_t> find(std::uint64_t maps_generation,
-                                                  const symbol::MapSet* maps,
-                                                  std::uint16_t cpumode,
+                                                  const symbol::MapSet* maps, std::uint16_t cpumode,
                                                   const record::U64Array& callchain);
   /// Stores `stack` for the callchain of the last find() that returned nullopt.
   void insert(std::uint32_t stack) { stacks_.try_emplace(key_, stack); }

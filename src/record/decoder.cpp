@@ -438,8 +438,10 @@ Result<Record::Body> user_body(std::uint32_t type, std::uint16_t misc, ByteReade
   return Unknown{r.take(r.remaining())};
 }
 
-Result<Record> decode_impl(std::span<const std::byte> bytes, const SampleLayout* layout,
-                           int attr_index, const DecodeOptions& o) {
+// Decodes into `rec` (reused by the caller: a Record is a few hundred bytes and this runs
+// once per record, so it is filled in place rather than returned).
+Result<void> decode_impl(std::span<const std::byte> bytes, const SampleLayout* layout,
+                         int attr_index, const DecodeOptions& o, Record& rec) {
   auto h = peek_header(bytes, o.swap);
   if (!h) {
     return fail(Errc::kMalformedData, "truncated record header at offset {:#x} ({} bytes)",
@@ -450,8 +452,7 @@ Result<Record> decode_impl(std::span<const std::byte> bytes, const SampleLayout*
                 o.offset, h->size, h->type,
                 h->size < kHeaderSize ? "is below 8" : "runs past the end of the data");
   }
-  Result<Record> result;  // a value, filled in place and returned without a copy
-  Record& rec = *result;
+  rec.sample_id = {};
   rec.header = *h;
   rec.offset = o.offset;
   rec.attr_index = attr_index;
@@ -465,7 +466,7 @@ Result<Record> decode_impl(std::span<const std::byte> bytes, const SampleLayout*
     if (!body) return tl::unexpected(std::move(body).error());
     rec.body = std::move(*body);
     rec.attr_index = -1;
-    return result;
+    return {};
   }
   if (h->type == PERF_RECORD_SAMPLE) {
     if (layout == nullptr) {
@@ -476,7 +477,7 @@ Result<Record> decode_impl(std::span<const std::byte> bytes, const SampleLayout*
     auto filled = sample_body(rec_bytes, h->size, *layout, o, s);
     if (!filled) return tl::unexpected(std::move(filled).error());
     rec.sample_id = sample_id_of(s);
-    return result;
+    return {};
   }
   std::size_t body_end = h->size;
   const bool known_kernel_type = h->type >= PERF_RECORD_MMAP && h->type < PERF_RECORD_MAX;
@@ -493,22 +494,33 @@ Result<Record> decode_impl(std::span<const std::byte> bytes, const SampleLayout*
   auto body = kernel_body(h->type, h->misc, r, layout ? *layout : kEmpty, o);
   if (!body) return tl::unexpected(std::move(body).error());
   rec.body = std::move(*body);
-  return result;
+  return {};
 }
 
 }  // namespace
 
-Result<Record> decode_record(std::span<const std::byte> bytes, const AttrTable& attrs,
-                             const DecodeOptions& options) {
+Result<void> decode_record(std::span<const std::byte> bytes, const AttrTable& attrs,
+                           const DecodeOptions& options, Record& out) {
   const int index = attrs.index_of_record(bytes, options.swap);
   const SampleLayout* layout =
       index >= 0 ? &attrs[static_cast<std::size_t>(index)].layout : nullptr;
-  return decode_impl(bytes, layout, index, options);
+  return decode_impl(bytes, layout, index, options, out);
+}
+
+Result<Record> decode_record(std::span<const std::byte> bytes, const AttrTable& attrs,
+                             const DecodeOptions& options) {
+  Record rec;
+  auto ok = decode_record(bytes, attrs, options, rec);
+  if (!ok) return tl::unexpected(std::move(ok).error());
+  return rec;
 }
 
 Result<Record> decode_record(std::span<const std::byte> bytes, const SampleLayout& layout,
                              const DecodeOptions& options) {
-  return decode_impl(bytes, &layout, 0, options);
+  Record rec;
+  auto ok = decode_impl(bytes, &layout, 0, options, rec);
+  if (!ok) return tl::unexpected(std::move(ok).error());
+  return rec;
 }
 
 Result<Sample> decode_sample(std::span<const std::byte> record, const SampleLayout& layout,

@@ -54,6 +54,11 @@ struct DecodeOptions {
 [[nodiscard]] Result<Record> decode_record(std::span<const std::byte> bytes, const AttrTable& attrs,
                                            const DecodeOptions& options = {});
 
+/// The same, into `out` (the hot path: a reused Record is filled in place, not copied).
+/// On error `out` holds a partly decoded record.
+[[nodiscard]] Result<void> decode_record(std::span<const std::byte> bytes, const AttrTable& attrs,
+                                         const DecodeOptions& options, Record& out);
+
 /// Decodes one record with a given layout (single-attr callers such as a ring
 /// buffer reader that already knows the attr).
 [[nodiscard]] Result<Record> decode_record(std::span<const std::byte> bytes,

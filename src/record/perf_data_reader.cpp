@@ -631,14 +631,21 @@ Result<PerfDataReader> PerfDataReader::from_memory(std::span<const std::byte> by
 bool PerfDataReader::next(RawRecord& out) { return impl_->next(out); }
 const std::optional<Error>& PerfDataReader::error() const noexcept { return impl_->error; }
 
-Result<Record> PerfDataReader::decode(const RawRecord& raw) {
+Result<void> PerfDataReader::decode(const RawRecord& raw, Record& out) {
   std::span<const std::byte> bytes = raw.bytes;
   if (!raw.tail.empty() && raw.tail.data() == raw.bytes.data() + raw.bytes.size()) {
     bytes = std::span<const std::byte>(raw.bytes.data(), raw.bytes.size() + raw.tail.size());
   }
-  auto r = decode_record(bytes, impl_->attrs, {.swap = impl_->swap, .offset = raw.offset});
+  auto r = decode_record(bytes, impl_->attrs, {.swap = impl_->swap, .offset = raw.offset}, out);
   if (!r) ++impl_->stats.malformed_records;
   return r;
+}
+
+Result<Record> PerfDataReader::decode(const RawRecord& raw) {
+  Record rec;
+  auto ok = decode(raw, rec);
+  if (!ok) return tl::unexpected(std::move(ok).error());
+  return rec;
 }
 
 Result<Sample> PerfDataReader::decode_sample(const RawRecord& raw, int* attr_index) {

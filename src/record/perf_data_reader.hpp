@@ -115,6 +115,8 @@ class PerfDataReader {
   /// Decodes a record with this file's attrs and byte order. Counts failures in
   /// stats().malformed_records.
   [[nodiscard]] Result<Record> decode(const RawRecord& raw);
+  /// The same, into a Record the caller reuses (hot path: no copy of the record).
+  [[nodiscard]] Result<void> decode(const RawRecord& raw, Record& out);
   /// Decodes a SAMPLE (hot path); attr_index receives the attr of the sample.
   [[nodiscard]] Result<Sample> decode_sample(const RawRecord& raw, int* attr_index = nullptr);
 

@@ -1,0 +1,262 @@
+#include "profile/ordered_records.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace perfx::profile {
+namespace {
+
+std::uint64_t load_u64(std::span<const std::byte> b, std::size_t off, bool swap) {
+  if (off + 8 > b.size()) return 0;
+  std::uint64_t v;
+  std::memcpy(&v, b.data() + off, 8);
+  return swap ? __builtin_bswap64(v) : v;
+}
+
+// A record's timestamp without decoding it: SAMPLE's TIME at its fixed offset, others
+// from the sample_id trailer. 0 when the record has none.
+std::uint64_t peek_time(const record::PerfDataReader& reader, const record::RawRecord& raw) {
+  const auto& attrs = reader.attrs();
+  if (attrs.empty()) return 0;
+  int ai = attrs.index_of_record(raw.bytes, reader.swapped());
+  if (ai < 0) ai = 0;
+  const auto& l = attrs[static_cast<std::size_t>(ai)].layout;
+  if (raw.header.type == PERF_RECORD_SAMPLE) {
+    if (l.time_offset < 0) return 0;
+    return load_u64(raw.bytes, static_cast<std::size_t>(l.time_offset), reader.swapped());
+  }
+  if (!l.sample_id_all || !(l.sample_type & PERF_SAMPLE_TIME)) return 0;
+  if (raw.bytes.size() < l.id_trailer_size + 8) return 0;
+  const std::size_t off =
+      raw.bytes.size() - l.id_trailer_size + ((l.sample_type & PERF_SAMPLE_TID) ? 8u : 0u);
+  return load_u64(raw.bytes, off, reader.swapped());
+}
+
+// Records whose bytes live somewhere reused (a pipe's buffer, decompressed data) are
+// copied into an arena; `stored` says where a record's bytes are.
+struct Stored {
+  record::RawRecord raw;
+  std::size_t offset = 0;  // into the arena when in_arena
+  bool in_arena = false;   // else raw.bytes point into the file mapping (stable)
+};
+
+// Copies raw's bytes (and an adjacent tail) to `arena` unless they are stable.
+Stored store(const record::RawRecord& raw, bool stable, std::vector<std::byte>& arena) {
+  Stored s{raw, arena.size(), !stable};
+  if (stable) return s;
+  const bool tail_adjacent =
+      !raw.tail.empty() && raw.tail.data() == raw.bytes.data() + raw.bytes.size();
+  const std::size_t n = raw.bytes.size() + (tail_adjacent ? raw.tail.size() : 0);
+  arena.insert(arena.end(), raw.bytes.begin(), raw.bytes.begin() + static_cast<std::ptrdiff_t>(n));
+  if (!tail_adjacent) s.raw.tail = {};
+  return s;
+}
+
+// The record as stored, with its bytes pointing at their current home.
+record::RawRecord stored_raw(const Stored& s, const std::vector<std::byte>& arena) {
+  record::RawRecord raw = s.raw;
+  if (s.in_arena) {
+    raw.bytes = std::span<const std::byte>(arena.data() + s.offset, raw.bytes.size());
+    if (!raw.tail.empty())
+      raw.tail =
+          std::span<const std::byte>(arena.data() + s.offset + raw.bytes.size(), raw.tail.size());
+  }
+  return raw;
+}
+
+// perf's round rule over the reader. emit(raw, stable) gets each record in delivery
+// order: `stable` = its bytes stay valid as long as the reader (file mapping), else only
+// during the call. round_done(oldest) follows each round: file bytes before `oldest`
+// are no longer needed. Both return false to stop.
+template <typename Emit, typename RoundDone>
+void order(record::PerfDataReader& reader, const std::atomic<bool>& cancelled, Emit&& emit,
+           RoundDone&& round_done) {
+  struct Pending {
+    std::uint64_t time;
+    std::uint64_t seq;
+    Stored stored;
+  };
+  std::vector<std::byte> arena;
+  std::vector<Pending> pending;
+  std::uint64_t seq = 0;
+  std::uint64_t round_max = 0;  // newest time seen so far
+  std::uint64_t prev_round_max = 0;
+  bool stop = false;
+
+  // Emits buffered records with time <= limit (all when flush_all).
+  auto flush = [&](std::uint64_t limit, bool flush_all) {
+    auto by_time = [](const Pending& a, const Pending& b) {
+      return a.time != b.time ? a.time < b.time : a.seq < b.seq;
+    };
+    if (!std::is_sorted(pending.begin(), pending.end(), by_time))
+      std::stable_sort(pending.begin(), pending.end(), by_time);
+    std::size_t i = 0;
+    for (; i < pending.size() && !stop; ++i) {
+      if (!flush_all && pending[i].time > limit) break;
+      const Stored& s = pending[i].stored;
+      if (!emit(stored_raw(s, arena), !s.in_arena)) stop = true;
+    }
+    // Keep the rest (reusing the buffers: a round is a few thousand records).
+    if (arena.empty()) {
+      pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
+    std::vector<std::byte> keep_arena;
+    std::vector<Pending> keep;
+    for (; i < pending.size(); ++i) {
+      Pending p = pending[i];
+      if (p.stored.in_arena) p.stored = store(stored_raw(p.stored, arena), false, keep_arena);
+      keep.push_back(p);
+    }
+    arena = std::move(keep_arena);
+    pending = std::move(keep);
+  };
+  auto oldest_needed = [&] {
+    std::uint64_t oldest = reader.position();
+    for (const Pending& p : pending)
+      if (!p.stored.in_arena) oldest = std::min<std::uint64_t>(oldest, p.stored.raw.offset);
+    return oldest;
+  };
+
+  record::RawRecord raw;
+  while (!stop && !cancelled.load(std::memory_order_relaxed) && reader.next(raw)) {
+    // File-mode records outside compressed blocks are views into the file mapping, which
+    // lives as long as the reader.
+    const bool stable = !reader.is_pipe() && !raw.from_compressed;
+    const std::uint32_t type = raw.header.type;
+    if (type == raw::PERF_RECORD_FINISHED_ROUND) {
+      flush(prev_round_max, false);
+      prev_round_max = round_max;
+      if (!stop && !round_done(oldest_needed())) stop = true;
+      continue;
+    }
+    // Records without a time (user records, attrs) are delivered at once.
+    if (type >= 64) {
+      if (!emit(raw, stable)) stop = true;
+      continue;
+    }
+    const std::uint64_t t = peek_time(reader, raw);
+    round_max = std::max(round_max, t);
+    pending.push_back(Pending{t, seq++, store(raw, stable, arena)});
+  }
+  if (!stop && !cancelled.load(std::memory_order_relaxed)) flush(0, true);
+}
+
+// Ordered records handed from the reader thread to the consumer.
+struct Batch {
+  std::vector<Stored> records;
+  std::vector<std::byte> arena;
+  std::uint64_t release_before = 0;  // file bytes before this are done once consumed
+};
+
+// A bounded queue of batches between one producer and one consumer.
+class BatchQueue {
+ public:
+  // Producer: false when the consumer has cancelled.
+  bool push(Batch&& b) {
+    std::unique_lock lock(mutex_);
+    space_.wait(lock, [&] { return queue_.size() < kDepth || cancelled_; });
+    if (cancelled_) return false;
+    queue_.push_back(std::move(b));
+    ready_.notify_one();
+    return true;
+  }
+  void close() {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    ready_.notify_one();
+  }
+  // Consumer: false at the end.
+  bool pop(Batch& out) {
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [&] { return !queue_.empty() || closed_; });
+    if (queue_.empty()) return false;
+    out = std::move(queue_.front());
+    queue_.pop_front();
+    space_.notify_one();
+    return true;
+  }
+  void cancel() {
+    std::lock_guard lock(mutex_);
+    cancelled_ = true;
+    space_.notify_one();
+  }
+
+ private:
+  static constexpr std::size_t kDepth = 4;
+  std::mutex mutex_;
+  std::condition_variable ready_, space_;
+  std::deque<Batch> queue_;
+  bool closed_ = false;
+  bool cancelled_ = false;
+};
+
+Result<void> reader_error(const record::PerfDataReader& reader) {
+  if (reader.error()) return tl::unexpected(*reader.error());
+  return {};
+}
+
+}  // namespace
+
+Result<void> for_each_ordered(record::PerfDataReader& reader,
+                              const std::function<bool(const record::RawRecord&)>& deliver) {
+  std::atomic<bool> cancelled{false};
+  if (reader.is_pipe()) {
+    order(
+        reader, cancelled, [&](const record::RawRecord& raw, bool) { return deliver(raw); },
+        [](std::uint64_t) { return true; });
+    return reader_error(reader);
+  }
+
+  constexpr std::size_t kBatchRecords = 4096;
+  BatchQueue queue;
+  std::thread producer([&] {
+    Batch batch;
+    std::uint64_t release = 0;
+    auto send = [&] {
+      batch.release_before = release;
+      const bool ok = queue.push(std::move(batch));
+      batch = Batch{};
+      return ok;
+    };
+    order(
+        reader, cancelled,
+        [&](const record::RawRecord& raw, bool stable) {
+          batch.records.push_back(store(raw, stable, batch.arena));
+          return batch.records.size() < kBatchRecords || send();
+        },
+        [&](std::uint64_t oldest) {
+          release = oldest;
+          return true;
+        });
+    if (!batch.records.empty()) send();
+    queue.close();
+  });
+  // The reader thread is joined on every way out, exceptions included.
+  struct Join {
+    std::thread& t;
+    BatchQueue& q;
+    std::atomic<bool>& cancelled;
+    ~Join() {
+      cancelled = true;
+      q.cancel();
+      t.join();
+    }
+  } join{producer, queue, cancelled};
+
+  Batch batch;
+  while (queue.pop(batch)) {
+    for (const Stored& s : batch.records)
+      if (!deliver(stored_raw(s, batch.arena))) return {};
+    reader.release_before(batch.release_before);
+  }
+  return reader_error(reader);
+}
+
+}  // namespace perfx::profile
