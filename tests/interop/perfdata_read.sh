@@ -71,5 +71,8 @@ for f in "$SOURCE_DIR"/tests/data/fmt-*.data; do
 done
 mine=$("$TOOL" header - < "$T/pipe.data"); theirs=$(perf report --header-only -i - < "$T/pipe.data" 2>/dev/null)
 [ "$mine" = "$theirs" ] && echo "ok   pipe header text identical" || { echo "FAIL pipe header text"; diff <(echo "$theirs") <(echo "$mine"); fails=$((fails+1)); }
+# ... and so is `perfx report --header-only` reading the pipe (features arrive as records).
+mine=$("$PERFX" report --header-only -i - < "$T/pipe.data")
+[ "$mine" = "$theirs" ] && echo "ok   perfx report --header-only on a pipe" || { echo "FAIL perfx report --header-only on a pipe"; diff <(echo "$theirs") <(echo "$mine"); fails=$((fails+1)); }
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo PASS

@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "command.hpp"
+#include "perfx/perf_data.hpp"
 #include "profile/load.hpp"
 #include "profile/time_filter.hpp"
 #include "record/ownership_check.hpp"
-#include "record/perf_data_reader.hpp"
 #include "report/export.hpp"
 #include "report/report_table.hpp"
 
@@ -159,10 +159,11 @@ int run_report(int argc, char** argv) {
     return error_exit(fmt::format("unknown --format '{}'", format));
 
   if (header || header_only) {
-    auto reader = record::PerfDataReader::open(input);
-    if (!reader) return error_exit(reader.error().message());
     if (header_only || input != "-") {
-      std::cout << reader->header_text();
+      // For a pipe, this reads its attr and feature records first, as perf does.
+      auto text = perf_data_header_text(input);
+      if (!text) return error_exit(text.error().message());
+      std::cout << *text;
       if (header_only) return 0;
     }
   }
