@@ -97,17 +97,20 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   // The interned stack of a sample: from the cache when its callchain was seen before.
   auto stack_of = [&](const symbol::ThreadState& t, const record::Sample& s,
                       std::uint16_t misc) -> std::uint32_t {
-    const bool cacheable = stack_cacheable(s, options.callchains);
+    const auto key = stack_key(s, options.callchains);
+    const bool cacheable = !key.empty();
     if (cacheable) {
-      if (auto hit = stack_cache.find(machine.maps_generation(), t.maps.get(),
-                                      record::cpumode(misc), s.callchain))
+      if (auto hit =
+              stack_cache.find(machine.maps_generation(), t.maps.get(), record::cpumode(misc), key))
         return *hit;
     }
     sample_locations(machine, t, s, misc, options.callchains, table, locs);
-    for (auto id : locs) preloader.add(table.location(id).dso);
     auto [it, inserted] =
         stack_index.try_emplace(locs, static_cast<std::uint32_t>(loc_stacks.size()));
-    if (inserted) loc_stacks.push_back(&it->first);
+    if (inserted) {
+      loc_stacks.push_back(&it->first);
+      for (auto id : locs) preloader.add(table.location(id).dso);
+    }
     if (cacheable) stack_cache.insert(it->second);
     return it->second;
   };

@@ -6,12 +6,11 @@ namespace perfx::profile {
 
 std::optional<std::uint32_t> StackCache::find(std::uint64_t maps_generation,
                                               const symbol::MapSet* maps, std::uint16_t cpumode,
-                                              const record::U64Array& callchain) {
+                                              std::span<const std::byte> bytes) {
   if (maps_generation != generation_) {
     stacks_.clear();
     generation_ = maps_generation;
   }
-  const auto bytes = callchain.bytes();
   const std::uint64_t mode = cpumode;
   key_.resize(sizeof maps + sizeof mode + bytes.size());
   char* out = key_.data();
@@ -36,9 +35,12 @@ std::size_t StackCache::WordHash::operator()(const std::string& key) const noexc
   return static_cast<std::size_t>(h);
 }
 
-bool stack_cacheable(const record::Sample& sample, bool callchains) {
-  return callchains && sample.has(PERF_SAMPLE_CALLCHAIN) && !sample.callchain.empty() &&
-         !(sample.has(PERF_SAMPLE_REGS_USER) && sample.has(PERF_SAMPLE_STACK_USER));
+std::span<const std::byte> stack_key(const record::Sample& sample, bool callchains) {
+  const bool dwarf = sample.has(PERF_SAMPLE_REGS_USER) && sample.has(PERF_SAMPLE_STACK_USER);
+  if (callchains && dwarf) return {};
+  if (callchains && sample.has(PERF_SAMPLE_CALLCHAIN) && !sample.callchain.empty())
+    return sample.callchain.bytes();
+  return std::as_bytes(std::span<const std::uint64_t, 1>(&sample.ip, 1));
 }
 
 }  // namespace perfx::profile

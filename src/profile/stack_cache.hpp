@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Most samples of a recording repeat a callchain seen before (a hot loop samples the
+/// Most samples of a recording repeat a callchain (or ip) seen before (a hot loop samples the
 /// same few stacks over and over). StackCache remembers which interned stack each
 /// distinct raw callchain became, so a repeat costs one hash of its bytes instead of a
 /// map lookup, a symbol-space translation and an intern per address.
@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -22,11 +23,12 @@ namespace perfx::profile {
 
 class StackCache {
  public:
-  /// The stack stored for this callchain, or nullopt (then insert() stores one for it).
+  /// The stack stored for these key bytes (stack_key()), or nullopt (then insert()
+  /// stores one for them).
   [[nodiscard]] std::optional<std::uint32_t> find(std::uint64_t maps_generation,
                                                   const symbol::MapSet* maps, std::uint16_t cpumode,
-                                                  const record::U64Array& callchain);
-  /// Stores `stack` for the callchain of the last find() that returned nullopt.
+                                                  std::span<const std::byte> key);
+  /// Stores `stack` for the key of the last find() that returned nullopt.
   void insert(std::uint32_t stack) { stacks_.try_emplace(key_, stack); }
 
  private:
@@ -40,9 +42,10 @@ class StackCache {
   std::unordered_map<std::string, std::uint32_t, WordHash> stacks_;
 };
 
-/// True when the stack of `sample` is a function of its callchain, cpumode and the
-/// thread's maps alone (what StackCache keys on): callchains are wanted, there is one,
-/// and the sample carries no user registers and stack to unwind (--call-graph dwarf).
-[[nodiscard]] bool stack_cacheable(const record::Sample& sample, bool callchains);
+/// The bytes that, with the thread's maps and the cpumode, determine the stack
+/// sample_locations() gives `sample`: its callchain, or its ip when callchains are not
+/// wanted or it has none. Empty when the stack also depends on a user stack copy to
+/// unwind (--call-graph dwarf): such samples are not cached.
+[[nodiscard]] std::span<const std::byte> stack_key(const record::Sample& sample, bool callchains);
 
 }  // namespace perfx::profile
