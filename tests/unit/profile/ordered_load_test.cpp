@@ -15,6 +15,7 @@
 #include "record/decoder.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/perf_data_writer.hpp"
+#include "../temp_dir.hpp"
 
 namespace perfx::profile {
 namespace {
@@ -45,18 +46,7 @@ raw::EventAttr cpu_clock() {
   return a;
 }
 
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/perfx_profile_load_XXXXXX";
-    path_ = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  [[nodiscard]] std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using TempDir = test_support::TempDir;
 
 Record with_id(Record r, std::uint64_t time) {
   r.sample_id.pid = 7;

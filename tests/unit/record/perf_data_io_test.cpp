@@ -18,6 +18,7 @@
 #include "record/encoder.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/perf_data_writer.hpp"
+#include "../temp_dir.hpp"
 
 namespace perfx::record {
 namespace {
@@ -40,18 +41,7 @@ raw::EventAttr attr_for(std::uint64_t config, std::uint64_t extra = 0) {
   return a;
 }
 
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/perfx_record_io_XXXXXX";
-    path_ = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  [[nodiscard]] std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using TempDir = test_support::TempDir;
 
 std::vector<std::byte> slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
