@@ -265,6 +265,18 @@ Result<void> write_script(std::ostream& out, const std::string& path,
   std::vector<std::uint32_t> loc_text_fields;  // the fields loc_text was made for
   std::string line;
   fmt::memory_buffer buf;
+  // Inline scopes are looked up only for the frames that show them (DWARF-unwound ones):
+  // resolving them for every location would read (and decompress) the DWARF of every DSO
+  // hit, which costs more than the rest of a frame-pointer callchain script together.
+  std::unordered_map<std::uint32_t, std::vector<symbol::InlineFrame>> inline_chains;
+  auto inline_scopes = [&](std::uint32_t loc_id) -> const std::vector<symbol::InlineFrame>& {
+    auto [it, inserted] = inline_chains.try_emplace(loc_id);
+    if (inserted) {
+      const auto& res = table.resolve(loc_id, false, false);
+      it->second = table.location(loc_id).dso->inline_chain(res.sym_addr);
+    }
+    return it->second;
+  };
 
   auto start_line = [&](std::uint32_t fields, const symbol::ThreadState* t, std::int32_t pid,
                         std::int32_t tid, std::uint32_t cpu, std::uint64_t time,
@@ -320,7 +332,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
         fmt::memory_buffer t;
         auto ti = fmt::appender(t);
         const auto& loc = table.location(loc_id);
-        const auto& res = table.resolve(loc_id, (f & kSrcline) != 0, expand_inlines(a, f));
+        const auto& res = table.resolve(loc_id, (f & kSrcline) != 0, false);
         if (f & kSym) {
           if (res.sym != nullptr) {
             fmt::format_to(ti, " {}", res.sym->name);
@@ -379,10 +391,12 @@ Result<void> write_script(std::ostream& out, const std::string& path,
             // ones): a frame whose DWARF has inline scopes is shown as
             // one line per scope, innermost first; a scope that DWARF names like the
             // ELF symbol is that symbol (with its DSO), any other is "(inlined)".
-            const auto& res = table.resolve(locs[i], (f & kSrcline) != 0, inl);
-            if (inl && i >= first_unwound && res.sym != nullptr && !res.inlines.empty()) {
-              for (std::size_t k = 0; k < res.inlines.size(); ++k) {
-                const auto& fn = res.inlines[k].function;
+            const auto& res = table.resolve(locs[i], (f & kSrcline) != 0, false);
+            const auto* scopes =
+                inl && i >= first_unwound && res.sym != nullptr ? &inline_scopes(locs[i]) : nullptr;
+            if (scopes != nullptr && !scopes->empty()) {
+              for (std::size_t k = 0; k < scopes->size(); ++k) {
+                const auto& fn = (*scopes)[k].function;
                 buf.push_back('\t');
                 if (fn == res.sym->name) {
                   print_loc(locs[i], shown);
