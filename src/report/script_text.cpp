@@ -3,13 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "profile/replay.hpp"
 #include "record/perf_data_reader.hpp"
+#include "report/script_writer.hpp"
 #include "symbol/dso.hpp"
 #include "symbol/machine.hpp"
 
@@ -20,23 +24,6 @@
 
 namespace perfx::report {
 namespace {
-
-enum Field : std::uint32_t {
-  kComm = 1u << 0,
-  kTid = 1u << 1,
-  kPid = 1u << 2,
-  kTime = 1u << 3,
-  kCpu = 1u << 4,
-  kEvent = 1u << 5,
-  kIp = 1u << 6,
-  kSym = 1u << 7,
-  kSymoff = 1u << 8,
-  kDso = 1u << 9,
-  kAddr = 1u << 10,
-  kPeriod = 1u << 11,
-  kSrcline = 1u << 12,
-  kTrace = 1u << 13,
-};
 
 struct FieldName {
   std::string_view name;
@@ -179,6 +166,210 @@ Result<void> validate_script_fields(const std::vector<std::string>& fields) {
   return {};
 }
 
+namespace {
+
+// The text of each code location for one set of fields, made on the replay thread the
+// first time the location is printed and kept at a stable address: rows in flight point
+// at it while a worker formats them.
+class LocationTexts {
+ public:
+  LocationTexts(profile::LocationTable& table, std::uint32_t fields)
+      : table_(table), fields_(fields) {}
+  [[nodiscard]] std::uint32_t fields() const noexcept { return fields_; }
+
+  /// Location `id` as a line of a callchain block; `scopes`: one line per inline scope
+  /// (DWARF-unwound frames, see with_scopes()).
+  ScriptFrame chain_frame(std::uint32_t id, std::uint64_t ip, bool scopes) {
+    Text& t = text(id);
+    // Without a DSO perf shows the raw ip, which the location does not pin down.
+    if (!t.in_dso) return {&t.tail, ip, ScriptFrame::Kind::kIpTail};
+    return {scopes ? &with_scopes(id, t) : &t.line, 0, ScriptFrame::Kind::kWhole};
+  }
+
+  /// Location `id` at the end of the sample's own line, after `ip`.
+  ScriptFrame line_frame(std::uint32_t id, std::uint64_t ip) {
+    return {&text(id).tail, ip,
+            (fields_ & kIp) ? ScriptFrame::Kind::kIpTail : ScriptFrame::Kind::kTail};
+  }
+
+ private:
+  struct Text {
+    std::string tail;    // " sym+0xoff (dso)" (+ "\n  srcline"), what follows the ip
+    std::string line;    // "\t<ip> <tail>\n" for a location in a DSO
+    std::string scoped;  // line, or one line per inline scope; made on first use
+    bool in_dso = false;
+    bool scoped_made = false;
+  };
+
+  Text& text(std::uint32_t id) {
+    if (id < by_id_.size() && by_id_[id] != nullptr) return *by_id_[id];
+    if (by_id_.size() <= id) by_id_.resize(table_.size(), nullptr);
+    Text& t = texts_.emplace_back();
+    t.tail = make_tail(id);
+    if (const auto& loc = table_.location(id); loc.dso != nullptr) {
+      t.in_dso = true;
+      TextBuffer b;
+      b.push_back('\t');
+      b.hex_right(loc.map_addr, 16);
+      b.append(t.tail);
+      b.push_back('\n');
+      t.line = b.view();
+    }
+    by_id_[id] = &t;
+    return t;
+  }
+
+  std::string make_tail(std::uint32_t id) {
+    const std::uint32_t f = fields_;
+    fmt::memory_buffer t;
+    auto ti = fmt::appender(t);
+    const auto& loc = table_.location(id);
+    const auto& res = table_.resolve(id, (f & kSrcline) != 0, false);
+    if (f & kSym) {
+      if (res.sym != nullptr) {
+        fmt::format_to(ti, " {}", res.sym->name);
+        if (f & kSymoff) fmt::format_to(ti, "+{:#x}", res.sym_addr - res.sym->start);
+      } else {
+        fmt::format_to(ti, " [unknown]");
+      }
+    }
+    if (f & kDso)
+      fmt::format_to(ti, " ({})", loc.dso != nullptr ? loc.dso->long_name() : "[unknown]");
+    if (f & kSrcline) {
+      if (!res.srcfile.empty()) {
+        auto slash = res.srcfile.rfind('/');
+        fmt::format_to(ti, "\n  {}:{}",
+                       slash == std::string::npos ? res.srcfile : res.srcfile.substr(slash + 1),
+                       res.line);
+      } else if (loc.dso != nullptr) {
+        fmt::format_to(ti, "\n  {}[{:x}]", loc.dso->short_name(),
+                       loc.dso->to_symbol_address(loc.map_addr));
+      }
+    }
+    return fmt::to_string(t);
+  }
+
+  // perf's append_inlines() (6.1: DWARF-unwound frames only, not callchain ones): a frame
+  // whose DWARF has inline scopes is shown as one line per scope, innermost first; a
+  // scope that DWARF names like the ELF symbol is that symbol (with its DSO), any other
+  // is "(inlined)". Looked up only here: resolving inline scopes for every location
+  // would read (and decompress) the DWARF of every DSO a frame-pointer chain touches.
+  const std::string& with_scopes(std::uint32_t id, Text& t) {
+    if (t.scoped_made) return t.scoped;
+    t.scoped_made = true;
+    const auto& loc = table_.location(id);
+    const auto& res = table_.resolve(id, (fields_ & kSrcline) != 0, false);
+    const auto scopes = res.sym != nullptr ? loc.dso->inline_chain(res.sym_addr)
+                                           : std::vector<symbol::InlineFrame>{};
+    if (scopes.empty()) {
+      t.scoped = t.line;
+      return t.scoped;
+    }
+    TextBuffer b;
+    for (const auto& scope : scopes) {
+      if (scope.function == res.sym->name) {
+        b.append(t.line);
+        continue;
+      }
+      b.push_back('\t');
+      b.hex_right(loc.map_addr, 16);
+      b.push_back(' ');
+      b.append(scope.function);
+      if (fields_ & kSymoff) b.append(fmt::format("+{:#x}", res.sym_addr - res.sym->start));
+      b.append(" (inlined)\n");
+    }
+    t.scoped = b.view();
+    return t.scoped;
+  }
+
+  profile::LocationTable& table_;
+  const std::uint32_t fields_;
+  std::vector<Text*> by_id_;
+  std::deque<Text> texts_;  // deque: growing keeps the addresses rows point at
+};
+
+// Thread names as of each sample, interned at stable addresses (a thread's comm changes
+// on exec while rows naming the old one are still in flight).
+class CommNames {
+ public:
+  const std::string* of(const symbol::ThreadState* t) {
+    if (t == nullptr) return &unknown_;
+    // Runs of samples come from one thread: skip the hash lookup for those.
+    if (t == last_thread_ && *last_ == t->comm) return last_;
+    const std::string*& slot = by_thread_[t];
+    if (slot == nullptr || *slot != t->comm) slot = &*names_.insert(t->comm).first;
+    last_thread_ = t;
+    last_ = slot;
+    return slot;
+  }
+
+ private:
+  const std::string unknown_ = ":-1";
+  const symbol::ThreadState* last_thread_ = nullptr;
+  const std::string* last_ = nullptr;
+  std::unordered_map<const symbol::ThreadState*, const std::string*> by_thread_;
+  std::unordered_set<std::string> names_;
+};
+
+// Per attr: the fields to print and how.
+struct AttrInfo {
+  std::uint32_t fields = 0;
+  std::string name;
+  bool tracepoint = false;
+  bool callchain = false;
+  bool checked = false;
+  bool inline_scopes = false;  // unwound callchain frames show their inline scopes
+  LocationTexts* texts = nullptr;
+};
+
+// The side-band record's own text (after the line head), "" for other records.
+std::string side_band_text(const record::Record& r) {
+  if (const auto* c = r.get<record::Comm>()) {
+    return fmt::format("PERF_RECORD_COMM{}: {}:{}/{}\n",
+                       (r.header.misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "", c->comm, c->pid,
+                       c->tid);
+  }
+  if (const auto* fk = r.get<record::Fork>())
+    return fmt::format("PERF_RECORD_FORK({}:{}):({}:{})\n", fk->pid, fk->tid, fk->ppid, fk->ptid);
+  if (const auto* e = r.get<record::Exit>())
+    return fmt::format("PERF_RECORD_EXIT({}:{}):({}:{})\n", e->pid, e->tid, e->ppid, e->ptid);
+  if (const auto* m = r.get<record::Mmap>()) {
+    return fmt::format("PERF_RECORD_MMAP {}/{}: [{}({}) @ {}]: {} {}\n",
+                       static_cast<std::int32_t>(m->pid), m->tid, alt_hex(m->addr), alt_hex(m->len),
+                       alt_hex(m->pgoff), (r.header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
+                       m->filename);
+  }
+  if (const auto* m2 = r.get<record::Mmap2>()) {
+    std::string prot;
+    prot += (m2->prot & 1u) ? 'r' : '-';
+    prot += (m2->prot & 2u) ? 'w' : '-';
+    prot += (m2->prot & 4u) ? 'x' : '-';
+    prot += (m2->flags & 1u) ? 's' : 'p';
+    if (m2->has_build_id) {
+      return fmt::format(
+          "PERF_RECORD_MMAP2 {}/{}: [{}({}) @ {} <{}>]: {} {}\n",
+          static_cast<std::int32_t>(m2->pid), m2->tid, alt_hex(m2->addr), alt_hex(m2->len),
+          alt_hex(m2->pgoff),
+          profile::build_id_hex(m2->build_id.data(), std::min<std::size_t>(m2->build_id_size, 20)),
+          prot, m2->filename);
+    }
+    return fmt::format("PERF_RECORD_MMAP2 {}/{}: [{}({}) @ {} {:02x}:{:02x} {} {}]: {} {}\n",
+                       static_cast<std::int32_t>(m2->pid), m2->tid, alt_hex(m2->addr),
+                       alt_hex(m2->len), alt_hex(m2->pgoff), m2->maj, m2->min, m2->ino,
+                       m2->ino_generation, prot, m2->filename);
+  }
+  return {};
+}
+
+// Worker threads formatting beside the replay thread: one per other core, up to two
+// (replay stays the slower half, so more would idle).
+unsigned format_workers(unsigned threads) {
+  if (threads == 0) threads = std::min(3u, std::max(1u, std::thread::hardware_concurrency()));
+  return threads - 1;
+}
+
+}  // namespace
+
 Result<void> write_script(std::ostream& out, const std::string& path,
                           const ScriptOptions& options) {
   PERFX_TRY(specs, parse_script_fields(options.fields));
@@ -189,23 +380,17 @@ Result<void> write_script(std::ostream& out, const std::string& path,
   symbol::Machine machine(paths);
   profile::LocationTable table;
 
-  // Per attr: the fields to print.
-  struct AttrInfo {
-    std::uint32_t fields = 0;
-    std::string name;
-    bool tracepoint = false;
-    bool callchain = false;
-    bool checked = false;
-  };
-  std::vector<AttrInfo> attrs;
+  std::deque<AttrInfo> attrs;                         // deque: rows point at the names
+  std::vector<std::unique_ptr<LocationTexts>> texts;  // one per distinct field set
 #ifdef PERFX_HAVE_TRACEEVENT
   TraceFormats formats;
 #endif
   Result<void> field_error{};
 
-  // Inline scopes of callchain frames (perf's append_inlines), in the default layout.
-  auto expand_inlines = [&](const AttrInfo& a, std::uint32_t f) {
-    return options.inline_frames && a.callchain && (f & kIp) && (f & kSym) && !(f & kSrcline);
+  auto texts_for = [&](std::uint32_t fields) {
+    for (const auto& t : texts)
+      if (t->fields() == fields) return t.get();
+    return texts.emplace_back(std::make_unique<LocationTexts>(table, fields)).get();
   };
   auto attr_info = [&](int index) -> AttrInfo& {
     const std::size_t i = index < 0 ? 0 : static_cast<std::size_t>(index);
@@ -252,223 +437,102 @@ Result<void> write_script(std::ostream& out, const std::string& path,
       field_error =
           fail(Errc::kInvalidArgument, "Display of offsets requested but symbol is not selected.");
     }
+    // perf prints sym, symoff and dso as part of the ip column: without ip, none of them.
+    if (!(a.fields & kIp)) a.fields &= ~static_cast<std::uint32_t>(kSym | kSymoff | kDso);
+    const std::uint32_t f = a.fields;
+    // perf's append_inlines(), in the default layout only.
+    a.inline_scopes =
+        options.inline_frames && a.callchain && (f & kIp) && (f & kSym) && !(f & kSrcline);
+    a.texts = texts_for(f);
 #ifdef PERFX_HAVE_TRACEEVENT
     if (a.tracepoint) formats.load(options.tracefs, a.name);
 #endif
     return a;
   };
 
+  ScriptPipeline pipeline(out, options.ns, format_workers(options.threads));
+  CommNames comms;
   std::vector<std::uint32_t> locs;
   std::vector<std::uint64_t> ips;
   std::size_t first_unwound = 0;
-  std::vector<std::string> loc_text;           // per location id, see loc_tail
-  std::vector<std::uint32_t> loc_text_fields;  // the fields loc_text was made for
-  std::string line;
-  fmt::memory_buffer buf;
 
-  auto start_line = [&](std::uint32_t fields, const symbol::ThreadState* t, std::int32_t pid,
-                        std::int32_t tid, std::uint32_t cpu, std::uint64_t time,
-                        bool callchain_mode) {
-    auto it = fmt::appender(buf);
-    if (fields & kComm) {
-      const std::string comm = t != nullptr ? t->comm : std::string(":-1");
-      if (callchain_mode)
-        fmt::format_to(it, "{} ", comm);
-      else
-        fmt::format_to(it, "{:>16} ", comm);
-    }
-    if ((fields & kPid) && (fields & kTid))
-      fmt::format_to(it, "{:>5}/{:<5} ", pid, tid);
-    else if (fields & kPid)
-      fmt::format_to(it, "{:>5} ", pid);
-    else if (fields & kTid)
-      fmt::format_to(it, "{:>5} ", tid);
-    if (fields & kCpu) fmt::format_to(it, "[{:03}] ", cpu);
-    if (fields & kTime) {
-      if (options.ns)
-        fmt::format_to(it, "{:>5}.{:09}: ", time / 1000000000ULL, time % 1000000000ULL);
-      else
-        fmt::format_to(it, "{:>5}.{:06}: ", time / 1000000000ULL, (time % 1000000000ULL) / 1000);
+  // The row's body: the sample's frames, its tracepoint fields, or nothing.
+  auto add_sample_body = [&](ScriptRow& row, const profile::ReplayItem& item, AttrInfo& a,
+                             const record::Sample& s) {
+    ScriptBatch& batch = pipeline.batch();
+    const std::uint32_t f = row.head.fields;
+    if (item.thread != nullptr && (f & (kIp | kSym | kDso | kSrcline))) {
+      const bool chain = row.head.comm_unpadded;
+      profile::sample_locations(machine, *item.thread, s, item.record.header.misc, chain, table,
+                                locs, &ips, &first_unwound);
+      row.begin = static_cast<std::uint32_t>(batch.frames.size());
+      if (chain) {
+        row.body = ScriptRow::Body::kChain;
+        for (std::size_t i = 0; i < locs.size(); ++i) {
+          batch.frames.push_back(
+              a.texts->chain_frame(locs[i], ips[i], a.inline_scopes && i >= first_unwound));
+        }
+      } else {
+        row.body = ScriptRow::Body::kFrame;
+        if (!locs.empty()) batch.frames.push_back(a.texts->line_frame(locs[0], ips[0]));
+      }
+      row.end = static_cast<std::uint32_t>(batch.frames.size());
+    } else if (a.tracepoint && (f & kTrace)) {
+      row.body = ScriptRow::Body::kText;
+      row.begin = static_cast<std::uint32_t>(batch.text.size());
+      append_line_head(batch.text, row.head, options.ns);
+#ifdef PERFX_HAVE_TRACEEVENT
+      batch.text.append(formats.format(s.raw, static_cast<int>(s.cpu), s.time));
+#endif
+      batch.text.push_back('\n');
+      row.end = static_cast<std::uint32_t>(batch.text.size());
     }
   };
 
   auto on_item = [&](const profile::ReplayItem& item) -> bool {
     const auto& r = item.record;
-    const auto& sid = r.sample_id;
-    if (const auto* s = r.get<record::Sample>()) {
-      AttrInfo& a = attr_info(r.attr_index);
-      if (!field_error) return false;
-      // perf prints sym, symoff and dso as part of the ip column: without ip, none of them.
-      const std::uint32_t f = (a.fields & kIp) != 0
-                                  ? a.fields
-                                  : a.fields & ~static_cast<std::uint32_t>(kSym | kSymoff | kDso);
-      const bool chain_mode = (f & kIp) && a.callchain;
-      buf.clear();
-      start_line(f, item.thread, static_cast<std::int32_t>(s->pid),
-                 static_cast<std::int32_t>(s->tid), s->cpu, s->time, chain_mode);
-      auto it = fmt::appender(buf);
-      if (f & kPeriod) fmt::format_to(it, "{:>10} ", s->period);
-      if (f & kEvent) fmt::format_to(it, "{}: ", a.name);
-      if (f & kAddr) fmt::format_to(it, "{:>16x} ", s->addr);
-      // " sym+0xoff (dso)" (+ srcline) of a location, formatted once per location.
-      auto loc_tail = [&](std::uint32_t loc_id) -> const std::string& {
-        if (loc_text.size() <= loc_id) {
-          loc_text.resize(table.size());
-          loc_text_fields.resize(table.size(), ~0u);
-        }
-        if (loc_text_fields[loc_id] == f) return loc_text[loc_id];
-        fmt::memory_buffer t;
-        auto ti = fmt::appender(t);
-        const auto& loc = table.location(loc_id);
-        const auto& res = table.resolve(loc_id, (f & kSrcline) != 0, expand_inlines(a, f));
-        if (f & kSym) {
-          if (res.sym != nullptr) {
-            fmt::format_to(ti, " {}", res.sym->name);
-            if (f & kSymoff) fmt::format_to(ti, "+{:#x}", res.sym_addr - res.sym->start);
-          } else {
-            fmt::format_to(ti, " [unknown]");
-          }
-        }
-        if (f & kDso)
-          fmt::format_to(ti, " ({})", loc.dso != nullptr ? loc.dso->long_name() : "[unknown]");
-        if (f & kSrcline) {
-          if (!res.srcfile.empty()) {
-            auto slash = res.srcfile.rfind('/');
-            fmt::format_to(ti, "\n  {}:{}",
-                           slash == std::string::npos ? res.srcfile : res.srcfile.substr(slash + 1),
-                           res.line);
-          } else if (loc.dso != nullptr) {
-            fmt::format_to(ti, "\n  {}[{:x}]", loc.dso->short_name(),
-                           loc.dso->to_symbol_address(loc.map_addr));
-          }
-        }
-        loc_text[loc_id] = fmt::to_string(t);
-        loc_text_fields[loc_id] = f;
-        return loc_text[loc_id];
-      };
-      auto print_ip = [&](std::uint64_t addr_shown) {
-        if (f & kIp) {
-          char hex[17];
-          int n = 0;
-          char tmp[16];
-          do {
-            tmp[n++] = "0123456789abcdef"[addr_shown & 0xf];
-            addr_shown >>= 4;
-          } while (addr_shown != 0);
-          int k = 0;
-          for (int pad = 16 - n; pad > 0; --pad) hex[k++] = ' ';
-          while (n > 0) hex[k++] = tmp[--n];
-          buf.append(hex, hex + k);
-        }
-      };
-      auto print_loc = [&](std::uint32_t loc_id, std::uint64_t addr_shown) {
-        print_ip(addr_shown);
-        const std::string& tail = loc_tail(loc_id);
-        buf.append(tail.data(), tail.data() + tail.size());
-      };
-      if (item.thread != nullptr && (f & (kIp | kSym | kDso | kSrcline))) {
-        profile::sample_locations(machine, *item.thread, *s, r.header.misc, chain_mode, table, locs,
-                                  &ips, &first_unwound);
-        if (chain_mode) {
-          buf.push_back('\n');
-          const bool inl = expand_inlines(a, f);
-          for (std::size_t i = 0; i < locs.size(); ++i) {
-            const auto& loc = table.location(locs[i]);
-            const std::uint64_t shown = loc.dso != nullptr ? loc.map_addr : ips[i];
-            // perf's append_inlines() (6.1: DWARF-unwound frames only, not callchain
-            // ones): a frame whose DWARF has inline scopes is shown as
-            // one line per scope, innermost first; a scope that DWARF names like the
-            // ELF symbol is that symbol (with its DSO), any other is "(inlined)".
-            const auto& res = table.resolve(locs[i], (f & kSrcline) != 0, inl);
-            if (inl && i >= first_unwound && res.sym != nullptr && !res.inlines.empty()) {
-              for (std::size_t k = 0; k < res.inlines.size(); ++k) {
-                const auto& fn = res.inlines[k].function;
-                buf.push_back('\t');
-                if (fn == res.sym->name) {
-                  print_loc(locs[i], shown);
-                } else {
-                  print_ip(shown);
-                  auto bi = fmt::appender(buf);
-                  fmt::format_to(bi, " {}", fn);
-                  if (f & kSymoff) fmt::format_to(bi, "+{:#x}", res.sym_addr - res.sym->start);
-                  fmt::format_to(bi, " (inlined)");
-                }
-                buf.push_back('\n');
-              }
-              continue;
-            }
-            buf.push_back('\t');
-            print_loc(locs[i], shown);
-            buf.push_back('\n');
-          }
-          buf.push_back('\n');
-        } else if (!locs.empty()) {
-          buf.push_back(' ');
-          print_loc(locs[0], ips[0]);
-          buf.push_back('\n');
-        } else {
-          buf.push_back('\n');
-        }
-      } else if (a.tracepoint && (f & kTrace)) {
-#ifdef PERFX_HAVE_TRACEEVENT
-        buf.append(formats.format(s->raw, static_cast<int>(s->cpu), s->time));
-#endif
-        buf.push_back('\n');
-      } else {
-        buf.push_back('\n');
-      }
-      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-      return static_cast<bool>(out);
-    }
+    const auto* s = r.get<record::Sample>();
     const bool task = r.get<record::Comm>() || r.get<record::Fork>() || r.get<record::Exit>();
     const bool mmap = r.get<record::Mmap>() || r.get<record::Mmap2>();
-    if (!((task && options.show_task_events) || (mmap && options.show_mmap_events))) return true;
+    if (s == nullptr && !((task && options.show_task_events) || (mmap && options.show_mmap_events)))
+      return true;
     AttrInfo& a = attr_info(r.attr_index);
-    buf.clear();
-    const std::uint32_t f = a.fields & (kComm | kTid | kPid | kCpu | kTime);
-    start_line(f, item.thread, static_cast<std::int32_t>(sid.pid),
-               static_cast<std::int32_t>(sid.tid), sid.cpu, sid.time,
-               (a.fields & kIp) && a.callchain);
-    auto it = fmt::appender(buf);
-    if (const auto* c = r.get<record::Comm>()) {
-      fmt::format_to(it, "PERF_RECORD_COMM{}: {}:{}/{}\n",
-                     (r.header.misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "", c->comm, c->pid,
-                     c->tid);
-    } else if (const auto* fk = r.get<record::Fork>()) {
-      fmt::format_to(it, "PERF_RECORD_FORK({}:{}):({}:{})\n", fk->pid, fk->tid, fk->ppid, fk->ptid);
-    } else if (const auto* e = r.get<record::Exit>()) {
-      fmt::format_to(it, "PERF_RECORD_EXIT({}:{}):({}:{})\n", e->pid, e->tid, e->ppid, e->ptid);
-    } else if (const auto* m = r.get<record::Mmap>()) {
-      fmt::format_to(it, "PERF_RECORD_MMAP {}/{}: [{}({}) @ {}]: {} {}\n",
-                     static_cast<std::int32_t>(m->pid), m->tid, alt_hex(m->addr), alt_hex(m->len),
-                     alt_hex(m->pgoff), (r.header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
-                     m->filename);
-    } else if (const auto* m2 = r.get<record::Mmap2>()) {
-      std::string prot;
-      prot += (m2->prot & 1u) ? 'r' : '-';
-      prot += (m2->prot & 2u) ? 'w' : '-';
-      prot += (m2->prot & 4u) ? 'x' : '-';
-      prot += (m2->flags & 1u) ? 's' : 'p';
-      if (m2->has_build_id) {
-        fmt::format_to(it, "PERF_RECORD_MMAP2 {}/{}: [{}({}) @ {} <{}>]: {} {}\n",
-                       static_cast<std::int32_t>(m2->pid), m2->tid, alt_hex(m2->addr),
-                       alt_hex(m2->len), alt_hex(m2->pgoff),
-                       profile::build_id_hex(m2->build_id.data(),
-                                             std::min<std::size_t>(m2->build_id_size, 20)),
-                       prot, m2->filename);
-      } else {
-        fmt::format_to(it, "PERF_RECORD_MMAP2 {}/{}: [{}({}) @ {} {:02x}:{:02x} {} {}]: {} {}\n",
-                       static_cast<std::int32_t>(m2->pid), m2->tid, alt_hex(m2->addr),
-                       alt_hex(m2->len), alt_hex(m2->pgoff), m2->maj, m2->min, m2->ino,
-                       m2->ino_generation, prot, m2->filename);
-      }
+    if (!field_error) return false;
+    ScriptRow row;
+    ScriptLineHead& head = row.head;
+    head.comm_unpadded = (a.fields & kIp) && a.callchain;
+    head.comm = comms.of(item.thread);
+    head.event = &a.name;
+    if (s != nullptr) {
+      head.fields = a.fields;
+      head.pid = static_cast<std::int32_t>(s->pid);
+      head.tid = static_cast<std::int32_t>(s->tid);
+      head.cpu = s->cpu;
+      head.time = s->time;
+      head.period = s->period;
+      head.addr = s->addr;
+      add_sample_body(row, item, a, *s);
+    } else {
+      const auto& sid = r.sample_id;
+      head.fields = a.fields & (kComm | kTid | kPid | kCpu | kTime);
+      head.pid = static_cast<std::int32_t>(sid.pid);
+      head.tid = static_cast<std::int32_t>(sid.tid);
+      head.cpu = sid.cpu;
+      head.time = sid.time;
+      ScriptBatch& batch = pipeline.batch();
+      row.body = ScriptRow::Body::kText;
+      row.begin = static_cast<std::uint32_t>(batch.text.size());
+      append_line_head(batch.text, head, options.ns);
+      batch.text.append(side_band_text(r));
+      row.end = static_cast<std::uint32_t>(batch.text.size());
     }
-    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-    return static_cast<bool>(out);
+    pipeline.batch().rows.push_back(row);
+    return pipeline.submit_if_full();
   };
   auto ok = profile::replay(reader, machine, on_item);
+  const bool written = pipeline.finish();
   if (!field_error) return field_error;
-  if (!out) return fail(Errc::kIo, "writing the script output failed");
+  if (!written || !out) return fail(Errc::kIo, "writing the script output failed");
   // Damage: everything before it was printed; the error says where it stopped and what
   // was skipped (docs/reliability.md).
   if (auto damage = profile::describe_damage(reader, ok); !damage.empty()) {

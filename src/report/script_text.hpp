@@ -28,6 +28,9 @@ struct ScriptOptions {
   /// Callchain frames with DWARF inline scopes print one "(inlined)" line per scope, as
   /// perf script does by default (--no-inline turns it off).
   bool inline_frames = true;
+  /// Threads in all, the replaying one included: the others format the text. 0 = one per
+  /// core (up to 3); 1 = everything on the calling thread.
+  unsigned threads = 0;
 };
 
 /// Checks -F field names; kInvalidArgument naming the bad one.
