@@ -160,15 +160,11 @@ void Machine::on_mmap(std::int32_t pid, std::int32_t tid, std::uint64_t start, s
   t.maps->insert(m);
 }
 
-void Machine::on_comm(std::int32_t pid, std::int32_t tid, const std::string& comm, bool exec) {
-  ThreadState& t = thread(pid, tid);
-  t.comm = comm;
-  if (exec) {
-    ++generation_;
-    auto fresh = std::make_shared<MapSet>();
-    processes_[pid] = fresh;
-    t.maps = fresh;
-  }
+void Machine::on_comm(std::int32_t pid, std::int32_t tid, const std::string& comm, bool /*exec*/) {
+  // An exec keeps the old maps, as perf does (thread__set_comm() only renames): samples
+  // taken inside execve() after the COMM record still return to the old image, and the
+  // new image's MMAPs replace what they overlap.
+  thread(pid, tid).comm = comm;
 }
 
 void Machine::on_fork(std::int32_t pid, std::int32_t ppid, std::int32_t tid, std::int32_t ptid) {

@@ -2,8 +2,9 @@
 /// \file
 /// The process model perf replays from side-band records, over time:
 ///   MMAP/MMAP2  add a mapping to the process (overlapped parts of older maps are cut)
-///   COMM        renames a thread; with MISC_COMM_EXEC the process's maps are dropped
-///               (exec replaces the address space; the new binary's MMAPs follow)
+///   COMM        renames a thread; an exec (MISC_COMM_EXEC) keeps the maps, as in perf:
+///               samples still inside execve() return to the old image, and the new
+///               binary's MMAPs that follow replace what they overlap
 ///   FORK        a new thread (pid == ppid) shares its process's maps; a new process
 ///               gets a copy of the parent's maps and its comm
 ///   EXIT        nothing is dropped (late samples of an exiting thread still resolve)

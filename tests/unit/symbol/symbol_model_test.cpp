@@ -122,7 +122,7 @@ TEST(MapSet, OverlapCutsOlderMaps) {
   EXPECT_EQ(ms.find(0xfff), nullptr);
 }
 
-TEST(Machine, ForkCopiesThreadsShareExecReplaces) {
+TEST(Machine, ForkCopiesThreadsShareExecKeepsMapsUntilReplaced) {
   Machine m;
   m.on_comm(100, 100, "parent", false);
   m.on_mmap(100, 100, 0x400000, 0x1000, 0, "/bin/parent", "");
@@ -138,10 +138,15 @@ TEST(Machine, ForkCopiesThreadsShareExecReplaces) {
   ThreadState& child = m.thread(200, 200);
   EXPECT_NE(m.resolve(child, 0x400010, false).map, nullptr);
   EXPECT_EQ(m.resolve(child, 0x600010, false).map, nullptr);
-  // exec drops the old maps.
+  // exec keeps the old maps (as perf: a sample still in execve() returns to the old
+  // image) until the new image's maps replace them.
   m.on_comm(200, 200, "newprog", true);
-  EXPECT_EQ(m.resolve(m.thread(200, 200), 0x400010, false).map, nullptr);
   EXPECT_EQ(m.thread(200, 200).comm, "newprog");
+  const Map* old_map = m.resolve(m.thread(200, 200), 0x400010, false).map;
+  ASSERT_NE(old_map, nullptr);
+  EXPECT_EQ(old_map->dso->long_name(), "/bin/parent");
+  m.on_mmap(200, 200, 0x400000, 0x1000, 0, "/bin/newprog", "");
+  EXPECT_EQ(m.resolve(m.thread(200, 200), 0x400010, false).map->dso->long_name(), "/bin/newprog");
   // Unknown address: no map, address kept.
   auto loc = m.resolve(child, 0x12345, false);
   EXPECT_EQ(loc.map, nullptr);
