@@ -103,7 +103,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       break;
     }
     case 1: {
-      auto syms = sym::parse_jit_map(text);
+      sym::NameArena names;
+      auto syms = sym::parse_jit_map(text, names);
       sym::finalize_symbols(syms);
       check_sorted(syms);
       break;

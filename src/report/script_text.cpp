@@ -15,6 +15,7 @@
 #include "record/perf_data_reader.hpp"
 #include "report/script_writer.hpp"
 #include "symbol/dso.hpp"
+#include "symbol/file_text.hpp"
 #include "symbol/machine.hpp"
 
 #ifdef PERFX_HAVE_TRACEEVENT

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "symbol/demangle.hpp"
+#include "symbol/file_text.hpp"
 
 namespace perfx::symbol {
 namespace {
@@ -151,7 +152,8 @@ bool has_section_type(Elf* elf, std::uint32_t type) {
 }
 
 // Reads STT_FUNC / STT_GNU_IFUNC defined symbols of the first section of `type`.
-void read_elf_symbols(Elf* elf, std::uint32_t type, DemangleOptions dm, std::vector<RawSym>& out) {
+void read_elf_symbols(Elf* elf, std::uint32_t type, DemangleOptions dm, NameArena& names,
+                      std::vector<RawSym>& out) {
   for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn != nullptr; scn = elf_nextscn(elf, scn)) {
     GElf_Shdr shdr;
     if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != type) continue;
@@ -181,7 +183,7 @@ void read_elf_symbols(Elf* elf, std::uint32_t type, DemangleOptions dm, std::vec
       RawSym r;
       r.sym.start = sym.st_value;
       r.sym.end = saturating_end(sym.st_value, sym.st_size);
-      r.sym.name = demangle(name, dm);
+      r.sym.name = names.add(demangle(name, dm));
       r.bind = static_cast<std::uint8_t>(GELF_ST_BIND(sym.st_info));
       out.push_back(std::move(r));
     }
@@ -189,7 +191,7 @@ void read_elf_symbols(Elf* elf, std::uint32_t type, DemangleOptions dm, std::vec
   }
 }
 
-std::size_t leading_underscores(const std::string& s) {
+std::size_t leading_underscores(std::string_view s) {
   std::size_t n = 0;
   while (n < s.size() && s[n] == '_') ++n;
   return n;
@@ -246,14 +248,6 @@ std::string dirname_of(const std::string& p) {
 
 }  // namespace
 
-std::optional<std::string> read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return std::move(ss).str();
-}
-
 std::string dso_short_name(std::string_view path) {
   if (!path.empty() && path.front() == '[') {
     // "[kernel.kallsyms]_text" -> "[kernel.kallsyms]"
@@ -306,6 +300,9 @@ void finalize_symbols(std::vector<Symbol>& syms, bool kallsyms) {
 
 KallsymsTable parse_kallsyms(std::string_view text) {
   KallsymsTable t;
+  // One symbol per line at most: reserved up front, the 120k-entry table of a Debian
+  // kernel is not moved while it grows.
+  t.kernel.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   std::vector<std::string> mod_names;
   std::vector<std::vector<Symbol>> mod_syms;
   while (!text.empty()) {
@@ -329,7 +326,7 @@ KallsymsTable parse_kallsyms(std::string_view text) {
       if (module.size() >= 2 && module.front() == '[' && module.back() == ']')
         module = module.substr(1, module.size() - 2);
     }
-    Symbol s{addr, addr, std::string(rest)};
+    Symbol s{addr, addr, rest};
     if (module.empty()) {
       t.kernel.push_back(std::move(s));
     } else {
@@ -351,7 +348,7 @@ KallsymsTable parse_kallsyms(std::string_view text) {
   return t;
 }
 
-std::vector<Symbol> parse_jit_map(std::string_view text) {
+std::vector<Symbol> parse_jit_map(std::string_view text, NameArena& names) {
   std::vector<Symbol> out;
   while (!text.empty()) {
     auto nl = text.find('\n');
@@ -371,7 +368,7 @@ std::vector<Symbol> parse_jit_map(std::string_view text) {
     if (std::from_chars(z.data(), z.data() + z.size(), size, 16).ec != std::errc{}) continue;
     std::string_view name = line.substr(sp2 + 1);
     while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.remove_suffix(1);
-    out.push_back(Symbol{start, saturating_end(start, size), demangle(name)});
+    out.push_back(Symbol{start, saturating_end(start, size), names.add(demangle(name))});
   }
   finalize_symbols(out, false);
   return out;
@@ -383,6 +380,8 @@ struct Dso::Impl {
   mutable std::once_flag once;
   // Filled by load():
   mutable std::vector<Symbol> symbols;
+  mutable NameArena names;                   // the symbols' names (ELF, JIT map)
+  mutable std::optional<FileText> kallsyms;  // the kernel's: views into this text
   mutable bool preset = false;
   struct Load {
     std::uint64_t offset, filesz, vaddr;
@@ -534,26 +533,27 @@ void Dso::Impl::load_elf(const Dso& self) const {
   if (!debug_path.empty()) {
     debug_elf = ElfFile(debug_path);
     if (debug_elf && has_section_type(debug_elf.get(), SHT_SYMTAB))
-      read_elf_symbols(debug_elf.get(), SHT_SYMTAB, dm, raw);
+      read_elf_symbols(debug_elf.get(), SHT_SYMTAB, dm, names, raw);
   }
-  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_SYMTAB, dm, raw);
-  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_DYNSYM, dm, raw);
+  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_SYMTAB, dm, names, raw);
+  if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_DYNSYM, dm, names, raw);
   symbols = dedup_and_finalize(std::move(raw));
 }
 
 void Dso::Impl::load_kernel(const Dso& self) const {
   if (preset) return;
-  std::optional<std::string> text;
+  std::optional<FileText> text;
   if (recorded_build_id.size() > 2) {
-    text = read_text_file(home_debug_dir(paths) + "/[kernel.kallsyms]/" + recorded_build_id +
+    text = FileText::open(home_debug_dir(paths) + "/[kernel.kallsyms]/" + recorded_build_id +
                           "/kallsyms");
   }
-  if (!text) text = read_text_file(paths.kallsyms);
+  if (!text) text = FileText::open(paths.kallsyms);
   if (!text) {
     warning = "cannot read " + paths.kallsyms + ": no kernel symbols";
     return;
   }
-  auto table = parse_kallsyms(*text);
+  kallsyms = std::move(text);
+  auto table = parse_kallsyms(kallsyms->text());
   if (self.kind_ == DsoKind::kKernel) {
     symbols = std::move(table.kernel);
   } else {
@@ -580,7 +580,7 @@ void Dso::load() const {
       case DsoKind::kJitMap: {
         auto text = read_text_file(path_);
         if (text)
-          impl_->symbols = parse_jit_map(*text);
+          impl_->symbols = parse_jit_map(*text, impl_->names);
         else
           impl_->warning = "cannot open JIT map '" + path_ + "'";
         break;

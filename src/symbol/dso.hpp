@@ -27,13 +27,17 @@
 #include <string_view>
 #include <vector>
 
+#include "symbol/name_arena.hpp"
+
 namespace perfx::symbol {
 
 /// A function symbol; addresses in the DSO's symbol space, [start, end).
 struct Symbol {
   std::uint64_t start = 0;
   std::uint64_t end = 0;
-  std::string name;  ///< demangled
+  /// Demangled; a view into storage owned by the symbol table's owner (the Dso's name
+  /// arena or its mapped kallsyms text, or the text given to parse_kallsyms()).
+  std::string_view name;
 };
 
 /// One frame produced by DWARF inline expansion, innermost first.
@@ -122,17 +126,16 @@ class Dso {
 void finalize_symbols(std::vector<Symbol>& syms, bool kallsyms = false);
 
 /// Reads a kallsyms-format text: returns the kernel's symbols (absolute addresses)
-/// and, per module name, the module's symbols. Only T/W/D/B types (as perf).
+/// and, per module name, the module's symbols. Only T/W/D/B types (as perf). The
+/// symbols' names are views into `text`, which must outlive them.
 struct KallsymsTable {
   std::vector<Symbol> kernel;
   std::vector<std::pair<std::string, std::vector<Symbol>>> modules;
 };
 [[nodiscard]] KallsymsTable parse_kallsyms(std::string_view text);
 
-/// Reads a /tmp/perf-PID.map JIT map ("START SIZE name" per line, hex).
-[[nodiscard]] std::vector<Symbol> parse_jit_map(std::string_view text);
-
-/// Reads a whole file into a string; nullopt when it cannot be opened.
-[[nodiscard]] std::optional<std::string> read_text_file(const std::string& path);
+/// Reads a /tmp/perf-PID.map JIT map ("START SIZE name" per line, hex). The demangled
+/// names are stored in `names`, which must outlive the symbols.
+[[nodiscard]] std::vector<Symbol> parse_jit_map(std::string_view text, NameArena& names);
 
 }  // namespace perfx::symbol

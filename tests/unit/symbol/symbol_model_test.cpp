@@ -79,7 +79,9 @@ TEST(Kallsyms, ParsesTypesModulesAndFixesEnds) {
 }
 
 TEST(JitMap, ParsesPerfMapLines) {
-  auto syms = parse_jit_map("7f0000001000 40 jitted_a\n0x7f0000001040 0x20 Lfoo::bar\nbad line\n");
+  NameArena names;
+  auto syms =
+      parse_jit_map("7f0000001000 40 jitted_a\n0x7f0000001040 0x20 Lfoo::bar\nbad line\n", names);
   ASSERT_EQ(syms.size(), 2u);
   EXPECT_EQ(syms[0].start, 0x7f0000001000u);
   EXPECT_EQ(syms[0].end, 0x7f0000001040u);

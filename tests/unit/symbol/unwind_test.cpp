@@ -145,7 +145,7 @@ TEST(Unwinder, UnwindsOwnStack) {
     const Symbol* s = nullptr;
     if (l.map != nullptr && l.map->dso != nullptr)
       s = l.map->dso->find(l.map->dso->to_symbol_address(l.map_addr));
-    names.push_back(s != nullptr ? s->name : "?");
+    names.emplace_back(s != nullptr ? s->name : "?");
   }
   EXPECT_EQ(names[0], "perfx_unwind_leaf");
   EXPECT_EQ(names[1], "perfx_unwind_mid");
