@@ -94,8 +94,10 @@ void order(record::PerfDataReader& reader, const std::atomic<bool>& cancelled, E
     auto by_time = [](const Pending& a, const Pending& b) {
       return a.time != b.time ? a.time < b.time : a.seq < b.seq;
     };
+    // (time, seq) is a total order (seq is unique), so an unstable sort keeps arrival
+    // order among equal times and needs no merge buffer.
     if (!std::is_sorted(pending.begin(), pending.end(), by_time))
-      std::stable_sort(pending.begin(), pending.end(), by_time);
+      std::sort(pending.begin(), pending.end(), by_time);
     std::size_t i = 0;
     for (; i < pending.size() && !stop; ++i) {
       if (!flush_all && pending[i].time > limit) break;
@@ -172,15 +174,29 @@ class BatchQueue {
     closed_ = true;
     ready_.notify_one();
   }
-  // Consumer: false at the end.
+  // Consumer: false at the end. `out`'s old buffers go back to the producer (spare()).
   bool pop(Batch& out) {
     std::unique_lock lock(mutex_);
     ready_.wait(lock, [&] { return !queue_.empty() || closed_; });
     if (queue_.empty()) return false;
+    if (out.records.capacity() != 0 && spares_.size() < kDepth) {
+      out.records.clear();
+      out.arena.clear();
+      spares_.push_back(std::move(out));
+    }
     out = std::move(queue_.front());
     queue_.pop_front();
     space_.notify_one();
     return true;
+  }
+  // Producer: an empty batch, with the buffers of one already consumed when there is one
+  // (fresh pages are costly, on VMs most of all: the batches' memory is reused).
+  Batch spare() {
+    std::lock_guard lock(mutex_);
+    if (spares_.empty()) return Batch{};
+    Batch b = std::move(spares_.back());
+    spares_.pop_back();
+    return b;
   }
   void cancel() {
     std::lock_guard lock(mutex_);
@@ -193,6 +209,7 @@ class BatchQueue {
   std::mutex mutex_;
   std::condition_variable ready_, space_;
   std::deque<Batch> queue_;
+  std::vector<Batch> spares_;
   bool closed_ = false;
   bool cancelled_ = false;
 };
@@ -218,11 +235,13 @@ Result<void> for_each_ordered(record::PerfDataReader& reader,
   BatchQueue queue;
   std::thread producer([&] {
     Batch batch;
+    batch.records.reserve(kBatchRecords);
     std::uint64_t release = 0;
     auto send = [&] {
       batch.release_before = release;
       const bool ok = queue.push(std::move(batch));
-      batch = Batch{};
+      batch = queue.spare();
+      batch.records.reserve(kBatchRecords);
       return ok;
     };
     order(
