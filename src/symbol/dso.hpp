@@ -107,7 +107,8 @@ class Dso {
   /// The symbols, sorted by start (for tests and dumps).
   [[nodiscard]] const std::vector<Symbol>& symbols() const;
 
-  /// Adds symbols directly (kallsyms splitting, tests). Must precede load().
+  /// Adds symbols directly (tests). Must precede load(). The names' storage must
+  /// outlive this DSO.
   void set_symbols(std::vector<Symbol> symbols);
 
  private:
