@@ -70,6 +70,39 @@ record::RawRecord stored_raw(const Stored& s, const std::vector<std::byte>& aren
   return raw;
 }
 
+// Stable sort for what a round holds: a few ascending runs (one per CPU buffer that perf
+// read, plus the previous round's leftovers). Neighbouring runs are merged through
+// `scratch`; both vectors keep their capacity between rounds, so sorting allocates (and
+// faults in fresh pages) only while rounds grow, unlike std::stable_sort's buffer.
+template <typename T, typename Less>
+void sort_runs(std::vector<T>& v, std::vector<T>& scratch, std::vector<std::size_t>& runs,
+               Less less) {
+  runs.clear();
+  runs.push_back(0);
+  for (std::size_t i = 1; i < v.size(); ++i)
+    if (less(v[i], v[i - 1])) runs.push_back(i);
+  runs.push_back(v.size());
+  while (runs.size() > 2) {
+    scratch.clear();
+    std::size_t merged = 1;  // runs[0..merged) are the new bounds, written in place
+    for (std::size_t k = 0; k + 1 < runs.size(); k += 2) {
+      const auto a = v.begin() + static_cast<std::ptrdiff_t>(runs[k]);
+      const auto b = v.begin() + static_cast<std::ptrdiff_t>(runs[k + 1]);
+      if (k + 2 < runs.size()) {
+        std::merge(std::make_move_iterator(a), std::make_move_iterator(b),
+                   std::make_move_iterator(b),
+                   std::make_move_iterator(v.begin() + static_cast<std::ptrdiff_t>(runs[k + 2])),
+                   std::back_inserter(scratch), less);
+      } else {
+        std::move(a, b, std::back_inserter(scratch));
+      }
+      runs[merged++] = scratch.size();
+    }
+    runs.resize(merged);
+    v.swap(scratch);
+  }
+}
+
 // perf's round rule over the reader. emit(raw, stable) gets each record in delivery
 // order: `stable` = its bytes stay valid as long as the reader (file mapping), else only
 // during the call. round_done(oldest) follows each round: file bytes before `oldest`
@@ -84,6 +117,8 @@ void order(record::PerfDataReader& reader, const std::atomic<bool>& cancelled, E
   };
   std::vector<std::byte> arena;
   std::vector<Pending> pending;
+  std::vector<Pending> scratch;   // sort_runs()'s
+  std::vector<std::size_t> runs;  // sort_runs()'s
   std::uint64_t seq = 0;
   std::uint64_t round_max = 0;  // newest time seen so far
   std::uint64_t prev_round_max = 0;
@@ -94,10 +129,7 @@ void order(record::PerfDataReader& reader, const std::atomic<bool>& cancelled, E
     auto by_time = [](const Pending& a, const Pending& b) {
       return a.time != b.time ? a.time < b.time : a.seq < b.seq;
     };
-    // (time, seq) is a total order (seq is unique), so an unstable sort keeps arrival
-    // order among equal times and needs no merge buffer.
-    if (!std::is_sorted(pending.begin(), pending.end(), by_time))
-      std::sort(pending.begin(), pending.end(), by_time);
+    sort_runs(pending, scratch, runs, by_time);
     std::size_t i = 0;
     for (; i < pending.size() && !stop; ++i) {
       if (!flush_all && pending[i].time > limit) break;

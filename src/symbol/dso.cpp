@@ -16,6 +16,7 @@
 #include <sstream>
 #include <utility>
 
+#include "core/huge_pages.hpp"
 #include "symbol/demangle.hpp"
 #include "symbol/file_text.hpp"
 
@@ -302,7 +303,8 @@ KallsymsTable parse_kallsyms(std::string_view text) {
   KallsymsTable t;
   // One symbol per line at most: reserved up front, the 120k-entry table of a Debian
   // kernel is not moved while it grows.
-  t.kernel.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+  core::reserve_huge(t.kernel,
+                     static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   std::vector<std::string> mod_names;
   std::vector<std::vector<Symbol>> mod_syms;
   while (!text.empty()) {
