@@ -71,6 +71,8 @@ struct Entry {
   std::uint32_t frame = 0;   // a representative frame
   std::uint32_t thread = 0;  // a representative thread
   std::uint32_t cpu = 0;
+  // The "[k]"/"[.]" marker, fixed by the sample that created the entry (see level_of()).
+  char level = '.';
   // Callchains for -g output: (stack << 16 | first frame shown) -> period.
   std::unordered_map<std::uint64_t, std::uint64_t> chains;
 };
@@ -228,7 +230,11 @@ class EventReport {
       // The leaf's entry always gets the sample (perf adds it from the sample's own ip);
       // the other frames only within --max-stack.
       const auto [lo, hi] = shown_range(si.stack);
-      Entry& le = entry_for(stack[leaf], si, filtered);
+      // perf's addr_location starts as the sample's (its leaf's level) and is refilled
+      // from each callchain entry in turn; an entry without a map keeps the level left by
+      // the one before it (fill_callchain_info() leaves it alone).
+      char level = leaf_frame.kind == profile::FrameKind::kKernel ? 'k' : '.';
+      Entry& le = entry_for(stack[leaf], si, filtered, level);
       le.self += g.period;
       le.nr_samples += g.count;
       const auto leaf_idx = static_cast<std::uint32_t>(&le - entries_.data());
@@ -248,7 +254,8 @@ class EventReport {
         if (i != leaf && (i < lo || i >= hi)) continue;
         if (p_.frames[stack[i]].inlined) continue;
         if (o_.hide_unresolved && unresolved(p_.frames[stack[i]])) continue;
-        Entry& e = entry_for(stack[i], si, filtered);
+        level = level_of(p_.frames[stack[i]], level);
+        Entry& e = entry_for(stack[i], si, filtered, level);
         const auto idx = static_cast<std::uint32_t>(&e - entries_.data());
         if (std::find(seen.begin(), seen.end(), idx) != seen.end()) continue;
         seen.push_back(idx);
@@ -459,7 +466,14 @@ class EventReport {
     return {};
   }
 
-  Entry& entry_for(std::uint32_t frame, const SampleInfo& si, bool filtered) {
+  // perf's hist level of a frame: 'k' in a kernel map, '.' in any other; a frame without
+  // a map has none of its own and shows `inherited` (the caller's rule above).
+  static char level_of(const profile::Frame& f, char inherited) {
+    if (f.mapping < 0 && unresolved(f)) return inherited;
+    return f.kind == profile::FrameKind::kKernel ? 'k' : '.';
+  }
+
+  Entry& entry_for(std::uint32_t frame, const SampleInfo& si, bool filtered, char level) {
     key_buf_.clear();
     const auto& th = p_.threads[si.thread];
     for (Key k : keys_) {
@@ -498,13 +512,13 @@ class EventReport {
       e.thread = si.thread;
       e.cpu = si.cpu;
       e.filtered = filtered;
+      e.level = level;
       entries_.push_back(std::move(e));
     }
     return entries_[it->second];
   }
 
-  [[nodiscard]] std::string sym_text(const profile::Frame& f) const {
-    const char level = f.kind == profile::FrameKind::kKernel ? 'k' : '.';
+  [[nodiscard]] static std::string sym_text(const profile::Frame& f, char level) {
     // perf's "%#018llx": C drops the "0x" of a zero.
     if (unresolved(f))
       return f.map_address == 0 ? fmt::format("[{}] {:016x}", level, 0)
@@ -574,7 +588,7 @@ class EventReport {
       case Key::kDso:
         return f.dso;
       case Key::kSym:
-        return sym_text(f);
+        return sym_text(f, e.level);
       case Key::kSrcline:
         return frame_srcline(f);
       case Key::kSrcfile:
