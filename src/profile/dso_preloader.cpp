@@ -2,7 +2,7 @@
 
 namespace perfx::profile {
 
-DsoPreloader::DsoPreloader() : worker_([this] { run(); }) {}
+DsoPreloader::DsoPreloader(bool dwarf) : dwarf_(dwarf), worker_([this] { run(); }) {}
 
 DsoPreloader::~DsoPreloader() {
   {
@@ -31,7 +31,10 @@ void DsoPreloader::run() {
     const symbol::Dso* dso = queue_.front();
     queue_.pop_front();
     lock.unlock();
-    dso->load();
+    if (dwarf_)
+      dso->prepare_dwarf();
+    else
+      dso->load();
     lock.lock();
   }
 }

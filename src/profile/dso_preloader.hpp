@@ -3,7 +3,8 @@
 /// Loads DSOs (symbol tables, debug files, kallsyms) on a background thread as the
 /// replay first meets them, so that reading them overlaps decoding the samples instead
 /// of following it. symbol::Dso::load() runs once (std::call_once): whoever needs a DSO
-/// first, this thread or a later lookup, loads it and the other waits or returns.
+/// first, this thread or a later lookup, loads it and the other waits or returns. The
+/// same holds for the DWARF (opened under the DSO's own lock).
 
 #include <condition_variable>
 #include <deque>
@@ -17,7 +18,9 @@ namespace perfx::profile {
 
 class DsoPreloader {
  public:
-  DsoPreloader();
+  /// `dwarf`: also open each DSO's DWARF (for source lines and inline frames), which
+  /// for a distribution's debug file means decompressing megabytes of debug sections.
+  explicit DsoPreloader(bool dwarf = false);
   /// Waits for the DSO being loaded (not for the queued ones).
   ~DsoPreloader();
   DsoPreloader(const DsoPreloader&) = delete;
@@ -35,6 +38,7 @@ class DsoPreloader {
   std::condition_variable wake_;
   std::deque<const symbol::Dso*> queue_;
   bool stopping_ = false;
+  const bool dwarf_;
   std::thread worker_;  // last: started once the members above exist
 };
 

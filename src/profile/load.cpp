@@ -93,7 +93,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   bool first_time = true;
 
   StackCache stack_cache;
-  DsoPreloader preloader;
+  DsoPreloader preloader(options.source_lines || options.inline_frames);
   // The interned stack of a sample: from the cache when its callchain was seen before.
   auto stack_of = [&](const symbol::ThreadState& t, const record::Sample& s,
                       std::uint16_t misc) -> std::uint32_t {
