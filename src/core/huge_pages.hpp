@@ -12,6 +12,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <vector>
 
 namespace perfx::core {
@@ -24,6 +26,29 @@ inline void advise_huge_pages(void* p, std::size_t bytes) noexcept {
   const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
   const std::uintptr_t last = (begin + bytes) & ~(kHuge - 1);
   if (last > first) (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+}
+
+/// Frees a HugeBuffer with the alignment it was allocated with.
+struct HugeDeleter {
+  std::align_val_t align{alignof(std::max_align_t)};
+  void operator()(char* p) const noexcept { ::operator delete[](p, align); }
+};
+/// An uninitialised byte buffer from allocate_huge().
+using HugeBuffer = std::unique_ptr<char[], HugeDeleter>;
+
+/// `n` uninitialised bytes. From 1 MiB on, the buffer is 2 MiB-aligned, its size rounded
+/// up to whole huge pages, and huge pages are asked for: it faults in 2 MiB at a time.
+inline HugeBuffer allocate_huge(std::size_t n) {
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  if (n < kHuge / 2) {
+    HugeDeleter d;
+    return HugeBuffer(static_cast<char*>(::operator new[](n, d.align)), d);
+  }
+  const HugeDeleter d{std::align_val_t{kHuge}};
+  const std::size_t rounded = (n + kHuge - 1) / kHuge * kHuge;
+  HugeBuffer b(static_cast<char*>(::operator new[](rounded, d.align)), d);
+  advise_huge_pages(b.get(), rounded);
+  return b;
 }
 
 /// v.reserve(n), with huge pages asked for when the storage is large (1 MiB or more) and

@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/huge_pages.hpp"
+
 namespace perfx::profile {
 namespace {
 
@@ -119,6 +121,11 @@ void order(record::PerfDataReader& reader, const std::atomic<bool>& cancelled, E
   std::vector<Pending> pending;
   std::vector<Pending> scratch;   // sort_runs()'s
   std::vector<std::size_t> runs;  // sort_runs()'s
+  // A round of a busy recording holds thousands of records: room for 32k up front, in
+  // huge pages, instead of growing (and faulting in) copy after copy.
+  constexpr std::size_t kRoundGuess = 32 * 1024;
+  core::reserve_huge(pending, kRoundGuess);
+  core::reserve_huge(scratch, kRoundGuess);
   std::uint64_t seq = 0;
   std::uint64_t round_max = 0;  // newest time seen so far
   std::uint64_t prev_round_max = 0;

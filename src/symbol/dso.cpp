@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "core/huge_pages.hpp"
+#include "symbol/debug_sections.hpp"
 #include "symbol/demangle.hpp"
 #include "symbol/file_text.hpp"
 
@@ -42,8 +43,8 @@ class ElfFile {
   explicit ElfFile(const std::string& path) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) return;
-    // Private (copy-on-write) so that skip_unneeded_debug_sections() may retype sections
-    // in memory; untouched pages stay shared with the page cache.
+    // Private (copy-on-write) so that DebugSections may rewrite section headers in
+    // memory; untouched pages stay shared with the page cache.
     elf_ = elf_begin(fd_, ELF_C_READ_MMAP_PRIVATE, nullptr);
     if (elf_ != nullptr && elf_kind(elf_) != ELF_K_ELF) {
       elf_end(elf_);
@@ -303,10 +304,9 @@ void finalize_symbols(std::vector<Symbol>& syms, bool kallsyms) {
 
 KallsymsTable parse_kallsyms(std::string_view text) {
   KallsymsTable t;
-  // One symbol per line at most: reserved up front, the 120k-entry table of a Debian
-  // kernel is not moved while it grows.
-  core::reserve_huge(t.kernel,
-                     static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+  // Reserved up front (a line is ~45 bytes, rarely under 24: a short guess only means
+  // growing), so the 120k-entry table of a Debian kernel is not moved while it grows.
+  core::reserve_huge(t.kernel, text.size() / 24 + 16);
   std::vector<std::string> mod_names;
   std::vector<std::vector<Symbol>> mod_syms;
   while (!text.empty()) {
@@ -397,7 +397,8 @@ struct Dso::Impl {
   mutable ElfFile main_elf;
   mutable ElfFile debug_elf;
   mutable Dwarf* dwarf = nullptr;
-  mutable bool dwarf_tried = false;  // dwarf_begin_elf() ran (it may have failed)
+  mutable bool dwarf_tried = false;      // dwarf_begin_elf() ran (it may have failed)
+  mutable DebugSections debug_sections;  // what the DWARF reads: outlives `dwarf`
   mutable std::mutex dwarf_mutex;
   /// CU address ranges from the CU DIEs themselves, built on the first lookup that
   /// .debug_aranges cannot answer (clang emits no aranges by default): {lo, hi, offset}.
@@ -672,37 +673,12 @@ bool Dso::Impl::find_cu(Dwarf_Addr addr, Dwarf_Die* cu) const {
   return false;
 }
 
-namespace {
-
-// dwarf_begin_elf() decompresses every compressed debug section up front. Location and
-// macro lists serve debuggers, never source lines or inline scopes, and are a sixth of
-// a distribution's debug info (libc6-dbg: 0.6 of 3.8 MB compressed, ~15 ms of zlib):
-// they are made SHT_NOBITS in our private copy of the section headers, which libdw skips.
-void skip_unneeded_debug_sections(Elf* elf) {
-  std::size_t shstrndx = 0;
-  if (elf_getshdrstrndx(elf, &shstrndx) != 0) return;
-  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn != nullptr; scn = elf_nextscn(elf, scn)) {
-    GElf_Shdr shdr;
-    if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type == SHT_NOBITS) continue;
-    const char* name = elf_strptr(elf, shstrndx, shdr.sh_name);
-    if (name == nullptr) continue;
-    const std::string_view n(name);
-    if (n == ".debug_loclists" || n == ".debug_loc" || n == ".debug_macro" ||
-        n == ".debug_macinfo") {
-      shdr.sh_type = SHT_NOBITS;
-      (void)gelf_update_shdr(scn, &shdr);  // a read-only image keeps the section: fine
-    }
-  }
-}
-
-}  // namespace
-
 bool Dso::Impl::open_dwarf() const {
   if (dwarf == nullptr && !dwarf_tried) {
     dwarf_tried = true;
     Elf* e = debug_elf ? debug_elf.get() : main_elf.get();
     if (e != nullptr) {
-      skip_unneeded_debug_sections(e);
+      debug_sections.prepare(e);
       dwarf = dwarf_begin_elf(e, DWARF_C_READ, nullptr);
     }
   }
