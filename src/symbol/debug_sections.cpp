@@ -79,8 +79,8 @@ void DebugSections::prepare(Elf* elf) {
     Elf_Data* raw = elf_rawdata(scn, nullptr);
     if (gelf_getchdr(scn, &chdr) == nullptr || chdr.ch_type != ELFCOMPRESS_ZLIB || raw == nullptr ||
         raw->d_buf == nullptr || raw->d_size < chdr_size || chdr.ch_size == 0 ||
-        chdr.ch_size > (std::size_t{1} << 32))
-      continue;
+        chdr.ch_size / 1032 > raw->d_size)  // DEFLATE expands at most ~1032:1: a corrupt
+      continue;                             // header must not make us allocate its claim
     Job job;
     job.scn = scn;
     job.in = static_cast<const unsigned char*>(raw->d_buf) + chdr_size;
