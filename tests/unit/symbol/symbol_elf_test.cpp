@@ -32,7 +32,9 @@ class SymbolElfTest : public ::testing::Test {
         " && cp stripped stripped_nodebug && objcopy --remove-section=.gnu_debuglink "
         "stripped_nodebug"
         // clang emits no .debug_aranges by default: the same binary without them.
-        " && objcopy --remove-section=.debug_aranges pinned noaranges";
+        " && objcopy --remove-section=.debug_aranges pinned noaranges"
+        // Distributions ship zlib-compressed debug sections (SHF_COMPRESSED).
+        " && objcopy --compress-debug-sections=zlib-gabi pinned compressed";
     built_ = std::system(cmd.c_str()) == 0;
   }
   static void TearDownTestSuite() {
@@ -157,6 +159,31 @@ TEST_F(SymbolElfTest, SourceLinesWithoutDebugAranges) {
   EXPECT_NE(b->first.find("sym_pinned.c"), std::string::npos) << b->first;
   EXPECT_FALSE(without.inline_chain(0x900000).empty());
   EXPECT_FALSE(without.srcline(0x10).has_value());  // outside every CU
+}
+
+TEST_F(SymbolElfTest, CompressedDebugSectionsGiveTheSameLinesAndInlines) {
+  // SHF_COMPRESSED sections are inflated by perfx (libdeflate) before libdw reads them.
+  Dso plain(dir_ + "/pinned", DsoKind::kElf, "", paths());
+  Dso packed(dir_ + "/compressed", DsoKind::kElf, "", paths());
+  const Symbol* outer = plain.find(0x900200);
+  ASSERT_NE(outer, nullptr);
+  int lines = 0;
+  for (std::uint64_t a = 0x900000; a < outer->end; ++a) {
+    auto want = plain.srcline(a);
+    auto got = packed.srcline(a);
+    ASSERT_EQ(want.has_value(), got.has_value()) << std::hex << a;
+    if (!want) continue;
+    ++lines;
+    EXPECT_EQ(*want, *got) << std::hex << a;
+    auto want_chain = plain.inline_chain(a);
+    auto got_chain = packed.inline_chain(a);
+    ASSERT_EQ(want_chain.size(), got_chain.size()) << std::hex << a;
+    for (std::size_t i = 0; i < want_chain.size(); ++i) {
+      EXPECT_EQ(want_chain[i].function, got_chain[i].function);
+      EXPECT_EQ(want_chain[i].line, got_chain[i].line);
+    }
+  }
+  EXPECT_GT(lines, 0);
 }
 
 TEST_F(SymbolElfTest, DsoCacheOpensOnce) {
