@@ -1,7 +1,7 @@
 #!/bin/bash
 # perfx report vs perf report on the same ~400k-sample callchain recording.
 # Records with perf: cpu-clock -F 20000 -g while two copies of a CPU-bound fixture run for
-# 10 s of wall time (one per CPU). Prints the median wall time of 3 runs for each tool, the ratio, and
+# 10 s of wall time (one per CPU). Prints the median wall time of 5 alternating runs of each tool, the ratio, and
 # the peak RSS (/usr/bin/time -v "Maximum resident set size").
 #   usage: bench/report_vs_perf.sh [perfx binary] [seconds]
 set -eu
@@ -21,23 +21,11 @@ echo "recording: $DATA ($(perf report -i "$DATA" --stdio --header-only 2>/dev/nu
 samples() { "$PERFX" report -i "$DATA" --stdio --no-children -g none --sort comm 2>/dev/null | sed -n 's/^# Samples: \(.*\) of event.*/\1/p'; }
 echo "samples: $(samples)"
 
-median3() {  # command... -> median wall seconds
-  local t=()
-  for _ in 1 2 3; do
-    local s e
-    s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
-    t+=("$(echo "$e - $s" | bc -l)")
-  done
-  printf '%s\n' "${t[@]}" | sort -g | sed -n 2p
-}
-peak_rss() {  # command... -> KiB
-  /usr/bin/time -v "$@" 2>&1 >/dev/null | sed -n 's/.*Maximum resident set size (kbytes): //p'
-}
+source "$here/bench/lib.bash"
 bench() {  # label, args...
   local label=$1; shift
   local tp tx
-  tp=$(median3 perf report -i "$DATA" "$@")
-  tx=$(median3 "$PERFX" report -i "$DATA" "$@")
+  read -r tp tx < <(median_pair perf report -i "$DATA" "$@" -- "$PERFX" report -i "$DATA" "$@")
   printf '%-34s perf %8.3fs  perfx %8.3fs  ratio %.4f  rss perf %s KiB perfx %s KiB\n' "$label" "$tp" "$tx" \
     "$(echo "$tx / $tp" | bc -l)" "$(peak_rss perf report -i "$DATA" "$@")" \
     "$(peak_rss "$PERFX" report -i "$DATA" "$@")"
