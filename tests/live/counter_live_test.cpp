@@ -22,6 +22,7 @@
 
 #include "event/parse.hpp"
 #include "perfx/counter.hpp"
+#include "sys/breakpoint_check.hpp"
 #include "sys/cgroup.hpp"
 #include "sys/cpu_list.hpp"
 #include "sys/event_resolver.hpp"
@@ -379,6 +380,8 @@ alignas(8) volatile std::uint64_t g_watched = 0;
 
 // mem:ADDR/8:w on a variable written K times counts K (one debug trap per store).
 TEST(CounterLive, WriteBreakpointCountsEveryStore) {
+  if (sys::check_hardware_breakpoints() == sys::BreakpointCheck::kSilent)
+    GTEST_SKIP() << sys::kSilentBreakpointsNote;
   const auto addr = reinterpret_cast<std::uintptr_t>(&g_watched);
   ParsedEvent ev = parse_one(fmt::format("mem:{:#x}/8:w", addr));
   ASSERT_TRUE(ev.why_not.empty()) << ev.why_not;

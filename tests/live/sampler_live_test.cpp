@@ -2,6 +2,7 @@
 // hardware breakpoint, lost accounting with an undrained tiny buffer, overwrite-mode
 // snapshots, and overflow signals with REFRESH.
 #include "perfx/sampler.hpp"
+#include "sys/breakpoint_check.hpp"
 
 #include <gtest/gtest.h>
 #include <linux/hw_breakpoint.h>
@@ -198,6 +199,8 @@ TEST(SamplerLive, TracepointSamplesCarryRawData) {
 volatile std::uint64_t g_watched = 0;
 
 TEST(SamplerLive, BreakpointSamplesEveryWrite) {
+  if (sys::check_hardware_breakpoints() == sys::BreakpointCheck::kSilent)
+    GTEST_SKIP() << sys::kSilentBreakpointsNote;
   raw::EventAttr a{};
   a.type = PERF_TYPE_BREAKPOINT;
   a.bp_type = HW_BREAKPOINT_W;

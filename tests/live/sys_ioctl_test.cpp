@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 
+#include "sys/breakpoint_check.hpp"
 #include "sys/ioctl.hpp"
 #include "sys/mapping.hpp"
 #include "sys/perf_event_open.hpp"
@@ -196,6 +197,8 @@ volatile std::uint64_t g_var1 = 0;
 volatile std::uint64_t g_var2 = 0;
 
 TEST(SysIoctl, ModifyAttributesMovesBreakpoint) {
+  if (sys::check_hardware_breakpoints() == sys::BreakpointCheck::kSilent)
+    GTEST_SKIP() << sys::kSilentBreakpointsNote;
   raw::EventAttr a{};
   a.type = PERF_TYPE_BREAKPOINT;
   a.bp_type = HW_BREAKPOINT_W;

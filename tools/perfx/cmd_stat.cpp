@@ -19,6 +19,7 @@
 #include "event/parse.hpp"
 #include "report/stat_format.hpp"
 #include "report/stat_model.hpp"
+#include "sys/breakpoint_check.hpp"
 #include "sys/cpu_list.hpp"
 #include "sys/event_resolver.hpp"
 #include "sys/explain.hpp"
@@ -196,6 +197,18 @@ int run_stat(int argc, char** argv) {
     // perf stat -v: "<event> event is not supported by the kernel", here with the reason.
     for (const auto& ev : runs->back().counts.events) {
       if (!ev.supported) fmt::print(stderr, "perfx stat: <not supported> {}\n", ev.error);
+    }
+  }
+  if (!runs->empty()) {
+    // A breakpoint that counted nothing on a machine whose breakpoints never fire: say
+    // so, rather than let a 0 pass for a program that never touched the address.
+    const auto& last = runs->back().counts;
+    for (std::size_t i = 0; i < last.events.size(); ++i) {
+      if (last.events[i].supported && last.events[i].attr.type == PERF_TYPE_BREAKPOINT &&
+          last.total(i).value == 0 &&
+          sys::check_hardware_breakpoints() == sys::BreakpointCheck::kSilent)
+        fmt::print(stderr, "perfx stat: {}: {}\n", last.events[i].name,
+                   sys::kSilentBreakpointsNote);
     }
   }
   if (interval_ms == 0) {

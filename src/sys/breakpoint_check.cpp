@@ -1,0 +1,41 @@
+#include "sys/breakpoint_check.hpp"
+
+#include <linux/hw_breakpoint.h>
+#include <unistd.h>
+
+#include <cstdint>
+
+#include "perfx/raw.hpp"
+#include "sys/perf_event_open.hpp"
+
+namespace perfx::sys {
+namespace {
+
+alignas(8) volatile std::uint64_t g_target = 0;
+
+BreakpointCheck run_check() {
+  raw::EventAttr attr{};
+  attr.type = PERF_TYPE_BREAKPOINT;
+  attr.size = sizeof(attr);
+  attr.bp_type = HW_BREAKPOINT_W;
+  attr.bp_addr = reinterpret_cast<std::uintptr_t>(&g_target);
+  attr.bp_len = HW_BREAKPOINT_LEN_8;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  auto fd = perf_event_open(attr, 0, -1, -1);  // this thread, counting from now
+  if (!fd) return BreakpointCheck::kUnavailable;
+  g_target = g_target + 1;
+  std::uint64_t count = 0;
+  if (::read(fd->get(), &count, sizeof(count)) != static_cast<ssize_t>(sizeof(count)))
+    return BreakpointCheck::kUnavailable;
+  return count > 0 ? BreakpointCheck::kFire : BreakpointCheck::kSilent;
+}
+
+}  // namespace
+
+BreakpointCheck check_hardware_breakpoints() {
+  static const BreakpointCheck result = run_check();
+  return result;
+}
+
+}  // namespace perfx::sys
