@@ -19,6 +19,7 @@
 #include "core/huge_pages.hpp"
 #include "symbol/debug_sections.hpp"
 #include "symbol/demangle.hpp"
+#include "symbol/elf_plt.hpp"
 #include "symbol/file_text.hpp"
 
 namespace perfx::symbol {
@@ -546,6 +547,16 @@ void Dso::Impl::load_elf(const Dso& self) const {
   if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_SYMTAB, dm, names, raw);
   if (raw.empty()) read_elf_symbols(main_elf.get(), SHT_DYNSYM, dm, names, raw);
   symbols = dedup_and_finalize(std::move(raw));
+  // perf adds its synthesized `name@plt` symbols after the file's own (explicit sizes,
+  // so no end fix-up); a lookup in .plt finds them as the innermost symbol there.
+  auto plt = plt_symbols(main_elf.get(), dm, names);
+  if (!plt.empty()) {
+    std::vector<Symbol> merged;
+    merged.reserve(symbols.size() + plt.size());
+    std::merge(symbols.begin(), symbols.end(), plt.begin(), plt.end(), std::back_inserter(merged),
+               [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
+    symbols = std::move(merged);
+  }
 }
 
 void Dso::Impl::load_kernel(const Dso& self) const {
@@ -706,6 +717,31 @@ std::optional<std::pair<std::string, std::uint32_t>> Dso::srcline(std::uint64_t 
                         static_cast<std::uint32_t>(lineno < 0 ? 0 : lineno));
 }
 
+namespace {
+
+// gas emits one DW_TAG_subprogram per alias of an assembler function, all with the same
+// range (glibc's syscall stubs: __munmap, __GI___munmap, munmap, __GI_munmap). libdw's
+// scopes give the first; binutils' addr2line, which perf 6.1 runs for inline scopes,
+// names the address after the last of those covering it with the same extent. Only for
+// assembler CUs, which are a few DIEs long.
+Dwarf_Die last_alias_subprogram(Dwarf_Die* cu, Dwarf_Die chosen, Dwarf_Addr addr) {
+  Dwarf_Addr lo = 0;
+  Dwarf_Addr hi = 0;
+  if (dwarf_lowpc(&chosen, &lo) != 0 || dwarf_highpc(&chosen, &hi) != 0) return chosen;
+  Dwarf_Die child;
+  if (dwarf_child(cu, &child) != 0) return chosen;
+  do {
+    Dwarf_Addr clo = 0;
+    Dwarf_Addr chi = 0;
+    if (dwarf_tag(&child) == DW_TAG_subprogram && dwarf_haspc(&child, addr) == 1 &&
+        dwarf_lowpc(&child, &clo) == 0 && dwarf_highpc(&child, &chi) == 0 && chi - clo == hi - lo)
+      chosen = child;
+  } while (dwarf_siblingof(&child, &child) == 0);
+  return chosen;
+}
+
+}  // namespace
+
 std::vector<InlineFrame> Dso::inline_chain(std::uint64_t addr) const {
   std::vector<InlineFrame> out;
   auto leaf = srcline(addr);  // also opens DWARF
@@ -736,6 +772,8 @@ std::vector<InlineFrame> Dso::inline_chain(std::uint64_t addr) const {
   Dwarf_Die die;
   bool have = n > 0 && first_function(scopes, n, 0, &die);
   std::free(scopes);
+  if (have && dwarf_tag(&die) == DW_TAG_subprogram && dwarf_srclang(&cu) == DW_LANG_Mips_Assembler)
+    die = last_alias_subprogram(&cu, die, addr);
   for (int depth = 0; have && depth < 64; ++depth) {
     const int tag = dwarf_tag(&die);
     const char* name = die_name(&die);

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "symbol/dso.hpp"
 #include "symbol/machine.hpp"
@@ -14,6 +16,7 @@ namespace perfx::symbol {
 namespace {
 
 const std::string kSource = std::string(PERFX_TEST_DATA_DIR) + "/../fixtures/sym_pinned.c";
+const std::string kAsmSource = std::string(PERFX_TEST_DATA_DIR) + "/../fixtures/asm_aliases.S";
 
 class SymbolElfTest : public ::testing::Test {
  protected:
@@ -34,7 +37,9 @@ class SymbolElfTest : public ::testing::Test {
         // clang emits no .debug_aranges by default: the same binary without them.
         " && objcopy --remove-section=.debug_aranges pinned noaranges"
         // Distributions ship zlib-compressed debug sections (SHF_COMPRESSED).
-        " && objcopy --compress-debug-sections=zlib-gabi pinned compressed";
+        " && objcopy --compress-debug-sections=zlib-gabi pinned compressed"
+        " && cc -g -shared -o asm_aliases.so " +
+        kAsmSource;
     built_ = std::system(cmd.c_str()) == 0;
   }
   static void TearDownTestSuite() {
@@ -184,6 +189,41 @@ TEST_F(SymbolElfTest, CompressedDebugSectionsGiveTheSameLinesAndInlines) {
     }
   }
   EXPECT_GT(lines, 0);
+}
+
+TEST_F(SymbolElfTest, PltEntriesAreSynthesizedLikePerf) {
+  // sym_pinned.c calls printf and strtoul through the PLT: perf 6.1 names the .plt
+  // entries after the header printf@plt and strtoul@plt (.rela.plt order), 16 bytes each.
+  Dso dso(dir_ + "/pinned", DsoKind::kElf, "", paths());
+  std::vector<const Symbol*> plt;
+  for (const auto& s : dso.symbols())
+    if (s.name.ends_with("@plt")) plt.push_back(&s);
+  ASSERT_EQ(plt.size(), 2u);
+  EXPECT_EQ(plt[0]->end - plt[0]->start, 16u);
+  EXPECT_EQ(plt[1]->start, plt[0]->end);
+  std::vector<std::string> names{std::string(plt[0]->name), std::string(plt[1]->name)};
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"printf@plt", "strtoul@plt"}));
+  // A lookup inside an entry finds it; the stripped file (symbols from the debug file)
+  // gets them from its own .dynsym and .rela.plt.
+  EXPECT_EQ(dso.find(plt[1]->start + 5), plt[1]);
+  Dso stripped(dir_ + "/stripped", DsoKind::kElf, "", paths());
+  const Symbol* s = stripped.find(plt[0]->start);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->name, plt[0]->name);
+}
+
+TEST_F(SymbolElfTest, AssemblerAliasesNameTheScopeLikeAddr2line) {
+  // gas gives each alias of an assembler function its own DW_TAG_subprogram; perf 6.1's
+  // inline scopes come from binutils' addr2line, which names the last one.
+  Dso dso(dir_ + "/asm_aliases.so", DsoKind::kElf, "", paths());
+  const Symbol* s = nullptr;
+  for (const auto& sym : dso.symbols())
+    if (sym.name == "alias_first") s = &sym;
+  ASSERT_NE(s, nullptr);
+  auto chain = dso.inline_chain(s->start + 1);
+  ASSERT_EQ(chain.size(), 1u);
+  EXPECT_EQ(chain[0].function, "alias_last");
 }
 
 TEST_F(SymbolElfTest, DsoCacheOpensOnce) {
