@@ -1,6 +1,7 @@
 // perfx list's probe: one quick perf_event_open per event (see event_probe.hpp).
 
 #include "sys/event_probe.hpp"
+#include "sys/breakpoint_check.hpp"
 
 #include <linux/perf_event.h>
 
@@ -144,6 +145,14 @@ void probe_event_list(std::vector<event::ListEntry>& entries, const event::Resol
   for (std::size_t t = 1; t < n; ++t) threads.emplace_back(worker);
   worker();
   for (auto& t : threads) t.join();
+  // A breakpoint that opens may still never fire (hypervisors without debug traps).
+  for (auto& e : entries) {
+    if (e.kind == event::EventKind::kBreakpoint && e.probed && e.supported &&
+        check_hardware_breakpoints() == BreakpointCheck::kSilent) {
+      e.supported = false;
+      e.status = "opens, but never fires on this machine (no debug traps from the hypervisor)";
+    }
+  }
 }
 
 }  // namespace perfx::sys
