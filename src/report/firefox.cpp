@@ -1,7 +1,6 @@
 #include "report/firefox.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -91,35 +90,13 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
   j += "},\"libs\":[],\"processes\":[],\"pausedRanges\":[],\"threads\":[";
 
   // Samples of the event grouped by thread, in time order.
-  std::vector<std::uint32_t> order;
-  order.reserve(profile.samples.size());
-  for (std::uint32_t i = 0; i < profile.samples.size(); ++i) {
-    if (profile.samples[i].event == event) order.push_back(i);
-  }
-  // Sort (thread, time, index) keys held contiguously: cheaper than an indirect sort.
-  {
-    struct Key {
-      std::uint32_t thread;
-      std::uint32_t index;
-      std::uint64_t time;
-    };
-    std::vector<Key> keys;
-    keys.reserve(order.size());
-    for (std::uint32_t idx : order) {
-      keys.push_back({profile.samples[idx].thread, idx, profile.samples[idx].time_ns});
-    }
-    std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
-      if (x.thread != y.thread) return x.thread < y.thread;
-      if (x.time != y.time) return x.time < y.time;
-      return x.index < y.index;  // stable for equal times
-    });
-    for (std::size_t k = 0; k < keys.size(); ++k) order[k] = keys[k].index;
-  }
+  const std::vector<std::uint32_t> order = detail::samples_by_thread(profile, event);
 
   bool first_thread = true;
   StampedRows frame_rows(profile.frames.size());
   StampedRows stack_rows(profile.stacks.size());
   std::uint32_t generation = 0;
+  std::string samples;  // the current thread's sample rows (capacity reused)
   std::size_t i = 0;
   while (i < order.size()) {
     const std::uint32_t thread = profile.samples[order[i]].thread;
@@ -127,7 +104,7 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
     while (end < order.size() && profile.samples[order[end]].thread == thread) ++end;
     ThreadTables t;
     ++generation;
-    std::string samples;
+    samples.clear();
     for (std::size_t k = i; k < end; ++k) {
       const auto& s = profile.samples[order[k]];
       if (s.stack >= profile.stacks.size()) {
@@ -183,12 +160,18 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
           s.time_ns >= profile.start_time_ns ? s.time_ns - profile.start_time_ns : 0;
       if (k != i) samples.push_back(',');
       if (stack_row < 0) {
-        fmt::format_to(std::back_inserter(samples), "[null,{}.{:06},0]", rel / 1000000,
-                       rel % 1000000);
+        samples += "[null,";
       } else {
-        fmt::format_to(std::back_inserter(samples), "[{},{}.{:06},0]", stack_row, rel / 1000000,
-                       rel % 1000000);
+        samples.push_back('[');
+        detail::append_int(samples, stack_row);
+        samples.push_back(',');
       }
+      detail::append_uint(samples, rel / 1000000);
+      char frac[7] = {'.', '0', '0', '0', '0', '0', '0'};
+      for (std::uint64_t v = rel % 1000000, d = 6; d > 0; v /= 10, --d)
+        frac[d] = static_cast<char>('0' + v % 10);
+      samples.append(frac, sizeof frac);
+      samples += ",0]";
     }
 
     if (!first_thread) j.push_back(',');
