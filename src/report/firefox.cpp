@@ -96,7 +96,6 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
   StampedRows frame_rows(profile.frames.size());
   StampedRows stack_rows(profile.stacks.size());
   std::uint32_t generation = 0;
-  std::string samples;  // the current thread's sample rows (capacity reused)
   std::size_t i = 0;
   while (i < order.size()) {
     const std::uint32_t thread = profile.samples[order[i]].thread;
@@ -104,7 +103,27 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
     while (end < order.size() && profile.samples[order[end]].thread == thread) ++end;
     ThreadTables t;
     ++generation;
-    samples.clear();
+    if (!first_thread) j.push_back(',');
+    first_thread = false;
+    std::string name = "thread";
+    std::int32_t pid = 0;
+    std::int32_t tid = 0;
+    if (thread < profile.threads.size()) {
+      name = profile.threads[thread].comm;
+      pid = profile.threads[thread].pid;
+      tid = profile.threads[thread].tid;
+    }
+    j += "{\"name\":";
+    detail::append_json_string(j, name);
+    fmt::format_to(std::back_inserter(j),
+                   ",\"processName\":\"{}\",\"processType\":\"default\",\"pid\":{},\"tid\":{},"
+                   "\"registerTime\":0,\"unregisterTime\":null,",
+                   pid, pid, tid);
+    j += "\"markers\":{\"schema\":{\"name\":0,\"startTime\":1,\"endTime\":2,\"phase\":3,"
+         "\"category\":4,\"data\":5},\"data\":[]},";
+    j += "\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"responsiveness\":2},\"data\":[";
+    // Sample rows go straight to the output buffer (flushed as it fills); the thread's
+    // frame and stack tables they refer to are built on the way and follow them.
     for (std::size_t k = i; k < end; ++k) {
       const auto& s = profile.samples[order[k]];
       if (s.stack >= profile.stacks.size()) {
@@ -158,42 +177,26 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
       // Milliseconds with 6 decimals (ns resolution), formatted as integers.
       const std::uint64_t rel =
           s.time_ns >= profile.start_time_ns ? s.time_ns - profile.start_time_ns : 0;
-      if (k != i) samples.push_back(',');
+      if (k != i) j.push_back(',');
       if (stack_row < 0) {
-        samples += "[null,";
+        j += "[null,";
       } else {
-        samples.push_back('[');
-        detail::append_int(samples, stack_row);
-        samples.push_back(',');
+        j.push_back('[');
+        detail::append_int(j, stack_row);
+        j.push_back(',');
       }
-      detail::append_uint(samples, rel / 1000000);
+      detail::append_uint(j, rel / 1000000);
       char frac[7] = {'.', '0', '0', '0', '0', '0', '0'};
       for (std::uint64_t v = rel % 1000000, d = 6; d > 0; v /= 10, --d)
         frac[d] = static_cast<char>('0' + v % 10);
-      samples.append(frac, sizeof frac);
-      samples += ",0]";
+      j.append(frac, sizeof frac);
+      j += ",0]";
+      if (j.size() > (1u << 20)) {
+        PERFX_CHECK(detail::write_all(out, j));
+        j.clear();
+      }
     }
 
-    if (!first_thread) j.push_back(',');
-    first_thread = false;
-    std::string name = "thread";
-    std::int32_t pid = 0;
-    std::int32_t tid = 0;
-    if (thread < profile.threads.size()) {
-      name = profile.threads[thread].comm;
-      pid = profile.threads[thread].pid;
-      tid = profile.threads[thread].tid;
-    }
-    j += "{\"name\":";
-    detail::append_json_string(j, name);
-    fmt::format_to(std::back_inserter(j),
-                   ",\"processName\":\"{}\",\"processType\":\"default\",\"pid\":{},\"tid\":{},"
-                   "\"registerTime\":0,\"unregisterTime\":null,",
-                   pid, pid, tid);
-    j += "\"markers\":{\"schema\":{\"name\":0,\"startTime\":1,\"endTime\":2,\"phase\":3,"
-         "\"category\":4,\"data\":5},\"data\":[]},";
-    j += "\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"responsiveness\":2},\"data\":[";
-    j += samples;
     j += "]},\"frameTable\":{\"schema\":{\"location\":0,\"relevantForJS\":1,\"innerWindowID\":2,"
          "\"implementation\":3,\"optimizations\":4,\"line\":5,\"column\":6,\"category\":7,"
          "\"subcategory\":8},\"data\":[";

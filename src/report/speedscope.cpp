@@ -80,8 +80,7 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
   };
 
   bool first_profile = true;
-  std::string samples;
-  std::string weights;
+  std::string weights;  // the current profile's weights (capacity reused)
   std::size_t i = 0;
   while (i < order.size()) {
     const auto& head = profile.samples[order[i]];
@@ -107,9 +106,13 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
     j += "{\"type\":\"sampled\",\"name\":";
     detail::append_json_string(j, name);
     j += clock ? ",\"unit\":\"nanoseconds\"" : ",\"unit\":\"none\"";
-    samples.assign(1, '[');
-    weights.assign(1, '[');
+    // endValue comes first in the object: the sum of the thread's periods.
     std::uint64_t total = 0;
+    for (std::size_t k = i; k < end; ++k) total += profile.samples[order[k]].period;
+    j += ",\"startValue\":0,\"endValue\":";
+    detail::append_uint(j, total);
+    j += ",\"samples\":[";
+    weights.assign(1, '[');
     std::size_t k = i;
     while (k < end) {
       const auto& s = profile.samples[order[k]];
@@ -125,22 +128,20 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
         ++m;
       }
       if (k != i) {
-        samples.push_back(',');
+        j.push_back(',');
         weights.push_back(',');
       }
       PERFX_TRY(text, stack_json(s.stack));
-      samples += text;
+      j += text;
       detail::append_uint(weights, w);
-      total += w;
+      if (j.size() > (1u << 20)) {
+        PERFX_CHECK(detail::write_all(out, j));
+        j.clear();
+      }
       k = m;
     }
-    samples.push_back(']');
     weights.push_back(']');
-    j += ",\"startValue\":0,\"endValue\":";
-    detail::append_uint(j, total);
-    j += ",\"samples\":";
-    j += samples;
-    j += ",\"weights\":";
+    j += "],\"weights\":";
     j += weights;
     j.push_back('}');
     if (j.size() > (1u << 20)) {
