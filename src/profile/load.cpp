@@ -89,9 +89,17 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   std::unordered_map<ThreadKey, std::uint32_t, ThreadKeyHash> thread_index;
   std::vector<std::uint32_t> locs;
   std::unordered_map<std::uint64_t, std::size_t> merged;  // aggregate: key -> sample index
+  std::vector<std::size_t> last_of_thread;  // merge_runs: thread -> its last sample + 1
   std::uint64_t progress_tick = 0;
   bool first_time = true;
 
+  // One Sample per recorded sample: reserve for a data section of 48-byte samples (a
+  // sample with a callchain is bigger), capped. Growing by doubling would copy the samples
+  // and touch twice the fresh memory; reserved pages never written are never faulted in.
+  if (!options.aggregate && !options.merge_runs) {
+    prof.samples.reserve(static_cast<std::size_t>(
+        std::min<std::uint64_t>(reader.data_size() / 48, std::uint64_t{1} << 22)));
+  }
   StackCache stack_cache;
   DsoPreloader preloader(options.source_lines || options.inline_frames);
   // The interned stack of a sample: from the cache when its callchain was seen before.
@@ -187,6 +195,17 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
           return true;
         }
       }
+    } else if (options.merge_runs) {
+      if (out.thread >= last_of_thread.size()) last_of_thread.resize(out.thread + 1, 0);
+      if (const std::size_t last = last_of_thread[out.thread]; last != 0) {
+        Sample& m = prof.samples[last - 1];
+        if (m.stack == out.stack && m.event == out.event && m.cpu == out.cpu) {
+          m.period += out.period;
+          m.count++;
+          return true;
+        }
+      }
+      last_of_thread[out.thread] = prof.samples.size() + 1;
     }
     prof.samples.push_back(out);
     return true;

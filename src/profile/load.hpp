@@ -27,6 +27,12 @@ struct LoadOptions {
   /// period, Sample::count). For consumers that need no per-sample times (text report):
   /// memory then grows with unique stacks, not with samples.
   bool aggregate = false;
+  /// Merge a sample into the previous sample of the same thread when both have the same
+  /// stack, cpu and event (summed period, Sample::count; time_ns stays the first one's).
+  /// Keeps each thread's time order and its runs of identical stacks: enough for
+  /// timelines with a weight per entry (speedscope), at a fraction of the memory.
+  /// Ignored when `aggregate` is set.
+  bool merge_runs = false;
   /// Worker threads for symbolization; 0 = all cores.
   unsigned threads = 0;
   /// Filters (empty = all). Samples not matching are dropped before aggregation.

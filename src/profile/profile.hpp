@@ -58,8 +58,9 @@ struct Sample {
   std::uint64_t period = 1;   ///< event count this sample stands for
   std::uint32_t event = 0;    ///< index into Profile::events
   /// Recorded samples this entry stands for: 1, or more when load_profile() merged
-  /// samples of the same stack/thread/cpu/event (LoadOptions::aggregate; time_ns is then
-  /// the first one's time and period the sum).
+  /// samples of the same stack/thread/cpu/event (LoadOptions::aggregate, or
+  /// LoadOptions::merge_runs for consecutive ones; time_ns is then the first one's time
+  /// and period the sum).
   std::uint32_t count = 1;
 };
 

@@ -29,6 +29,8 @@ bool format_needs_each_sample(std::string_view format) noexcept {
   return format == "speedscope" || format == "firefox" || format == "json";
 }
 
+bool format_merges_runs(std::string_view format) noexcept { return format == "speedscope"; }
+
 bool export_wants_source_lines(std::string_view format) noexcept {
   return format == "pprof" || format == "json";
 }

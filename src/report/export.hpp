@@ -53,6 +53,11 @@ struct ExportOptions {
 /// profile loaded with LoadOptions::aggregate, whose memory follows unique stacks.
 [[nodiscard]] bool format_needs_each_sample(std::string_view format) noexcept;
 
+/// True when the format only needs each thread's runs of identical samples in time order
+/// (speedscope: one weighted entry per run), so the loader may merge them
+/// (profile::LoadOptions::merge_runs) instead of keeping every sample.
+[[nodiscard]] bool format_merges_runs(std::string_view format) noexcept;
+
 /// True when the format carries source file and line per location (pprof Line/Function,
 /// json frames): the loader should resolve them (profile::LoadOptions::source_lines).
 [[nodiscard]] bool export_wants_source_lines(std::string_view format) noexcept;

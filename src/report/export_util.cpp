@@ -1,5 +1,7 @@
 #include "report/export_util.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 
 namespace perfx::report::detail {
@@ -37,6 +39,73 @@ void append_json_string(std::string& out, std::string_view s) {
     }
   }
   out.push_back('"');
+}
+
+void append_uint(std::string& out, std::uint64_t v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+void append_int(std::string& out, std::int64_t v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+std::vector<std::uint32_t> samples_by_thread(const profile::Profile& profile, std::int64_t event) {
+  const auto& samples = profile.samples;
+  auto wanted = [&](const profile::Sample& s) {
+    return event < 0 || s.event == static_cast<std::uint64_t>(event);
+  };
+  std::uint64_t threads = 0;
+  std::uint64_t events = 0;
+  std::size_t n = 0;
+  for (const auto& s : samples) {
+    if (!wanted(s)) continue;
+    threads = std::max<std::uint64_t>(threads, std::uint64_t{s.thread} + 1);
+    events = std::max<std::uint64_t>(events, std::uint64_t{s.event} + 1);
+    ++n;
+  }
+  std::vector<std::uint32_t> order;
+  order.reserve(n);
+  if (n == 0) return order;
+  auto by_key = [&](std::uint32_t a, std::uint32_t b) {
+    const auto& x = samples[a];
+    const auto& y = samples[b];
+    if (x.event != y.event) return x.event < y.event;
+    if (x.thread != y.thread) return x.thread < y.thread;
+    return x.time_ns < y.time_ns;
+  };
+  const std::uint64_t buckets = threads * events;
+  if (buckets > 4 * std::uint64_t{n} + 4096) {  // sparse indices (hand-built profiles)
+    for (std::uint32_t i = 0; i < samples.size(); ++i)
+      if (wanted(samples[i])) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), by_key);
+    return order;
+  }
+  // Counting sort by (event, thread): stable, so each bucket keeps recording order.
+  std::vector<std::uint32_t> start(static_cast<std::size_t>(buckets) + 1, 0);
+  auto bucket = [&](const profile::Sample& s) {
+    return static_cast<std::size_t>(std::uint64_t{s.event} * threads + s.thread);
+  };
+  for (const auto& s : samples)
+    if (wanted(s)) ++start[bucket(s) + 1];
+  for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+  order.resize(n);
+  std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
+  for (std::uint32_t i = 0; i < samples.size(); ++i)
+    if (wanted(samples[i])) order[next[bucket(samples[i])]++] = i;
+  // The loader's samples are in time order already; anything else gets sorted per bucket.
+  for (std::size_t b = 0; b + 1 < start.size(); ++b) {
+    const auto first = order.begin() + start[b];
+    const auto last = order.begin() + start[b + 1];
+    const bool sorted = std::is_sorted(first, last, [&](std::uint32_t a, std::uint32_t c) {
+      return samples[a].time_ns < samples[c].time_ns;
+    });
+    if (!sorted) std::stable_sort(first, last, by_key);
+  }
+  return order;
 }
 
 void append_xml_escaped(std::string& out, std::string_view s) {

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "perfx/error.hpp"
 #include "profile/profile.hpp"
@@ -14,6 +15,19 @@ namespace perfx::report::detail {
 
 /// Appends `s` to `out` as a JSON string literal (quotes included, UTF-8 kept).
 void append_json_string(std::string& out, std::string_view s);
+
+/// Appends the decimal digits of `v` to `out` (no fmt/locale machinery: exporters write
+/// millions of integers).
+void append_uint(std::string& out, std::uint64_t v);
+
+/// Appends a signed integer in decimal to `out`.
+void append_int(std::string& out, std::int64_t v);
+
+/// Indices of the samples of `event` (-1 = every event), grouped by (event, thread) in
+/// ascending order; each group is in time order (recording order for equal times).
+/// Linear for the loader's time-ordered samples (a bucket pass, no comparison sort).
+[[nodiscard]] std::vector<std::uint32_t> samples_by_thread(const profile::Profile& profile,
+                                                           std::int64_t event);
 
 /// Appends `s` to `out` with XML/HTML special characters escaped.
 void append_xml_escaped(std::string& out, std::string_view s);

@@ -1,7 +1,6 @@
 #include "report/firefox.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -91,30 +90,7 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
   j += "},\"libs\":[],\"processes\":[],\"pausedRanges\":[],\"threads\":[";
 
   // Samples of the event grouped by thread, in time order.
-  std::vector<std::uint32_t> order;
-  order.reserve(profile.samples.size());
-  for (std::uint32_t i = 0; i < profile.samples.size(); ++i) {
-    if (profile.samples[i].event == event) order.push_back(i);
-  }
-  // Sort (thread, time, index) keys held contiguously: cheaper than an indirect sort.
-  {
-    struct Key {
-      std::uint32_t thread;
-      std::uint32_t index;
-      std::uint64_t time;
-    };
-    std::vector<Key> keys;
-    keys.reserve(order.size());
-    for (std::uint32_t idx : order) {
-      keys.push_back({profile.samples[idx].thread, idx, profile.samples[idx].time_ns});
-    }
-    std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
-      if (x.thread != y.thread) return x.thread < y.thread;
-      if (x.time != y.time) return x.time < y.time;
-      return x.index < y.index;  // stable for equal times
-    });
-    for (std::size_t k = 0; k < keys.size(); ++k) order[k] = keys[k].index;
-  }
+  const std::vector<std::uint32_t> order = detail::samples_by_thread(profile, event);
 
   bool first_thread = true;
   StampedRows frame_rows(profile.frames.size());
@@ -127,7 +103,27 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
     while (end < order.size() && profile.samples[order[end]].thread == thread) ++end;
     ThreadTables t;
     ++generation;
-    std::string samples;
+    if (!first_thread) j.push_back(',');
+    first_thread = false;
+    std::string name = "thread";
+    std::int32_t pid = 0;
+    std::int32_t tid = 0;
+    if (thread < profile.threads.size()) {
+      name = profile.threads[thread].comm;
+      pid = profile.threads[thread].pid;
+      tid = profile.threads[thread].tid;
+    }
+    j += "{\"name\":";
+    detail::append_json_string(j, name);
+    fmt::format_to(std::back_inserter(j),
+                   ",\"processName\":\"{}\",\"processType\":\"default\",\"pid\":{},\"tid\":{},"
+                   "\"registerTime\":0,\"unregisterTime\":null,",
+                   pid, pid, tid);
+    j += "\"markers\":{\"schema\":{\"name\":0,\"startTime\":1,\"endTime\":2,\"phase\":3,"
+         "\"category\":4,\"data\":5},\"data\":[]},";
+    j += "\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"responsiveness\":2},\"data\":[";
+    // Sample rows go straight to the output buffer (flushed as it fills); the thread's
+    // frame and stack tables they refer to are built on the way and follow them.
     for (std::size_t k = i; k < end; ++k) {
       const auto& s = profile.samples[order[k]];
       if (s.stack >= profile.stacks.size()) {
@@ -181,36 +177,26 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
       // Milliseconds with 6 decimals (ns resolution), formatted as integers.
       const std::uint64_t rel =
           s.time_ns >= profile.start_time_ns ? s.time_ns - profile.start_time_ns : 0;
-      if (k != i) samples.push_back(',');
+      if (k != i) j.push_back(',');
       if (stack_row < 0) {
-        fmt::format_to(std::back_inserter(samples), "[null,{}.{:06},0]", rel / 1000000,
-                       rel % 1000000);
+        j += "[null,";
       } else {
-        fmt::format_to(std::back_inserter(samples), "[{},{}.{:06},0]", stack_row, rel / 1000000,
-                       rel % 1000000);
+        j.push_back('[');
+        detail::append_int(j, stack_row);
+        j.push_back(',');
+      }
+      detail::append_uint(j, rel / 1000000);
+      char frac[7] = {'.', '0', '0', '0', '0', '0', '0'};
+      for (std::uint64_t v = rel % 1000000, d = 6; d > 0; v /= 10, --d)
+        frac[d] = static_cast<char>('0' + v % 10);
+      j.append(frac, sizeof frac);
+      j += ",0]";
+      if (j.size() > (1u << 20)) {
+        PERFX_CHECK(detail::write_all(out, j));
+        j.clear();
       }
     }
 
-    if (!first_thread) j.push_back(',');
-    first_thread = false;
-    std::string name = "thread";
-    std::int32_t pid = 0;
-    std::int32_t tid = 0;
-    if (thread < profile.threads.size()) {
-      name = profile.threads[thread].comm;
-      pid = profile.threads[thread].pid;
-      tid = profile.threads[thread].tid;
-    }
-    j += "{\"name\":";
-    detail::append_json_string(j, name);
-    fmt::format_to(std::back_inserter(j),
-                   ",\"processName\":\"{}\",\"processType\":\"default\",\"pid\":{},\"tid\":{},"
-                   "\"registerTime\":0,\"unregisterTime\":null,",
-                   pid, pid, tid);
-    j += "\"markers\":{\"schema\":{\"name\":0,\"startTime\":1,\"endTime\":2,\"phase\":3,"
-         "\"category\":4,\"data\":5},\"data\":[]},";
-    j += "\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"responsiveness\":2},\"data\":[";
-    j += samples;
     j += "]},\"frameTable\":{\"schema\":{\"location\":0,\"relevantForJS\":1,\"innerWindowID\":2,"
          "\"implementation\":3,\"optimizations\":4,\"line\":5,\"column\":6,\"category\":7,"
          "\"subcategory\":8},\"data\":[";

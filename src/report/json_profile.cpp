@@ -140,23 +140,27 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
       first = false;
       switch (c) {
         case 0:
-          fmt::format_to(std::back_inserter(j), "{}", s.stack);
+          detail::append_uint(j, s.stack);
           break;
         case 1:
-          fmt::format_to(std::back_inserter(j), "{}", s.thread);
+          detail::append_uint(j, s.thread);
           break;
         case 2:
-          fmt::format_to(std::back_inserter(j), "{}", s.cpu);
+          detail::append_uint(j, s.cpu);
           break;
         case 3:
-          fmt::format_to(std::back_inserter(j), "{}", s.time_ns);
+          detail::append_uint(j, s.time_ns);
           break;
         case 4:
-          fmt::format_to(std::back_inserter(j), "{}", s.period);
+          detail::append_uint(j, s.period);
           break;
         default:
-          fmt::format_to(std::back_inserter(j), "{}", s.event);
+          detail::append_uint(j, s.event);
           break;
+      }
+      if (j.size() > (1u << 20)) {
+        PERFX_CHECK(detail::write_all(out, j));
+        j.clear();
       }
     }
     j.push_back(']');
@@ -181,16 +185,23 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
       stack_samples[s.stack] += 1;
       stack_period[s.stack] += s.period;
     }
+    // Frame -> its (function, dso) row, looked up in the map once per frame.
+    std::vector<FunctionSummary*> row_of_frame(profile.frames.size(), nullptr);
+    std::vector<const FunctionSummary*> seen;
     for (std::size_t si = 0; si < profile.stacks.size(); ++si) {
       if (!stack_samples[si]) continue;
       const auto& stack = profile.stacks[si];
-      std::vector<const FunctionSummary*> seen;
+      seen.clear();
       for (std::size_t k = 0; k < stack.size(); ++k) {
-        const auto& fr = profile.frames[stack[k]];
-        auto& fs = summary[{fr.function, fr.dso}];
-        fs.function = fr.function;
-        fs.dso = fr.dso;
-        fs.kind = fr.kind;
+        FunctionSummary*& row = row_of_frame[stack[k]];
+        if (row == nullptr) {
+          const auto& fr = profile.frames[stack[k]];
+          row = &summary[{fr.function, fr.dso}];
+          row->function = fr.function;
+          row->dso = fr.dso;
+        }
+        auto& fs = *row;
+        fs.kind = profile.frames[stack[k]].kind;  // the last frame seen decides, as ever
         if (k + 1 == stack.size()) {
           fs.self_samples += stack_samples[si];
           fs.self_period += stack_period[si];

@@ -1,7 +1,10 @@
 #include "report/speedscope.hpp"
 
 #include <algorithm>
-#include <numeric>
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -41,16 +44,8 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
   }
   j += "]},\"profiles\":[";
 
-  // Sample order: by (event, thread, time), stable.
-  std::vector<std::uint32_t> order(profile.samples.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const auto& x = profile.samples[a];
-    const auto& y = profile.samples[b];
-    if (x.event != y.event) return x.event < y.event;
-    if (x.thread != y.thread) return x.thread < y.thread;
-    return x.time_ns < y.time_ns;
-  });
+  // Samples grouped by (event, thread), each thread in time order.
+  const std::vector<std::uint32_t> order = detail::samples_by_thread(profile, options.event);
   const bool several_events = [&] {
     for (const auto& s : profile.samples) {
       if (s.event != profile.samples.front().event) return true;
@@ -58,7 +53,34 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
     return false;
   }();
 
+  // Each stack's text ("[1,2,3]", root first) made once, appended once per run.
+  constexpr std::size_t kNotMade = SIZE_MAX;
+  std::vector<std::pair<std::size_t, std::size_t>> stack_text(profile.stacks.size(), {kNotMade, 0});
+  std::string texts;
+  auto stack_json = [&](std::uint32_t stack) -> Result<std::string_view> {
+    auto& [at, len] = stack_text[stack];
+    if (at == kNotMade) {
+      at = texts.size();
+      texts.push_back('[');
+      bool first_frame = true;
+      for (std::uint32_t f : profile.stacks[stack]) {
+        if (f >= profile.frames.size()) {
+          return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", stack, f,
+                      profile.frames.size());
+        }
+        if (profile.frames[f].inlined && !options.inline_frames) continue;
+        if (!first_frame) texts.push_back(',');
+        first_frame = false;
+        detail::append_uint(texts, f);
+      }
+      texts.push_back(']');
+      len = texts.size() - at;
+    }
+    return std::string_view(texts).substr(at, len);
+  };
+
   bool first_profile = true;
+  std::string weights;  // the current profile's weights (capacity reused)
   std::size_t i = 0;
   while (i < order.size()) {
     const auto& head = profile.samples[order[i]];
@@ -66,10 +88,6 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
     while (end < order.size() && profile.samples[order[end]].event == head.event &&
            profile.samples[order[end]].thread == head.thread) {
       ++end;
-    }
-    if (options.event >= 0 && head.event != static_cast<std::uint32_t>(options.event)) {
-      i = end;
-      continue;
     }
     const bool clock =
         head.event < profile.events.size() && profile.events[head.event].unit == "nanoseconds";
@@ -88,50 +106,42 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
     j += "{\"type\":\"sampled\",\"name\":";
     detail::append_json_string(j, name);
     j += clock ? ",\"unit\":\"nanoseconds\"" : ",\"unit\":\"none\"";
-    std::string samples = "[";
-    std::string weights = "[";
+    // endValue comes first in the object: the sum of the thread's periods.
     std::uint64_t total = 0;
+    for (std::size_t k = i; k < end; ++k) total += profile.samples[order[k]].period;
+    j += ",\"startValue\":0,\"endValue\":";
+    detail::append_uint(j, total);
+    j += ",\"samples\":[";
+    weights.assign(1, '[');
     std::size_t k = i;
-    bool first = true;
     while (k < end) {
       const auto& s = profile.samples[order[k]];
       if (s.stack >= profile.stacks.size()) {
         return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
                     profile.stacks.size());
       }
+      // A run of identical stacks is one entry weighted by the run's summed period.
       std::uint64_t w = 0;
       std::size_t m = k;
       while (m < end && profile.samples[order[m]].stack == s.stack) {
         w += profile.samples[order[m]].period;
         ++m;
       }
-      if (!first) {
-        samples.push_back(',');
+      if (k != i) {
+        j.push_back(',');
         weights.push_back(',');
       }
-      first = false;
-      samples.push_back('[');
-      bool first_frame = true;
-      for (std::uint32_t f : profile.stacks[s.stack]) {
-        if (f >= profile.frames.size()) {
-          return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", s.stack, f,
-                      profile.frames.size());
-        }
-        if (profile.frames[f].inlined && !options.inline_frames) continue;
-        if (!first_frame) samples.push_back(',');
-        first_frame = false;
-        samples += std::to_string(f);
+      PERFX_TRY(text, stack_json(s.stack));
+      j += text;
+      detail::append_uint(weights, w);
+      if (j.size() > (1u << 20)) {
+        PERFX_CHECK(detail::write_all(out, j));
+        j.clear();
       }
-      samples.push_back(']');
-      weights += std::to_string(w);
-      total += w;
       k = m;
     }
-    samples.push_back(']');
     weights.push_back(']');
-    fmt::format_to(std::back_inserter(j), ",\"startValue\":0,\"endValue\":{},\"samples\":", total);
-    j += samples;
-    j += ",\"weights\":";
+    j += "],\"weights\":";
     j += weights;
     j.push_back('}');
     if (j.size() > (1u << 20)) {

@@ -241,6 +241,8 @@ int run_report(int argc, char** argv) {
   // The text report and the per-stack exports need no per-sample times: merge samples
   // per stack while loading, so time and memory follow unique stacks.
   lo.aggregate = format.empty() || !report::format_needs_each_sample(format);
+  // speedscope writes one weighted entry per run of identical samples of a thread.
+  lo.merge_runs = report::format_merges_runs(format);
   if (format.empty() && ro.graph == report::GraphMode::kNone) lo.callchains = ro.children;
   if (::isatty(STDERR_FILENO) == 1) lo.progress = &show_progress;
 

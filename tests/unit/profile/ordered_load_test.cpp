@@ -10,12 +10,12 @@
 #include <random>
 #include <vector>
 
+#include "../temp_dir.hpp"
 #include "profile/load.hpp"
 #include "profile/ordered_records.hpp"
 #include "record/decoder.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/perf_data_writer.hpp"
-#include "../temp_dir.hpp"
 
 namespace perfx::profile {
 namespace {
@@ -198,6 +198,40 @@ TEST(LoadProfile, RepeatedCallchainFollowsANewMapping) {
     by_leaf_dso[prof->frames[prof->stacks[s.stack].back()].dso] += s.count;
   EXPECT_EQ(by_leaf_dso["first.so"], 3u);
   EXPECT_EQ(by_leaf_dso["second.so"], 2u);
+}
+
+TEST(LoadProfile, MergeRunsKeepsEachThreadsRunsInTimeOrder) {
+  TempDir dir;
+  const std::string path = dir.file("runs.data");
+  const std::vector<std::uint64_t> a{PERF_CONTEXT_USER, 0x400100, 0x400200};
+  const std::vector<std::uint64_t> b{PERF_CONTEXT_USER, 0x400300, 0x400200};
+  {
+    auto w = PerfDataWriter::create(path, {{cpu_clock(), "cpu-clock", {}}}, {});
+    ASSERT_TRUE(w);
+    Record comm;
+    comm.body = Comm{7, 7, "prog"};
+    ASSERT_TRUE(w->write(with_id(comm, 1)));
+    ASSERT_TRUE(w->write(mmap2(2, "/nonexistent/prog")));
+    // a a b a a a: three runs, the stack of the first run comes back later.
+    const std::vector<const std::vector<std::uint64_t>*> order{&a, &a, &b, &a, &a, &a};
+    for (std::size_t i = 0; i < order.size(); ++i) ASSERT_TRUE(w->write(sample(10 + i, *order[i])));
+    ASSERT_TRUE(w->finalize());
+  }
+  LoadOptions opts;
+  opts.merge_runs = true;
+  auto prof = load_profile(path, opts);
+  ASSERT_TRUE(prof) << prof.error().message();
+  ASSERT_EQ(prof->samples.size(), 3u);
+  const auto& s = prof->samples;
+  EXPECT_EQ(s[0].count, 2u);
+  EXPECT_EQ(s[0].period, 2000u);
+  EXPECT_EQ(s[0].time_ns, 10u);  // the run's first sample
+  EXPECT_EQ(s[1].count, 1u);
+  EXPECT_NE(s[1].stack, s[0].stack);
+  EXPECT_EQ(s[2].count, 3u);
+  EXPECT_EQ(s[2].stack, s[0].stack);
+  EXPECT_EQ(s[2].time_ns, 13u);
+  EXPECT_EQ(prof->events.at(0).total_samples, 6u);
 }
 
 }  // namespace
