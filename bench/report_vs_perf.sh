@@ -1,12 +1,12 @@
 #!/bin/bash
 # perfx report vs perf report on the same ~400k-sample callchain recording.
 # Records with perf: cpu-clock -F 20000 -g while two copies of a CPU-bound fixture run for
-# 10 s of wall time (one per CPU). Prints the median wall time of 5 alternating runs of each tool, the ratio, and
+# 15 s of wall time (one per CPU; cpu-clock -F 20000 gives ~14k samples a second per CPU here). Prints the median wall time of 5 alternating runs of each tool, the ratio, and
 # the peak RSS (/usr/bin/time -v "Maximum resident set size").
 #   usage: bench/report_vs_perf.sh [perfx binary] [seconds]
 set -eu
 PERFX=${1:-build/bin/perfx}
-SECS=${2:-10}
+SECS=${2:-15}
 DATA=${BENCH_DATA:-/tmp/perfx_bench_400k.data}
 here=$(cd "$(dirname "$0")/.." && pwd)
 fixture=/tmp/perfx_bench_fixture
