@@ -2,6 +2,9 @@
 // boundary fixups, map overlap handling and the fork/exec process model.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include "../temp_dir.hpp"
 #include "symbol/demangle.hpp"
 #include "symbol/dso.hpp"
 #include "symbol/machine.hpp"
@@ -52,6 +55,33 @@ TEST(Demangle, RustLegacyHashTrimmed) {
             "<alloc::vec::Vec<T> as core::clone::Clone>::clone");
   // Not a hash (15 digits): left as C++ demangled it.
   EXPECT_EQ(demangle("_ZN3foo16h0123456789abcdeE"), "foo::h0123456789abcde");
+}
+
+TEST(Kallsyms, KernelAndModuleDsosReadTheFileTheyKeepMapped) {
+  // The symbols' names are views into the mapped file: they must stay valid after load()
+  // and for each DSO that reads it (the kernel and a module, each with its own mapping).
+  test_support::TempDir dir("perfx_kallsyms");
+  const std::string path = dir.file("kallsyms");
+  {
+    std::ofstream out(path);
+    out << "ffffffff81000000 T _text\n"
+           "ffffffff81000100 t a_rather_long_kernel_function_name_beyond_sso\n"
+           "ffffffff81000200 T short_fn\n"
+           "ffffffffc0000000 t mod_fn\t[mymod]\n";
+  }
+  SearchPaths paths;
+  paths.kallsyms = path;
+  paths.buildid_dir = dir.file("no-cache");
+  Dso k("[kernel.kallsyms]", DsoKind::kKernel, "", paths);
+  Dso m("[mymod]", DsoKind::kKernelModule, "", paths);
+  const Symbol* s = k.find(0xffffffff81000150);
+  const Symbol* ms = m.find(0xffffffffc0000010);
+  ASSERT_NE(s, nullptr);
+  ASSERT_NE(ms, nullptr);
+  EXPECT_EQ(s->name, "a_rather_long_kernel_function_name_beyond_sso");
+  EXPECT_EQ(ms->name, "mod_fn");
+  EXPECT_EQ(k.symbol_count(), 3u);
+  EXPECT_TRUE(k.warning().empty()) << k.warning();
 }
 
 TEST(Kallsyms, ParsesTypesModulesAndFixesEnds) {
