@@ -29,9 +29,11 @@ pct() {
 
 # check_report NAME FILE: perf report and perf script print nothing on stderr.
 # perf's "Processed N events and lost M chunks!" reports samples the kernel dropped (a
-# LOST record, e.g. a dwarf recording on a loaded machine): data, not a file problem.
+# LOST record, e.g. a dwarf recording on a loaded machine; perf adds "Check IO/CPU
+# overload!"): data, not a file problem.
 perf_warnings() {
-  grep -v -e '^Warning:$' -e 'Processed [0-9]* events and lost [0-9]* chunks!' -e '^$' "$1"
+  grep -v -e '^Warning:$' -e 'Processed [0-9]* events and lost [0-9]* chunks!' \
+    -e '^Check IO/CPU overload!$' -e '^$' "$1"
 }
 check_clean() {
   local name=$1 f=$2
