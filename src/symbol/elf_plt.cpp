@@ -71,13 +71,16 @@ std::vector<Symbol> plt_symbols(Elf* elf, DemangleOptions dm, NameArena& names) 
   std::uint64_t header = 0;
   std::uint64_t entry = 0;
   plt_sizes(ehdr, plt_shdr, header, entry);
-  if (entry == 0) return out;
+  // A .plt whose range wraps the address space is malformed (found by the fuzzer).
+  if (entry == 0 || plt_shdr.sh_size > ~std::uint64_t{0} - plt_shdr.sh_addr ||
+      header > plt_shdr.sh_size)
+    return out;
   const std::uint64_t plt_end = plt_shdr.sh_addr + plt_shdr.sh_size;
   std::uint64_t addr = plt_shdr.sh_addr + header;
   const std::size_t count = rel_shdr.sh_size / rel_shdr.sh_entsize;
   // perf does not stop at the end of .plt; a table larger than .plt is malformed, and its
   // symbols would lie over other code: stop there instead.
-  for (std::size_t i = 0; i < count && addr + entry <= plt_end; ++i, addr += entry) {
+  for (std::size_t i = 0; i < count && entry <= plt_end - addr; ++i, addr += entry) {
     std::uint64_t info = 0;
     if (rel_shdr.sh_type == SHT_RELA) {
       GElf_Rela r;
