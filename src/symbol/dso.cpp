@@ -143,7 +143,8 @@ std::string elf_debuglink(Elf* elf) {
   Elf_Scn* scn = find_section(elf, ".gnu_debuglink", &shdr);
   if (scn == nullptr) return {};
   Elf_Data* data = elf_getdata(scn, nullptr);
-  if (data == nullptr || data->d_size == 0) return {};
+  // A SHT_NOBITS .gnu_debuglink has a size but no bytes (found by the fuzzer).
+  if (data == nullptr || data->d_size == 0 || data->d_buf == nullptr) return {};
   const char* p = static_cast<const char*>(data->d_buf);
   return std::string(p, strnlen(p, data->d_size));
 }
