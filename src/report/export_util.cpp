@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdio>
 
+#include "core/huge_pages.hpp"
+
 namespace perfx::report::detail {
 
 void append_json_string(std::string& out, std::string_view s) {
@@ -68,7 +70,7 @@ std::vector<std::uint32_t> samples_by_thread(const profile::Profile& profile, st
     ++n;
   }
   std::vector<std::uint32_t> order;
-  order.reserve(n);
+  core::reserve_huge(order, n);  // one index per sample: megabytes of fresh memory
   if (n == 0) return order;
   auto by_key = [&](std::uint32_t a, std::uint32_t b) {
     const auto& x = samples[a];
