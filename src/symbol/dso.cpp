@@ -12,7 +12,6 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <utility>
 
@@ -20,6 +19,7 @@
 #include "symbol/debug_sections.hpp"
 #include "symbol/demangle.hpp"
 #include "symbol/elf_plt.hpp"
+#include "symbol/elf_section.hpp"
 #include "symbol/file_text.hpp"
 
 namespace perfx::symbol {
@@ -101,21 +101,6 @@ std::string to_hex(const unsigned char* p, std::size_t n) {
     s += kDigits[p[i] & 0xf];
   }
   return s;
-}
-
-Elf_Scn* find_section(Elf* elf, std::string_view name, GElf_Shdr* out) {
-  std::size_t shstrndx = 0;
-  if (elf_getshdrstrndx(elf, &shstrndx) != 0) return nullptr;
-  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn != nullptr; scn = elf_nextscn(elf, scn)) {
-    GElf_Shdr shdr;
-    if (gelf_getshdr(scn, &shdr) == nullptr) continue;
-    const char* n = elf_strptr(elf, shstrndx, shdr.sh_name);
-    if (n != nullptr && name == n) {
-      *out = shdr;
-      return scn;
-    }
-  }
-  return nullptr;
 }
 
 std::string elf_build_id(Elf* elf) {

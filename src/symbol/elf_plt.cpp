@@ -3,19 +3,11 @@
 #include <gelf.h>
 
 #include <string>
-#include <string_view>
+
+#include "symbol/elf_section.hpp"
 
 namespace perfx::symbol {
 namespace {
-
-Elf_Scn* section_named(Elf* elf, std::size_t shstrndx, std::string_view want, GElf_Shdr& out) {
-  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn != nullptr; scn = elf_nextscn(elf, scn)) {
-    if (gelf_getshdr(scn, &out) == nullptr) continue;
-    const char* name = elf_strptr(elf, shstrndx, out.sh_name);
-    if (name != nullptr && want == name) return scn;
-  }
-  return nullptr;
-}
 
 // perf's plt_header_size / plt_entry_size by machine (x86 and the default: sh_entsize).
 void plt_sizes(const GElf_Ehdr& ehdr, const GElf_Shdr& plt, std::uint64_t& header,
@@ -49,22 +41,18 @@ void plt_sizes(const GElf_Ehdr& ehdr, const GElf_Shdr& plt, std::uint64_t& heade
 std::vector<Symbol> plt_symbols(Elf* elf, DemangleOptions dm, NameArena& names) {
   std::vector<Symbol> out;
   GElf_Ehdr ehdr;
-  std::size_t shstrndx = 0;
-  if (elf == nullptr || gelf_getehdr(elf, &ehdr) == nullptr ||
-      elf_getshdrstrndx(elf, &shstrndx) != 0)
-    return out;
+  if (elf == nullptr || gelf_getehdr(elf, &ehdr) == nullptr) return out;
   GElf_Shdr dynsym_shdr;
-  Elf_Scn* dynsym = section_named(elf, shstrndx, ".dynsym", dynsym_shdr);
+  Elf_Scn* dynsym = find_section(elf, ".dynsym", &dynsym_shdr);
   if (dynsym == nullptr || dynsym_shdr.sh_type != SHT_DYNSYM) return out;
   GElf_Shdr rel_shdr;
-  Elf_Scn* rel = section_named(elf, shstrndx, ".rela.plt", rel_shdr);
-  if (rel == nullptr) rel = section_named(elf, shstrndx, ".rel.plt", rel_shdr);
+  Elf_Scn* rel = find_section(elf, ".rela.plt", &rel_shdr);
+  if (rel == nullptr) rel = find_section(elf, ".rel.plt", &rel_shdr);
   if (rel == nullptr || rel_shdr.sh_link != elf_ndxscn(dynsym) || rel_shdr.sh_entsize == 0 ||
       (rel_shdr.sh_type != SHT_RELA && rel_shdr.sh_type != SHT_REL))
     return out;
   GElf_Shdr plt_shdr;
-  if (section_named(elf, shstrndx, ".plt", plt_shdr) == nullptr || plt_shdr.sh_type == SHT_NOBITS)
-    return out;
+  if (find_section(elf, ".plt", &plt_shdr) == nullptr || plt_shdr.sh_type == SHT_NOBITS) return out;
   Elf_Data* rels = elf_getdata(rel, nullptr);
   Elf_Data* syms = elf_getdata(dynsym, nullptr);
   if (rels == nullptr || syms == nullptr) return out;
