@@ -18,13 +18,16 @@
 
 namespace perfx::core {
 
+/// The transparent huge page size on x86-64 (and the 4 KiB-page arm64 default).
+inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
 /// Asks for huge pages on the whole 2 MiB-aligned pages inside [p, p + bytes). Call it
 /// before the memory is first touched. A hint only: errors are ignored.
 inline void advise_huge_pages(void* p, std::size_t bytes) noexcept {
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  constexpr std::uintptr_t kMask = ~std::uintptr_t{kHugePage - 1};
   const auto begin = reinterpret_cast<std::uintptr_t>(p);
-  const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
-  const std::uintptr_t last = (begin + bytes) & ~(kHuge - 1);
+  const std::uintptr_t first = (begin + kHugePage - 1) & kMask;
+  const std::uintptr_t last = (begin + bytes) & kMask;
   if (last > first) (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 }
 
@@ -39,13 +42,12 @@ using HugeBuffer = std::unique_ptr<char[], HugeDeleter>;
 /// `n` uninitialised bytes. From 1 MiB on, the buffer is 2 MiB-aligned, its size rounded
 /// up to whole huge pages, and huge pages are asked for: it faults in 2 MiB at a time.
 inline HugeBuffer allocate_huge(std::size_t n) {
-  constexpr std::size_t kHuge = std::size_t{2} << 20;
-  if (n < kHuge / 2) {
+  if (n < kHugePage / 2) {
     HugeDeleter d;
     return HugeBuffer(static_cast<char*>(::operator new[](n, d.align)), d);
   }
-  const HugeDeleter d{std::align_val_t{kHuge}};
-  const std::size_t rounded = (n + kHuge - 1) / kHuge * kHuge;
+  const HugeDeleter d{std::align_val_t{kHugePage}};
+  const std::size_t rounded = (n + kHugePage - 1) / kHugePage * kHugePage;
   HugeBuffer b(static_cast<char*>(::operator new[](rounded, d.align)), d);
   advise_huge_pages(b.get(), rounded);
   return b;
@@ -56,12 +58,11 @@ inline HugeBuffer allocate_huge(std::size_t n) {
 /// pages cover everything past the first boundary: only the head stays in small pages.
 template <typename T>
 void reserve_huge(std::vector<T>& v, std::size_t n) {
-  constexpr std::size_t kHuge = std::size_t{2} << 20;
-  if (!v.empty() || n <= v.capacity() || n * sizeof(T) < kHuge / 2) {
+  if (!v.empty() || n <= v.capacity() || n * sizeof(T) < kHugePage / 2) {
     v.reserve(n);
     return;
   }
-  const std::size_t bytes = n * sizeof(T) + kHuge;
+  const std::size_t bytes = n * sizeof(T) + kHugePage;
   v.reserve(bytes / sizeof(T));
   advise_huge_pages(v.data(), bytes);
 }
