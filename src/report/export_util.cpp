@@ -191,4 +191,11 @@ Result<void> write_all(std::ostream& out, std::string_view data) {
   return {};
 }
 
+Result<void> flush_if_large(std::ostream& out, std::string& buf) {
+  if (buf.size() <= (std::size_t{1} << 20)) return {};
+  PERFX_CHECK(write_all(out, buf));
+  buf.clear();
+  return {};
+}
+
 }  // namespace perfx::report::detail

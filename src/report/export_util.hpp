@@ -48,4 +48,8 @@ void append_xml_escaped(std::string& out, std::string_view s);
 /// Writes `data` to `out`; kIo error when the stream failed.
 [[nodiscard]] Result<void> write_all(std::ostream& out, std::string_view data);
 
+/// Writes `buf` to `out` and empties it once it holds more than 1 MiB: exporters build
+/// their text in a buffer and call this as it grows, so memory stays bounded.
+[[nodiscard]] Result<void> flush_if_large(std::ostream& out, std::string& buf);
+
 }  // namespace perfx::report::detail

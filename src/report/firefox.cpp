@@ -191,10 +191,7 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
         frac[d] = static_cast<char>('0' + v % 10);
       j.append(frac, sizeof frac);
       j += ",0]";
-      if (j.size() > (1u << 20)) {
-        PERFX_CHECK(detail::write_all(out, j));
-        j.clear();
-      }
+      PERFX_CHECK(detail::flush_if_large(out, j));
     }
 
     j += "]},\"frameTable\":{\"schema\":{\"location\":0,\"relevantForJS\":1,\"innerWindowID\":2,"
@@ -209,10 +206,7 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
       detail::append_json_string(j, t.strings[s]);
     }
     j += "]}";
-    if (j.size() > (1u << 20)) {
-      PERFX_CHECK(detail::write_all(out, j));
-      j.clear();
-    }
+    PERFX_CHECK(detail::flush_if_large(out, j));
     i = end;
   }
   j += "]}\n";

@@ -161,10 +161,7 @@ Result<void> write_folded(const profile::Profile& profile, std::ostream& out,
     }
     if (first) text += "[unknown]";  // an empty stack still counts
     fmt::format_to(std::back_inserter(text), " {}\n", s.samples);
-    if (text.size() > (1u << 20)) {
-      PERFX_CHECK(detail::write_all(out, text));
-      text.clear();
-    }
+    PERFX_CHECK(detail::flush_if_large(out, text));
   }
   return detail::write_all(out, text);
 }

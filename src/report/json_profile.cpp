@@ -158,16 +158,10 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
           detail::append_uint(j, s.event);
           break;
       }
-      if (j.size() > (1u << 20)) {
-        PERFX_CHECK(detail::write_all(out, j));
-        j.clear();
-      }
+      PERFX_CHECK(detail::flush_if_large(out, j));
     }
     j.push_back(']');
-    if (j.size() > (1u << 20)) {
-      PERFX_CHECK(detail::write_all(out, j));
-      j.clear();
-    }
+    PERFX_CHECK(detail::flush_if_large(out, j));
   }
   j += "},\n";
 

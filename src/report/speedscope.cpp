@@ -134,20 +134,14 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
       PERFX_TRY(text, stack_json(s.stack));
       j += text;
       detail::append_uint(weights, w);
-      if (j.size() > (1u << 20)) {
-        PERFX_CHECK(detail::write_all(out, j));
-        j.clear();
-      }
+      PERFX_CHECK(detail::flush_if_large(out, j));
       k = m;
     }
     weights.push_back(']');
     j += "],\"weights\":";
     j += weights;
     j.push_back('}');
-    if (j.size() > (1u << 20)) {
-      PERFX_CHECK(detail::write_all(out, j));
-      j.clear();
-    }
+    PERFX_CHECK(detail::flush_if_large(out, j));
     i = end;
   }
   j += "]}\n";
