@@ -5,6 +5,7 @@
 
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "core/huge_pages.hpp"
 
@@ -90,9 +91,16 @@ void DebugSections::prepare(Elf* elf) {
     jobs.push_back(job);
   }
   if (jobs.empty()) return;
+  // One buffer for all of them (not zeroed): sections under 1 MiB would otherwise each
+  // fault in page by page; together they share huge pages.
+  auto aligned = [](std::size_t n) { return (n + 63) / 64 * 64; };
+  std::size_t total = 0;
+  for (const Job& job : jobs) total += aligned(job.out_size);
+  buffer_ = core::allocate_huge(total);
+  std::size_t at = 0;
   for (Job& job : jobs) {
-    buffers_.push_back(core::allocate_huge(job.out_size));  // not zeroed
-    job.out = buffers_.back().get();
+    job.out = buffer_.get() + at;
+    at += aligned(job.out_size);
   }
   // The largest section (.debug_info) on its own thread, the rest here.
   std::size_t big = 0;

@@ -8,14 +8,12 @@
 ///  - sections no source line or inline scope needs (location and macro lists, a sixth
 ///    of the bytes) are made SHT_NOBITS, which libdw skips;
 ///  - the others are decompressed with libdeflate (several times faster than zlib's
-///    inflate), the large ones on their own threads, into buffers that ask for huge
+///    inflate), the largest on its own thread, into one buffer that asks for huge
 ///    pages, and handed to libelf as the sections' data with SHF_COMPRESSED cleared.
 /// Changes are made to our private copy of the headers only (ELF_C_READ_MMAP_PRIVATE or
 /// an in-memory image); the file is never written.
 
 #include <libelf.h>
-
-#include <vector>
 
 #include "core/huge_pages.hpp"
 
@@ -29,7 +27,7 @@ class DebugSections {
   void prepare(Elf* elf);
 
  private:
-  std::vector<core::HugeBuffer> buffers_;
+  core::HugeBuffer buffer_;
 };
 
 }  // namespace perfx::symbol

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@ namespace {
 
 const std::string kSource = std::string(PERFX_TEST_DATA_DIR) + "/../fixtures/sym_pinned.c";
 const std::string kAsmSource = std::string(PERFX_TEST_DATA_DIR) + "/../fixtures/asm_aliases.S";
+const std::string kClangSource = std::string(PERFX_TEST_DATA_DIR) + "/../fixtures/clang_unit.c";
 
 class SymbolElfTest : public ::testing::Test {
  protected:
@@ -164,6 +166,37 @@ TEST_F(SymbolElfTest, SourceLinesWithoutDebugAranges) {
   EXPECT_NE(b->first.find("sym_pinned.c"), std::string::npos) << b->first;
   EXPECT_FALSE(without.inline_chain(0x900000).empty());
   EXPECT_FALSE(without.srcline(0x10).has_value());  // outside every CU
+}
+
+TEST_F(SymbolElfTest, SourceLinesOfAUnitMissingFromDebugAranges) {
+  // A gcc unit (listed in .debug_aranges) linked with a clang unit (not listed): the
+  // clang unit is found from its CU DIE, and a miss (the PLT, _start) still misses.
+  const std::string dir = dir_ + "/mixed";
+  const std::string cmd = "mkdir -p " + dir + " && cd " + dir + " && clang -g -O1 -c " +
+                          kClangSource +
+                          " -o clang_unit.o && printf 'int clang_unit_work(int);\\nint "
+                          "main(int c, char** v) { (void)v; return clang_unit_work(c); }\\n' "
+                          "> main.c && gcc -g -O1 main.c clang_unit.o -o mixed";
+  if (std::system(cmd.c_str()) != 0) GTEST_SKIP() << "clang/gcc could not build the fixture";
+  Dso dso(dir + "/mixed", DsoKind::kElf, "", paths());
+  std::uint64_t clang_fn = 0;
+  std::uint64_t main_fn = 0;
+  for (std::uint64_t a = 0; a < 0x3000 && (clang_fn == 0 || main_fn == 0); ++a) {
+    const Symbol* s = dso.find(a);
+    if (s == nullptr || s->start != a) continue;
+    if (s->name == "clang_unit_work") clang_fn = a;
+    if (s->name == "main") main_fn = a;
+  }
+  ASSERT_NE(clang_fn, 0u);
+  ASSERT_NE(main_fn, 0u);
+  auto in_main = dso.srcline(main_fn);
+  ASSERT_TRUE(in_main.has_value());
+  EXPECT_NE(in_main->first.find("main.c"), std::string::npos) << in_main->first;
+  auto in_clang = dso.srcline(clang_fn);
+  ASSERT_TRUE(in_clang.has_value()) << "the clang unit has no .debug_aranges entry";
+  EXPECT_NE(in_clang->first.find("clang_unit.c"), std::string::npos) << in_clang->first;
+  EXPECT_GE(in_clang->second, 3u);
+  EXPECT_FALSE(dso.srcline(0x10).has_value());  // outside every CU
 }
 
 TEST_F(SymbolElfTest, CompressedDebugSectionsGiveTheSameLinesAndInlines) {
