@@ -16,9 +16,17 @@ DsoPreloader::~DsoPreloader() {
 
 void DsoPreloader::add(const symbol::Dso* dso) {
   if (dso == nullptr || !seen_.insert(dso).second) return;
+  push({dso, 0, false});
+}
+
+void DsoPreloader::add_address(const symbol::Dso* dso, std::uint64_t map_addr) {
+  if (dso != nullptr && dwarf_) push({dso, map_addr, true});
+}
+
+void DsoPreloader::push(const Job& job) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(dso);
+    queue_.push_back(job);
   }
   wake_.notify_one();
 }
@@ -28,13 +36,15 @@ void DsoPreloader::run() {
   while (true) {
     wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
     if (stopping_) return;
-    const symbol::Dso* dso = queue_.front();
+    const Job job = queue_.front();
     queue_.pop_front();
     lock.unlock();
-    if (dwarf_)
-      dso->prepare_dwarf();
+    if (job.address)
+      (void)job.dso->srcline(job.dso->to_symbol_address(job.map_addr));
+    else if (dwarf_)
+      job.dso->prepare_dwarf();
     else
-      dso->load();
+      job.dso->load();
     lock.lock();
   }
 }

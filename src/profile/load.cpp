@@ -104,6 +104,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   }
   StackCache stack_cache;
   DsoPreloader preloader(options.source_lines || options.inline_frames);
+  std::vector<bool> queued;  // location id -> handed to the preloader
   // The interned stack of a sample: from the cache when its callchain was seen before.
   auto stack_of = [&](const symbol::ThreadState& t, const record::Sample& s,
                       std::uint16_t misc) -> std::uint32_t {
@@ -119,7 +120,14 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
         stack_index.try_emplace(locs, static_cast<std::uint32_t>(loc_stacks.size()));
     if (inserted) {
       loc_stacks.push_back(&it->first);
-      for (auto id : locs) preloader.add(table.location(id).dso);
+      for (auto id : locs) {
+        if (id >= queued.size()) queued.resize(table.size(), false);
+        if (queued[id]) continue;
+        queued[id] = true;
+        const Location& loc = table.location(id);
+        preloader.add(loc.dso);
+        preloader.add_address(loc.dso, loc.map_addr);
+      }
     }
     if (cacheable) stack_cache.insert(it->second);
     return it->second;

@@ -83,10 +83,12 @@ class Dso {
   [[nodiscard]] std::uint64_t to_symbol_address(std::uint64_t map_relative) const;
   /// The symbol containing `addr` (symbol space), or nullptr.
   [[nodiscard]] const Symbol* find(std::uint64_t addr) const;
-  /// Loads the DSO and opens its DWARF (decompressing its debug sections), so that later
-  /// srcline()/inline_chain() calls find it ready. For a background thread; thread-safe.
+  /// Loads the DSO and opens its DWARF (decompressing its debug sections, indexing its
+  /// address ranges), so that later srcline()/inline_chain() calls find it ready. For a
+  /// background thread; thread-safe.
   void prepare_dwarf() const;
   /// Source file and line of `addr` (symbol space) from DWARF; nullopt without.
+  /// Remembered per address: asking again is a hash lookup. Thread-safe.
   [[nodiscard]] std::optional<std::pair<std::string, std::uint32_t>> srcline(
       std::uint64_t addr) const;
   /// Inline chain at `addr`, innermost first, ending with the containing function
