@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/huge_pages.hpp"
+#include "symbol/section_cache.hpp"
 
 namespace perfx::symbol {
 namespace {
@@ -20,6 +21,7 @@ bool unneeded(std::string_view name) {
 // A zlib-compressed section to inflate: its stream and where the result goes.
 struct Job {
   Elf_Scn* scn = nullptr;
+  std::size_t index = 0;  // of the section
   const unsigned char* in = nullptr;
   std::size_t in_size = 0;
   char* out = nullptr;
@@ -57,7 +59,7 @@ void install(const Job& job) {
 
 }  // namespace
 
-void DebugSections::prepare(Elf* elf) {
+void DebugSections::prepare(Elf* elf, const std::string& cache_path) {
   std::size_t shstrndx = 0;
   if (elf == nullptr || elf_getshdrstrndx(elf, &shstrndx) != 0) return;
   const int elf_class = gelf_getclass(elf);
@@ -84,6 +86,7 @@ void DebugSections::prepare(Elf* elf) {
       continue;                             // header must not make us allocate its claim
     Job job;
     job.scn = scn;
+    job.index = elf_ndxscn(scn);
     job.in = static_cast<const unsigned char*>(raw->d_buf) + chdr_size;
     job.in_size = raw->d_size - chdr_size;
     job.out_size = chdr.ch_size;
@@ -91,6 +94,16 @@ void DebugSections::prepare(Elf* elf) {
     jobs.push_back(job);
   }
   if (jobs.empty()) return;
+  std::vector<CachedSection> cached;
+  for (const Job& job : jobs) cached.push_back({job.index, job.in_size, job.out_size, nullptr});
+  if (auto file = load_section_cache(cache_path, cached)) {
+    cache_ = std::move(file);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      jobs[i].out = const_cast<char*>(cached[i].data);  // libdw only reads it
+      install(jobs[i]);
+    }
+    return;
+  }
   // One buffer for all of them (not zeroed): sections under 1 MiB would otherwise each
   // fault in page by page; together they share huge pages.
   auto aligned = [](std::size_t n) { return (n + 63) / 64 * 64; };
@@ -112,8 +125,17 @@ void DebugSections::prepare(Elf* elf) {
   for (std::size_t i = 0; i < jobs.size(); ++i)
     if (i != big || !helper.joinable()) inflate(jobs[i]);
   if (helper.joinable()) helper.join();
-  for (const Job& job : jobs)
+  bool all_ok = true;
+  for (const Job& job : jobs) {
     if (job.ok) install(job);
+    all_ok = all_ok && job.ok;
+  }
+  // Small debug files inflate in no time: only the big ones are worth a cache file.
+  constexpr std::size_t kWorthCaching = 256 << 10;
+  if (all_ok && total >= kWorthCaching) {
+    for (std::size_t i = 0; i < jobs.size(); ++i) cached[i].data = jobs[i].out;
+    store_section_cache(cache_path, cached);
+  }
 }
 
 }  // namespace perfx::symbol

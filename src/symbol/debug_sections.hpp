@@ -9,13 +9,19 @@
 ///    of the bytes) are made SHT_NOBITS, which libdw skips;
 ///  - the others are decompressed with libdeflate (several times faster than zlib's
 ///    inflate), the largest on its own thread, into one buffer that asks for huge
-///    pages, and handed to libelf as the sections' data with SHF_COMPRESSED cleared.
+///    pages, and handed to libelf as the sections' data with SHF_COMPRESSED cleared;
+///  - big ones are kept in a cache file (symbol/section_cache.hpp), which later runs map
+///    instead of inflating again.
 /// Changes are made to our private copy of the headers only (ELF_C_READ_MMAP_PRIVATE or
 /// an in-memory image); the file is never written.
 
 #include <libelf.h>
 
+#include <optional>
+#include <string>
+
 #include "core/huge_pages.hpp"
+#include "symbol/file_text.hpp"
 
 namespace perfx::symbol {
 
@@ -24,10 +30,13 @@ class DebugSections {
  public:
   /// Prepares `elf`'s debug sections as described above. Sections it cannot handle
   /// (another compression type, a corrupt stream) are left for libdw as they were.
-  void prepare(Elf* elf);
+  /// `cache_path`: the section cache file to read, or to write after inflating
+  /// (section_cache_path()); "" for none.
+  void prepare(Elf* elf, const std::string& cache_path = {});
 
  private:
   core::HugeBuffer buffer_;
+  std::optional<FileText> cache_;  // the mapped cache file, when the sections came from it
 };
 
 }  // namespace perfx::symbol

@@ -22,6 +22,7 @@
 #include "symbol/elf_plt.hpp"
 #include "symbol/elf_section.hpp"
 #include "symbol/file_text.hpp"
+#include "symbol/section_cache.hpp"
 
 namespace perfx::symbol {
 namespace {
@@ -703,7 +704,7 @@ bool Dso::Impl::open_dwarf() const {
     dwarf_tried = true;
     Elf* e = debug_elf ? debug_elf.get() : main_elf.get();
     if (e != nullptr) {
-      debug_sections.prepare(e);
+      debug_sections.prepare(e, section_cache_path(build_id));
       dwarf = dwarf_begin_elf(e, DWARF_C_READ, nullptr);
     }
   }

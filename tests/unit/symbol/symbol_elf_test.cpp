@@ -18,7 +18,6 @@ namespace {
 
 const std::string kSource = std::string(PERFX_TEST_DATA_DIR) + "/../fixtures/sym_pinned.c";
 const std::string kAsmSource = std::string(PERFX_TEST_DATA_DIR) + "/../fixtures/asm_aliases.S";
-const std::string kClangSource = std::string(PERFX_TEST_DATA_DIR) + "/../fixtures/clang_unit.c";
 
 class SymbolElfTest : public ::testing::Test {
  protected:
@@ -169,14 +168,16 @@ TEST_F(SymbolElfTest, SourceLinesWithoutDebugAranges) {
 }
 
 TEST_F(SymbolElfTest, SourceLinesOfAUnitMissingFromDebugAranges) {
-  // A gcc unit (listed in .debug_aranges) linked with a clang unit (not listed): the
-  // clang unit is found from its CU DIE, and a miss (the PLT, _start) still misses.
+  // A gcc unit (listed in .debug_aranges) linked with a clang unit (not listed: clang
+  // emits none by default): the clang unit is found from its CU DIE, and a miss (the
+  // PLT, _start) still misses.
   const std::string dir = dir_ + "/mixed";
-  const std::string cmd = "mkdir -p " + dir + " && cd " + dir + " && clang -g -O1 -c " +
-                          kClangSource +
-                          " -o clang_unit.o && printf 'int clang_unit_work(int);\\nint "
-                          "main(int c, char** v) { (void)v; return clang_unit_work(c); }\\n' "
-                          "> main.c && gcc -g -O1 main.c clang_unit.o -o mixed";
+  const std::string cmd =
+      "mkdir -p " + dir + " && cd " + dir +
+      " && printf 'int clang_unit_work(int x) {\\n  int y = x * 3;\\n  return y + 1;\\n}\\n'"
+      " > clang_unit.c && printf 'int clang_unit_work(int);\\nint main(int c, char** v) {"
+      " (void)v; return clang_unit_work(c); }\\n' > main.c"
+      " && clang -g -O1 -c clang_unit.c -o clang_unit.o && gcc -g -O1 main.c clang_unit.o -o mixed";
   if (std::system(cmd.c_str()) != 0) GTEST_SKIP() << "clang/gcc could not build the fixture";
   Dso dso(dir + "/mixed", DsoKind::kElf, "", paths());
   std::uint64_t clang_fn = 0;
