@@ -7,40 +7,37 @@
 #include "core/huge_pages.hpp"
 
 namespace perfx::report::detail {
+namespace {
+constexpr std::size_t kCapacity = std::size_t{1} << 20;
+}  // namespace
 
-void append_json_string(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '<':
-        out += "\\u003c";
-        break;  // keeps "</script>" inert inside HTML
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out.push_back(c);
-        }
-    }
+TextSink::TextSink(std::ostream& out)
+    : out_(out), buf_(new char[kCapacity]), cur_(buf_.get()), end_(buf_.get() + kCapacity) {}
+
+void TextSink::spill() {
+  const auto n = static_cast<std::size_t>(cur_ - buf_.get());
+  if (failed_bytes_ == 0 && n > 0) {
+    out_.write(buf_.get(), static_cast<std::streamsize>(n));
+    if (!out_) failed_bytes_ = n;
   }
-  out.push_back('"');
+  cur_ = buf_.get();
+}
+
+TextSink& TextSink::append_long(std::string_view s) {
+  spill();
+  if (s.size() <= static_cast<std::size_t>(end_ - cur_)) return *this += s;
+  if (failed_bytes_ == 0) {  // bigger than the buffer: straight to the stream
+    out_.write(s.data(), static_cast<std::streamsize>(s.size()));
+    if (!out_) failed_bytes_ = s.size();
+  }
+  return *this;
+}
+
+Result<void> TextSink::finish() {
+  spill();
+  if (failed_bytes_ != 0)
+    return fail(Errc::kIo, "writing {} bytes of export output failed", failed_bytes_);
+  return {};
 }
 
 void append_uint(std::string& out, std::uint64_t v) {
@@ -188,13 +185,6 @@ std::string_view kind_name(profile::FrameKind kind) noexcept {
 Result<void> write_all(std::ostream& out, std::string_view data) {
   out.write(data.data(), static_cast<std::streamsize>(data.size()));
   if (!out) return fail(Errc::kIo, "writing {} bytes of export output failed", data.size());
-  return {};
-}
-
-Result<void> flush_if_large(std::ostream& out, std::string& buf) {
-  if (buf.size() <= (std::size_t{1} << 20)) return {};
-  PERFX_CHECK(write_all(out, buf));
-  buf.clear();
   return {};
 }
 

@@ -1,7 +1,10 @@
 #pragma once
 // Helpers shared by the exporters (internal to src/report).
 
+#include <charconv>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -13,15 +16,101 @@
 
 namespace perfx::report::detail {
 
-/// Appends `s` to `out` as a JSON string literal (quotes included, UTF-8 kept).
-void append_json_string(std::string& out, std::string_view s);
+/// Export text on its way to a stream, through a fixed 1 MiB buffer. The per-sample
+/// exporters append millions of integers and short strings: here each is a few pointer
+/// writes (std::string's appends are out-of-line calls with growth checks, and a
+/// Result per "flush if large" check cost as much again). Memory stays bounded. A failed
+/// write is remembered; finish() writes the rest and reports it.
+class TextSink {
+ public:
+  using value_type = char;  // for std::back_inserter (fmt::format_to)
+
+  explicit TextSink(std::ostream& out);
+  TextSink(const TextSink&) = delete;
+  TextSink& operator=(const TextSink&) = delete;
+
+  void push_back(char c) {
+    if (cur_ == end_) spill();
+    *cur_++ = c;
+  }
+  TextSink& operator+=(std::string_view s) {
+    if (s.size() > static_cast<std::size_t>(end_ - cur_)) return append_long(s);
+    std::memcpy(cur_, s.data(), s.size());
+    cur_ += s.size();
+    return *this;
+  }
+  TextSink& operator+=(char c) {
+    push_back(c);
+    return *this;
+  }
+  template <typename Int>
+  void append_integer(Int v) {
+    if (end_ - cur_ < 24) spill();
+    cur_ = std::to_chars(cur_, end_, v).ptr;
+  }
+  /// Writes what is buffered; the first write error since construction, if any.
+  [[nodiscard]] Result<void> finish();
+
+ private:
+  void spill();  // writes the buffer out and empties it
+  TextSink& append_long(std::string_view s);
+
+  std::ostream& out_;
+  std::unique_ptr<char[]> buf_;
+  char* cur_;
+  char* end_;
+  std::size_t failed_bytes_ = 0;  // size of the first write that failed; 0 = none
+};
+
+/// Appends `s` to `out` (a std::string or a TextSink) as a JSON string literal (quotes
+/// included, UTF-8 kept; '<' escaped so that "</script>" stays inert inside HTML).
+template <typename Out>
+void append_json_string(Out& out, std::string_view s) {
+  out.push_back('"');
+  std::size_t plain = 0;  // start of the run of characters that need no escape
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\' && c != '<') continue;
+    out += s.substr(plain, i - plain);
+    plain = i + 1;
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '<':
+        out += "\\u003c";
+        break;
+      default: {
+        constexpr char kHex[] = "0123456789abcdef";
+        const char esc[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        out += std::string_view(esc, sizeof esc);
+      }
+    }
+  }
+  out += s.substr(plain);
+  out.push_back('"');
+}
 
 /// Appends the decimal digits of `v` to `out` (no fmt/locale machinery: exporters write
 /// millions of integers).
 void append_uint(std::string& out, std::uint64_t v);
+inline void append_uint(TextSink& out, std::uint64_t v) { out.append_integer(v); }
 
 /// Appends a signed integer in decimal to `out`.
 void append_int(std::string& out, std::int64_t v);
+inline void append_int(TextSink& out, std::int64_t v) { out.append_integer(v); }
 
 /// Indices of the samples of `event` (-1 = every event), grouped by (event, thread) in
 /// ascending order; each group is in time order (recording order for equal times).
@@ -47,9 +136,5 @@ void append_xml_escaped(std::string& out, std::string_view s);
 
 /// Writes `data` to `out`; kIo error when the stream failed.
 [[nodiscard]] Result<void> write_all(std::ostream& out, std::string_view data);
-
-/// Writes `buf` to `out` and empties it once it holds more than 1 MiB: exporters build
-/// their text in a buffer and call this as it grows, so memory stays bounded.
-[[nodiscard]] Result<void> flush_if_large(std::ostream& out, std::string& buf);
 
 }  // namespace perfx::report::detail

@@ -75,7 +75,8 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
                         static_cast<double>(profile.samples.size()));
   }();
 
-  std::string j = "{\"meta\":{";
+  detail::TextSink j(out);
+  j += "{\"meta\":{";
   fmt::format_to(std::back_inserter(j),
                  "\"version\":{},\"interval\":{:.6f},\"startTime\":0,\"shutdownTime\":null,"
                  "\"processType\":0,\"stackwalk\":1,\"debug\":0,\"gcpoison\":0,\"asyncstack\":0,"
@@ -189,9 +190,8 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
       char frac[7] = {'.', '0', '0', '0', '0', '0', '0'};
       for (std::uint64_t v = rel % 1000000, d = 6; d > 0; v /= 10, --d)
         frac[d] = static_cast<char>('0' + v % 10);
-      j.append(frac, sizeof frac);
+      j += std::string_view(frac, sizeof frac);
       j += ",0]";
-      PERFX_CHECK(detail::flush_if_large(out, j));
     }
 
     j += "]},\"frameTable\":{\"schema\":{\"location\":0,\"relevantForJS\":1,\"innerWindowID\":2,"
@@ -206,11 +206,10 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
       detail::append_json_string(j, t.strings[s]);
     }
     j += "]}";
-    PERFX_CHECK(detail::flush_if_large(out, j));
     i = end;
   }
   j += "]}\n";
-  return detail::write_all(out, j);
+  return j.finish();
 }
 
 }  // namespace perfx::report

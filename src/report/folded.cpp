@@ -151,7 +151,7 @@ Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions&
 Result<void> write_folded(const profile::Profile& profile, std::ostream& out,
                           const ExportOptions& options) {
   PERFX_TRY(folded, fold(profile, options));
-  std::string text;
+  detail::TextSink text(out);
   for (const auto& s : folded.stacks) {
     bool first = true;
     for (std::uint32_t name : s.names) {
@@ -161,9 +161,8 @@ Result<void> write_folded(const profile::Profile& profile, std::ostream& out,
     }
     if (first) text += "[unknown]";  // an empty stack still counts
     fmt::format_to(std::back_inserter(text), " {}\n", s.samples);
-    PERFX_CHECK(detail::flush_if_large(out, text));
   }
-  return detail::write_all(out, text);
+  return text.finish();
 }
 
 std::vector<FlameNode> build_flame_tree(const FoldedProfile& folded, bool inverted) {

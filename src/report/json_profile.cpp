@@ -48,7 +48,7 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     }
   }
 
-  std::string j;
+  detail::TextSink j(out);
   fmt::format_to(std::back_inserter(j), "{{\n\"format\":\"perfx-profile\",\"version\":{},",
                  kJsonProfileVersion);
   j += "\"command_line\":";
@@ -124,8 +124,6 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     j.push_back(']');
   }
   j += "],\n";
-  PERFX_CHECK(detail::write_all(out, j));
-  j.clear();
 
   // samples, columnar
   const char* columns[] = {"stack", "thread", "cpu", "time_ns", "period", "event"};
@@ -158,10 +156,8 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
           detail::append_uint(j, s.event);
           break;
       }
-      PERFX_CHECK(detail::flush_if_large(out, j));
     }
     j.push_back(']');
-    PERFX_CHECK(detail::flush_if_large(out, j));
   }
   j += "},\n";
 
@@ -236,7 +232,7 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     j += "]}";
   }
   j += "]\n}\n";
-  return detail::write_all(out, j);
+  return j.finish();
 }
 
 }  // namespace perfx::report

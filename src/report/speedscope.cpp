@@ -18,7 +18,7 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
     return fail(Errc::kInvalidArgument, "event index {} out of range: the profile has {} events",
                 options.event, profile.events.size());
   }
-  std::string j;
+  detail::TextSink j(out);
   j += "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":";
   detail::append_json_string(j, "perfx");
   j += ",\"name\":";
@@ -134,18 +134,16 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
       PERFX_TRY(text, stack_json(s.stack));
       j += text;
       detail::append_uint(weights, w);
-      PERFX_CHECK(detail::flush_if_large(out, j));
       k = m;
     }
     weights.push_back(']');
     j += "],\"weights\":";
     j += weights;
     j.push_back('}');
-    PERFX_CHECK(detail::flush_if_large(out, j));
     i = end;
   }
   j += "]}\n";
-  return detail::write_all(out, j);
+  return j.finish();
 }
 
 }  // namespace perfx::report

@@ -1,4 +1,3 @@
-#include <chrono>
 // perfx report: read a perf.data (perf's or perfx's) and print perf report's text
 // layout, or an export format (--format, via report::export_profile).
 
@@ -247,9 +246,7 @@ int run_report(int argc, char** argv) {
   if (format.empty() && ro.graph == report::GraphMode::kNone) lo.callchains = ro.children;
   if (::isatty(STDERR_FILENO) == 1) lo.progress = &show_progress;
 
-  auto L0 = std::chrono::steady_clock::now();
   auto prof = profile::load_profile(input, lo);
-  if (getenv("PERFX_TIMING")) fprintf(stderr, "load %.1f ms\n", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()-L0).count());
   if (!prof) return error_exit(prof.error().message());
   for (const auto& w : prof->warnings) fmt::print(stderr, "perfx report: warning: {}\n", w);
 
@@ -265,9 +262,7 @@ int run_report(int argc, char** argv) {
       return error_exit(fmt::format("--format {} is binary: use -o FILE", format));
     report::ExportOptions eo;
     eo.inline_frames = inline_frames;
-    auto T0 = std::chrono::steady_clock::now();
     auto ok = report::export_profile(format, *prof, *out, eo);
-    if (getenv("PERFX_TIMING")) fprintf(stderr, "export %.1f ms\n", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()-T0).count());
     if (!ok) return error_exit(ok.error().message());
     return damage_exit(*prof);
   }

@@ -141,5 +141,39 @@ TEST(Export, JsonStringsAreEscaped) {
   EXPECT_NE(j.find(R"("function":"q\"uo\\te\n\u0001ctl")"), std::string::npos);
 }
 
+TEST(Export, LargeOutputStreamsWhole) {
+  // 300k samples: several MiB of per-sample rows go out through the writers' 1 MiB
+  // buffer; nothing is lost or repeated at the buffer's edges.
+  auto p = testing::make_test_profile();
+  const auto one = p.samples.front();
+  p.samples.clear();
+  for (std::uint64_t i = 0; i < 300000; ++i) {
+    auto s = one;
+    s.time_ns = p.start_time_ns + i * 1000;
+    p.samples.push_back(s);
+  }
+  const std::string j = run("json", p);
+  EXPECT_GT(j.size(), 3u << 20);
+  const auto times = j.find("\"time_ns\":[");
+  ASSERT_NE(times, std::string::npos);
+  const auto end = j.find(']', times);
+  EXPECT_EQ(count(j.substr(times, end - times), ","), 299999u);
+  EXPECT_EQ(j.substr(j.size() - 4), "]\n}\n");
+  const std::string f = run("firefox", p);
+  EXPECT_GT(f.size(), 3u << 20);
+  EXPECT_EQ(f.back(), '\n');
+  EXPECT_NE(f.find(",299.999000,0]"), std::string::npos);  // the last sample, 299.999 ms in
+}
+
+TEST(Export, AFailedStreamIsAnIoError) {
+  for (auto format : export_formats()) {
+    std::ostringstream out;
+    out.setstate(std::ios::badbit);
+    auto r = export_profile(format, testing::make_test_profile(), out, {});
+    ASSERT_FALSE(r) << format;
+    EXPECT_EQ(r.error().code(), Errc::kIo) << format << ": " << r.error().message();
+  }
+}
+
 }  // namespace
 }  // namespace perfx::report
