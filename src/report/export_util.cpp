@@ -57,18 +57,6 @@ std::vector<std::uint32_t> samples_by_thread(const profile::Profile& profile, st
   auto wanted = [&](const profile::Sample& s) {
     return event < 0 || s.event == static_cast<std::uint64_t>(event);
   };
-  std::uint64_t threads = 0;
-  std::uint64_t events = 0;
-  std::size_t n = 0;
-  for (const auto& s : samples) {
-    if (!wanted(s)) continue;
-    threads = std::max<std::uint64_t>(threads, std::uint64_t{s.thread} + 1);
-    events = std::max<std::uint64_t>(events, std::uint64_t{s.event} + 1);
-    ++n;
-  }
-  std::vector<std::uint32_t> order;
-  core::reserve_huge(order, n);  // one index per sample: megabytes of fresh memory
-  if (n == 0) return order;
   auto by_key = [&](std::uint32_t a, std::uint32_t b) {
     const auto& x = samples[a];
     const auto& y = samples[b];
@@ -76,34 +64,43 @@ std::vector<std::uint32_t> samples_by_thread(const profile::Profile& profile, st
     if (x.thread != y.thread) return x.thread < y.thread;
     return x.time_ns < y.time_ns;
   };
+  // Counting sort by (event, thread) over the profile's own tables, in two passes: count
+  // (checking the indices and the time order on the way), then place. It is stable, so
+  // each bucket keeps the samples' order, which is time order for the loader's profiles.
+  const std::uint64_t threads = std::max<std::size_t>(profile.threads.size(), 1);
+  const std::uint64_t events = std::max<std::size_t>(profile.events.size(), 1);
   const std::uint64_t buckets = threads * events;
-  if (buckets > 4 * std::uint64_t{n} + 4096) {  // sparse indices (hand-built profiles)
+  std::vector<std::uint32_t> start(static_cast<std::size_t>(buckets) + 1, 0);
+  bool indices_ok = buckets <= 4 * std::uint64_t{samples.size()} + 4096;
+  bool time_ordered = true;
+  std::size_t n = 0;
+  std::uint64_t last_time = 0;
+  for (std::size_t i = 0; i < samples.size() && indices_ok; ++i) {
+    const auto& s = samples[i];
+    if (!wanted(s)) continue;
+    indices_ok = s.thread < threads && s.event < events;
+    time_ordered = time_ordered && s.time_ns >= last_time;
+    last_time = s.time_ns;
+    if (indices_ok)
+      ++start[static_cast<std::size_t>(std::uint64_t{s.event} * threads + s.thread) + 1];
+    ++n;
+  }
+  std::vector<std::uint32_t> order;
+  if (!indices_ok) {  // hand-built profiles: indices outside the tables
     for (std::uint32_t i = 0; i < samples.size(); ++i)
       if (wanted(samples[i])) order.push_back(i);
     std::stable_sort(order.begin(), order.end(), by_key);
     return order;
   }
-  // Counting sort by (event, thread): stable, so each bucket keeps recording order.
-  std::vector<std::uint32_t> start(static_cast<std::size_t>(buckets) + 1, 0);
-  auto bucket = [&](const profile::Sample& s) {
-    return static_cast<std::size_t>(std::uint64_t{s.event} * threads + s.thread);
-  };
-  for (const auto& s : samples)
-    if (wanted(s)) ++start[bucket(s) + 1];
   for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+  core::reserve_huge(order, n);  // one index per sample: megabytes of fresh memory
   order.resize(n);
-  std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
-  for (std::uint32_t i = 0; i < samples.size(); ++i)
-    if (wanted(samples[i])) order[next[bucket(samples[i])]++] = i;
-  // The loader's samples are in time order already; anything else gets sorted per bucket.
-  for (std::size_t b = 0; b + 1 < start.size(); ++b) {
-    const auto first = order.begin() + start[b];
-    const auto last = order.begin() + start[b + 1];
-    const bool sorted = std::is_sorted(first, last, [&](std::uint32_t a, std::uint32_t c) {
-      return samples[a].time_ns < samples[c].time_ns;
-    });
-    if (!sorted) std::stable_sort(first, last, by_key);
+  for (std::uint32_t i = 0; i < samples.size(); ++i) {
+    const auto& s = samples[i];
+    if (wanted(s))
+      order[start[static_cast<std::size_t>(std::uint64_t{s.event} * threads + s.thread)]++] = i;
   }
+  if (!time_ordered) std::stable_sort(order.begin(), order.end(), by_key);
   return order;
 }
 

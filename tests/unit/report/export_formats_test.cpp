@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 
@@ -163,6 +164,18 @@ TEST(Export, LargeOutputStreamsWhole) {
   EXPECT_GT(f.size(), 3u << 20);
   EXPECT_EQ(f.back(), '\n');
   EXPECT_NE(f.find(",299.999000,0]"), std::string::npos);  // the last sample, 299.999 ms in
+}
+
+TEST(Export, SamplesOutOfTimeOrderAreSortedPerThread) {
+  // Hand-built profiles need not list samples in time order (the loader's are): the
+  // per-sample exports still write each thread's samples by time.
+  const auto p = testing::make_test_profile();
+  auto reversed = p;
+  std::reverse(reversed.samples.begin(), reversed.samples.end());
+  for (auto format : {"speedscope", "firefox"}) EXPECT_EQ(run(format, reversed), run(format, p));
+  auto bad_thread = p;  // an index outside the thread table takes the slow path
+  bad_thread.samples.back().thread = 7;
+  EXPECT_NE(run("firefox", bad_thread).find("\"name\":\"thread\""), std::string::npos);
 }
 
 TEST(Export, AFailedStreamIsAnIoError) {
