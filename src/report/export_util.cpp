@@ -8,7 +8,8 @@
 
 namespace perfx::report::detail {
 namespace {
-constexpr std::size_t kCapacity = std::size_t{1} << 20;
+// Small enough to stay in cache and to fault in few pages, big enough for few writes.
+constexpr std::size_t kCapacity = std::size_t{256} << 10;
 }  // namespace
 
 TextSink::TextSink(std::ostream& out)

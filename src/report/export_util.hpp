@@ -16,7 +16,7 @@
 
 namespace perfx::report::detail {
 
-/// Export text on its way to a stream, through a fixed 1 MiB buffer. The per-sample
+/// Export text on its way to a stream, through a fixed 256 KiB buffer. The per-sample
 /// exporters append millions of integers and short strings: here each is a few pointer
 /// writes (std::string's appends are out-of-line calls with growth checks, and a
 /// Result per "flush if large" check cost as much again). Memory stays bounded. A failed
