@@ -100,8 +100,6 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
   std::size_t i = 0;
   while (i < order.size()) {
     const std::uint32_t thread = profile.samples[order[i]].thread;
-    std::size_t end = i;
-    while (end < order.size() && profile.samples[order[end]].thread == thread) ++end;
     ThreadTables t;
     ++generation;
     if (!first_thread) j.push_back(',');
@@ -125,8 +123,11 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
     j += "\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"responsiveness\":2},\"data\":[";
     // Sample rows go straight to the output buffer (flushed as it fills); the thread's
     // frame and stack tables they refer to are built on the way and follow them.
-    for (std::size_t k = i; k < end; ++k) {
-      const auto& s = profile.samples[order[k]];
+    // The thread's samples run until the thread changes (one pass, no scan ahead).
+    std::size_t end = i;
+    for (; end < order.size(); ++end) {
+      const auto& s = profile.samples[order[end]];
+      if (s.thread != thread) break;
       if (s.stack >= profile.stacks.size()) {
         return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
                     profile.stacks.size());
@@ -178,7 +179,7 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
       // Milliseconds with 6 decimals (ns resolution), formatted as integers.
       const std::uint64_t rel =
           s.time_ns >= profile.start_time_ns ? s.time_ns - profile.start_time_ns : 0;
-      if (k != i) j.push_back(',');
+      if (end != i) j.push_back(',');
       if (stack_row < 0) {
         j += "[null,";
       } else {

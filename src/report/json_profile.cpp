@@ -125,40 +125,27 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
   }
   j += "],\n";
 
-  // samples, columnar
-  const char* columns[] = {"stack", "thread", "cpu", "time_ns", "period", "event"};
+  // samples, columnar: one pass per column, each a tight loop over one field.
   j += "\"samples\":{";
-  for (int c = 0; c < 6; ++c) {
-    if (c) j += ",\n ";
-    fmt::format_to(std::back_inserter(j), "\"{}\":[", columns[c]);
+  auto column = [&](std::string_view name, auto field) {
+    j += name;
+    j += ":[";
     bool first = true;
     for (const auto& s : profile.samples) {
       if (!wanted(s)) continue;
       if (!first) j.push_back(',');
       first = false;
-      switch (c) {
-        case 0:
-          detail::append_uint(j, s.stack);
-          break;
-        case 1:
-          detail::append_uint(j, s.thread);
-          break;
-        case 2:
-          detail::append_uint(j, s.cpu);
-          break;
-        case 3:
-          detail::append_uint(j, s.time_ns);
-          break;
-        case 4:
-          detail::append_uint(j, s.period);
-          break;
-        default:
-          detail::append_uint(j, s.event);
-          break;
-      }
+      detail::append_uint(j, field(s));
     }
     j.push_back(']');
-  }
+  };
+  using S = profile::Sample;
+  column("\"stack\"", [](const S& s) { return s.stack; });
+  column(",\n \"thread\"", [](const S& s) { return s.thread; });
+  column(",\n \"cpu\"", [](const S& s) { return s.cpu; });
+  column(",\n \"time_ns\"", [](const S& s) { return s.time_ns; });
+  column(",\n \"period\"", [](const S& s) { return s.period; });
+  column(",\n \"event\"", [](const S& s) { return s.event; });
   j += "},\n";
 
   // The report: per event, per (function, dso): self and total (children) samples.
