@@ -12,7 +12,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -34,7 +37,21 @@ void check_sorted(const std::vector<sym::Symbol>& syms) {
   }
 }
 
+// Debug-section cache files (symbol/section_cache.hpp) go to a directory of this run,
+// not the user's cache: inputs with compressed debug sections write and read them.
+void use_fuzz_cache_dir() {
+  static char dir[64];  // no destructor: the atexit handler below runs after statics die
+  if (dir[0] != '\0') return;
+  std::snprintf(dir, sizeof dir, "/tmp/perfx-fuzz-cache-%d", static_cast<int>(::getpid()));
+  ::setenv("PERFX_CACHE_DIR", dir, 1);
+  std::atexit([] {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  });
+}
+
 void fuzz_elf(const std::uint8_t* data, std::size_t size) {
+  use_fuzz_cache_dir();
   const int fd = ::memfd_create("fuzz-elf", MFD_CLOEXEC);
   if (fd < 0) return;
   std::size_t done = 0;
