@@ -62,11 +62,10 @@ class TextSink {
   std::size_t failed_bytes_ = 0;  // size of the first write that failed; 0 = none
 };
 
-/// Appends `s` to `out` (a std::string or a TextSink) as a JSON string literal (quotes
-/// included, UTF-8 kept; '<' escaped so that "</script>" stays inert inside HTML).
+/// Appends `s` to `out` (a std::string or a TextSink) escaped for the inside of a JSON
+/// string (UTF-8 kept; '<' escaped too, so that "</script>" stays inert inside HTML).
 template <typename Out>
-void append_json_string(Out& out, std::string_view s) {
-  out.push_back('"');
+void append_json_escaped(Out& out, std::string_view s) {
   std::size_t plain = 0;  // start of the run of characters that need no escape
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
@@ -100,6 +99,13 @@ void append_json_string(Out& out, std::string_view s) {
     }
   }
   out += s.substr(plain);
+}
+
+/// Appends `s` to `out` as a JSON string literal: quotes around append_json_escaped().
+template <typename Out>
+void append_json_string(Out& out, std::string_view s) {
+  out.push_back('"');
+  append_json_escaped(out, s);
   out.push_back('"');
 }
 

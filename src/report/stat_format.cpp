@@ -1,5 +1,7 @@
 #include "report/stat_format.hpp"
 
+#include "report/export_util.hpp"
+
 #include <linux/perf_event.h>
 
 #include <cmath>
@@ -64,28 +66,7 @@ StatMetric blank_metric(std::string unit) {
 
 std::string json_escape(std::string_view s) {
   std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
+  detail::append_json_escaped(out, s);
   return out;
 }
 
