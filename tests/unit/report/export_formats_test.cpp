@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <regex>
 #include <sstream>
+#include <string>
 
 #include "export_test_profile.hpp"
 #include "report/export.hpp"
+#include "report/export_util.hpp"
 
 namespace perfx::report {
 namespace {
@@ -176,6 +178,34 @@ TEST(Export, SamplesOutOfTimeOrderAreSortedPerThread) {
   auto bad_thread = p;  // an index outside the thread table takes the slow path
   bad_thread.samples.back().thread = 7;
   EXPECT_NE(run("firefox", bad_thread).find("\"name\":\"thread\""), std::string::npos);
+}
+
+TEST(Export, TextSinkWritesIntegersLikeToString) {
+  std::ostringstream out;
+  std::string want;
+  {
+    detail::TextSink sink(out);
+    const std::uint64_t values[] = {0,
+                                    9,
+                                    999999999,
+                                    1000000000,
+                                    1000000001,
+                                    1234567890123456789ull,
+                                    10000000000000000000ull,
+                                    ~std::uint64_t{0}};
+    for (std::uint64_t v : values) {
+      detail::append_uint(sink, v);
+      sink.push_back(',');
+      want += std::to_string(v) + ",";
+    }
+    detail::append_int(sink, -1234567890123);
+    detail::append_uint(sink, std::uint32_t{4000000000u});
+    want +=
+        "-1234567890123"
+        "4000000000";
+    ASSERT_TRUE(sink.finish());
+  }
+  EXPECT_EQ(out.str(), want);
 }
 
 TEST(Export, AFailedStreamIsAnIoError) {

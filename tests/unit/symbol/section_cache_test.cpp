@@ -77,6 +77,18 @@ TEST_F(SectionCacheTest, AFileThatDoesNotMatchIsIgnored) {
   EXPECT_FALSE(load_section_cache(dir_ + "/missing", two).has_value());
 }
 
+TEST_F(SectionCacheTest, AnUnwritableCacheDirectoryOnlyCostsTheCache) {
+  // A read-only home or a file where the directory should be: nothing is stored, the
+  // caller is not told (it is a cache), and a later load finds nothing.
+  std::ofstream(dir_ + "/file") << "not a directory";
+  const std::string path = dir_ + "/file/debug-sections/abcdef";
+  const std::string a(2000, 'a');
+  store_section_cache(path, std::vector<CachedSection>{{1, 10, a.size(), a.data()}});
+  std::vector<CachedSection> want = {{1, 10, a.size(), nullptr}};
+  EXPECT_FALSE(load_section_cache(path, want).has_value());
+  EXPECT_FALSE(load_section_cache("", want).has_value());
+}
+
 TEST_F(SectionCacheTest, PathFollowsTheEnvironment) {
   setenv("PERFX_CACHE_DIR", "/somewhere", 1);
   EXPECT_EQ(section_cache_path("93ac61"), "/somewhere/debug-sections/93ac61");
