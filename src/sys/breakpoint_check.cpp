@@ -38,4 +38,16 @@ BreakpointCheck check_hardware_breakpoints() {
   return result;
 }
 
+std::vector<std::string> silent_breakpoint_notes(const CounterSnapshot& counts) {
+  std::vector<std::string> notes;
+  for (std::size_t i = 0; i < counts.events.size(); ++i) {
+    const auto& ev = counts.events[i];
+    if (ev.supported && ev.attr.type == PERF_TYPE_BREAKPOINT && counts.total(i).value == 0 &&
+        check_hardware_breakpoints() == BreakpointCheck::kSilent)
+      notes.push_back(ev.name + ": " + kSilentBreakpointsReason +
+                      ": its count is 0 whatever the program does");
+  }
+  return notes;
+}
+
 }  // namespace perfx::sys

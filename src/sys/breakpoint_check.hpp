@@ -5,6 +5,11 @@
 /// counts 0 whatever the program does. Nothing in the open tells, so this check sets a
 /// write breakpoint on a variable of its own, stores to it once and reads the count.
 
+#include <string>
+#include <vector>
+
+#include "perfx/counter.hpp"
+
 namespace perfx::sys {
 
 enum class BreakpointCheck {
@@ -16,9 +21,14 @@ enum class BreakpointCheck {
 /// Runs the check once per process (later calls return the first answer); thread-safe.
 [[nodiscard]] BreakpointCheck check_hardware_breakpoints();
 
-/// One line for a user, for a breakpoint event that counted 0 under kSilent.
-inline constexpr const char* kSilentBreakpointsNote =
-    "hardware breakpoints do not fire on this machine (the hypervisor does not deliver "
-    "debug traps): breakpoint counts are 0 whatever the program does";
+/// Why, in the words `perfx list` and `perfx stat` both use.
+inline constexpr const char* kSilentBreakpointsReason =
+    "hardware breakpoints open but never fire on this machine (the hypervisor delivers no "
+    "debug traps)";
+
+/// One line per breakpoint event of `counts` that counted 0 while breakpoints are
+/// kSilent here ("<event>: <reason>: its count is 0 whatever the program does"); empty
+/// otherwise. The check runs only when such an event exists.
+[[nodiscard]] std::vector<std::string> silent_breakpoint_notes(const CounterSnapshot& counts);
 
 }  // namespace perfx::sys

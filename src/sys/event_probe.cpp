@@ -150,7 +150,7 @@ void probe_event_list(std::vector<event::ListEntry>& entries, const event::Resol
     if (e.kind == event::EventKind::kBreakpoint && e.probed && e.supported &&
         check_hardware_breakpoints() == BreakpointCheck::kSilent) {
       e.supported = false;
-      e.status = "opens, but never fires on this machine (no debug traps from the hypervisor)";
+      e.status = kSilentBreakpointsReason;
     }
   }
 }

@@ -16,7 +16,7 @@ check "msr/tsc/ PMU event" 'grep -Eq "^  msr/tsc/ +\[Kernel PMU event\] \[suppor
 # On hypervisors that deliver no debug traps (PVM guests) a breakpoint opens but never
 # fires: the probe says so instead of [supported].
 check "breakpoint syntax mem:" \
-  'grep -Eq "^  mem:<addr>.*\[Hardware breakpoint\] \[(supported|opens, but never fires on this machine .*)\]" "$tmp/all.txt"'
+  'grep -Eq "^  mem:<addr>.*\[Hardware breakpoint\] \[(supported|hardware breakpoints open but never fire on this machine .*)\]" "$tmp/all.txt"'
 check "uprobe syntax" 'grep -Eq "^  uprobe:<path>.*\[Uprobe\] \[supported\]" "$tmp/all.txt"'
 if [ ! -e /sys/bus/event_source/devices/cpu ]; then
   check "cycles: not supported, no PMU" \

@@ -381,7 +381,7 @@ alignas(8) volatile std::uint64_t g_watched = 0;
 // mem:ADDR/8:w on a variable written K times counts K (one debug trap per store).
 TEST(CounterLive, WriteBreakpointCountsEveryStore) {
   if (sys::check_hardware_breakpoints() == sys::BreakpointCheck::kSilent)
-    GTEST_SKIP() << sys::kSilentBreakpointsNote;
+    GTEST_SKIP() << sys::kSilentBreakpointsReason;
   const auto addr = reinterpret_cast<std::uintptr_t>(&g_watched);
   ParsedEvent ev = parse_one(fmt::format("mem:{:#x}/8:w", addr));
   ASSERT_TRUE(ev.why_not.empty()) << ev.why_not;

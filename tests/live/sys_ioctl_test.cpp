@@ -198,7 +198,7 @@ volatile std::uint64_t g_var2 = 0;
 
 TEST(SysIoctl, ModifyAttributesMovesBreakpoint) {
   if (sys::check_hardware_breakpoints() == sys::BreakpointCheck::kSilent)
-    GTEST_SKIP() << sys::kSilentBreakpointsNote;
+    GTEST_SKIP() << sys::kSilentBreakpointsReason;
   raw::EventAttr a{};
   a.type = PERF_TYPE_BREAKPOINT;
   a.bp_type = HW_BREAKPOINT_W;

@@ -200,16 +200,9 @@ int run_stat(int argc, char** argv) {
     }
   }
   if (!runs->empty()) {
-    // A breakpoint that counted nothing on a machine whose breakpoints never fire: say
-    // so, rather than let a 0 pass for a program that never touched the address.
-    const auto& last = runs->back().counts;
-    for (std::size_t i = 0; i < last.events.size(); ++i) {
-      if (last.events[i].supported && last.events[i].attr.type == PERF_TYPE_BREAKPOINT &&
-          last.total(i).value == 0 &&
-          sys::check_hardware_breakpoints() == sys::BreakpointCheck::kSilent)
-        fmt::print(stderr, "perfx stat: {}: {}\n", last.events[i].name,
-                   sys::kSilentBreakpointsNote);
-    }
+    // A 0 from a breakpoint that cannot fire here must not pass for an untouched address.
+    for (const auto& note : sys::silent_breakpoint_notes(runs->back().counts))
+      fmt::print(stderr, "perfx stat: {}\n", note);
   }
   if (interval_ms == 0) {
     report::StatReport r;
