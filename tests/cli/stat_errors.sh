@@ -94,4 +94,14 @@ check "--per-thread line" 'grep -q "^sleep-$spid,.*,task-clock," "$tmp/t.err"'
 kill "$spid" 2>/dev/null
 wait "$spid" 2>/dev/null
 
+# A breakpoint that counted 0 gets the reason when breakpoints cannot fire here (perfx
+# list says which): a silent 0 would read as "never touched".
+"$PERFX" stat -e mem:0x1000:w -- true 2>"$tmp/bp.err" >/dev/null
+if "$PERFX" list 2>/dev/null | grep -q "mem:.*never fire on this machine"; then
+  check "silent breakpoint note" \
+    'grep -q "^perfx stat: mem:0x1000:w: hardware breakpoints open but never fire on this machine" "$tmp/bp.err"'
+else
+  check "no note where breakpoints fire" '! grep -q "never fire" "$tmp/bp.err"'
+fi
+
 exit $fail
