@@ -38,7 +38,9 @@ bool write_fully(int fd, const char* p, std::size_t n) {
 }  // namespace
 
 std::string section_cache_path(const std::string& build_id) {
-  if (build_id.empty()) return {};
+  // A build-id is hex; anything else (a damaged recording's) must not name a path.
+  if (build_id.empty() || build_id.find_first_not_of("0123456789abcdef") != std::string::npos)
+    return {};
   std::string dir;
   if (const char* own = std::getenv("PERFX_CACHE_DIR"); own != nullptr) {
     if (*own == '\0') return {};

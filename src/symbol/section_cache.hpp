@@ -35,7 +35,8 @@ struct CachedSection {
 
 /// Where the cache file of `build_id` lives: $PERFX_CACHE_DIR, else
 /// $XDG_CACHE_HOME/perfx, else $HOME/.cache/perfx, then "/debug-sections/<build-id>".
-/// "" (no cache) without a build-id or when PERFX_CACHE_DIR is set to "".
+/// "" (no cache) without a build-id (or one that is not lower-case hex) or when
+/// PERFX_CACHE_DIR is set to "".
 [[nodiscard]] std::string section_cache_path(const std::string& build_id);
 
 /// Maps `path` and points want[i].data at its sections when the file lists exactly
