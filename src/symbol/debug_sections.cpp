@@ -132,10 +132,15 @@ void DebugSections::prepare(Elf* elf, const std::string& cache_path) {
   }
   // Small debug files inflate in no time: only the big ones are worth a cache file.
   constexpr std::size_t kWorthCaching = 256 << 10;
-  if (all_ok && total >= kWorthCaching) {
+  if (all_ok && total >= kWorthCaching && !cache_path.empty()) {
     for (std::size_t i = 0; i < jobs.size(); ++i) cached[i].data = jobs[i].out;
-    store_section_cache(cache_path, cached);
+    cache_writer_ = std::thread(
+        [path = cache_path, sections = std::move(cached)] { store_section_cache(path, sections); });
   }
+}
+
+DebugSections::~DebugSections() {
+  if (cache_writer_.joinable()) cache_writer_.join();  // before buffer_ goes
 }
 
 }  // namespace perfx::symbol
