@@ -3,7 +3,7 @@
 /// An on-disk cache of decompressed debug sections, one file per build-id.
 ///
 /// Distributions ship debug files with zlib-compressed sections; inflating libc6-dbg's
-/// takes ~25 ms of CPU and 10 MB of fresh memory on every report that wants source lines,
+/// takes ~20 ms of CPU and 10 MB of fresh memory on every report that wants source lines,
 /// however few of its addresses the profile has. The first report stores the inflated
 /// sections (like perf's ~/.debug and debuginfod's cache keep files by build-id); later
 /// ones map that file, and the page cache shares it between runs.
