@@ -223,10 +223,6 @@ class EventReport {
       // event totals, which count every sample read).
       if (o_.hide_unresolved && unresolved(leaf_frame)) continue;
       const bool filtered = !passes_filters(leaf_frame);
-      if (!filtered) {
-        kept_period_ += g.period;
-        kept_samples_ += g.count;
-      }
       // The leaf's entry always gets the sample (perf adds it from the sample's own ip);
       // the other frames only within --max-stack.
       const auto [lo, hi] = shown_range(si.stack);
@@ -237,6 +233,13 @@ class EventReport {
       Entry& le = entry_for(stack[leaf], si, filtered, level);
       le.self += g.period;
       le.nr_samples += g.count;
+      // perf counts a sample as kept when its leaf's entry is (hists__inc_nr_samples()
+      // with he->filtered): that entry may have been made, and filtered, by an earlier
+      // sample whose leaf failed the filter (a kernel leaf in children mode).
+      if (!le.filtered) {
+        kept_period_ += g.period;
+        kept_samples_ += g.count;
+      }
       const auto leaf_idx = static_cast<std::uint32_t>(&le - entries_.data());
       const std::uint64_t chain_base = static_cast<std::uint64_t>(si.stack) << 16;
       if (!children_) {
