@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <vector>
 
 #include "report/report_table.hpp"
 
@@ -18,21 +19,30 @@ profile::Frame frame(std::string fn, std::string dso, profile::FrameKind kind) {
   return f;
 }
 
-// main -> a -> b (leaf) x3 samples, main -> a -> a (recursion, leaf a) x1, kernel leaf x1
-profile::Profile make_profile() {
+// One thread (app, 10) and one cpu-clock event with callchains, `samples` x 100 ns.
+profile::Profile app_profile(std::vector<profile::Frame> frames,
+                             std::vector<std::vector<std::uint32_t>> stacks,
+                             std::uint64_t samples) {
   profile::Profile p;
-  p.frames = {frame("main", "app", profile::FrameKind::kUser),
-              frame("a", "app", profile::FrameKind::kUser),
-              frame("b", "libb.so", profile::FrameKind::kUser),
-              frame("irq", "[kernel.kallsyms]", profile::FrameKind::kKernel)};
-  p.stacks = {{0, 1, 2}, {0, 1, 1}, {0, 3}};
+  p.frames = std::move(frames);
+  p.stacks = std::move(stacks);
   p.threads = {{10, 10, "app"}};
   profile::Event ev{"cpu-clock", "nanoseconds"};
   ev.has_callchain = true;
   ev.has_cpu = true;
-  ev.total_samples = 5;
-  ev.total_period = 500;
+  ev.total_samples = samples;
+  ev.total_period = samples * 100;
   p.events = {ev};
+  return p;
+}
+
+// main -> a -> b (leaf) x3 samples, main -> a -> a (recursion, leaf a) x1, kernel leaf x1
+profile::Profile make_profile() {
+  profile::Profile p = app_profile({frame("main", "app", profile::FrameKind::kUser),
+                                    frame("a", "app", profile::FrameKind::kUser),
+                                    frame("b", "libb.so", profile::FrameKind::kUser),
+                                    frame("irq", "[kernel.kallsyms]", profile::FrameKind::kKernel)},
+                                   {{0, 1, 2}, {0, 1, 1}, {0, 3}}, 5);
   for (int i = 0; i < 3; ++i) p.samples.push_back({0, 0, 0, 0, 100, 0});
   p.samples.push_back({1, 0, 1, 0, 100, 0});
   p.samples.push_back({2, 0, 0, 0, 100, 0});
@@ -252,19 +262,11 @@ TEST(ReportTable, RelativeTotalsCountTheSamplesOfKeptEntries) {
   // --dsos app, so alpha's own samples later count nowhere. (Seen in interop
   // report_filters_vs_perf under load: perf 420 samples, sym_outer 100%; perfx counted
   // sym_alpha's 501 self samples whose entry an earlier kernel-leaf sample had made.)
-  profile::Profile p;
-  p.frames = {frame("main", "app", profile::FrameKind::kUser),
-              frame("outer", "app", profile::FrameKind::kUser),
-              frame("alpha", "app", profile::FrameKind::kUser),
-              frame("irq", "[kernel.kallsyms]", profile::FrameKind::kKernel)};
-  p.stacks = {{0, 1}, {0, 2, 3}, {0, 2}};
-  p.threads = {{10, 10, "app"}};
-  profile::Event ev{"cpu-clock", "nanoseconds"};
-  ev.has_callchain = true;
-  ev.has_cpu = true;
-  ev.total_samples = 6;
-  ev.total_period = 600;
-  p.events = {ev};
+  profile::Profile p = app_profile({frame("main", "app", profile::FrameKind::kUser),
+                                    frame("outer", "app", profile::FrameKind::kUser),
+                                    frame("alpha", "app", profile::FrameKind::kUser),
+                                    frame("irq", "[kernel.kallsyms]", profile::FrameKind::kKernel)},
+                                   {{0, 1}, {0, 2, 3}, {0, 2}}, 6);
   p.samples = {{0, 0, 0, 1, 100, 0}, {0, 0, 0, 2, 100, 0}, {1, 0, 0, 3, 100, 0},
                {2, 0, 0, 4, 100, 0}, {2, 0, 0, 5, 100, 0}, {2, 0, 0, 6, 100, 0}};
   ReportOptions o;
