@@ -1,5 +1,5 @@
 #pragma once
-// Helpers shared by the exporters (internal to src/report).
+// Helpers shared by the exporters and the stat JSON writer (internal to src/report).
 
 #include <charconv>
 #include <cstdint>

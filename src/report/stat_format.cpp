@@ -1,13 +1,13 @@
 #include "report/stat_format.hpp"
 
-#include "report/export_util.hpp"
-
 #include <linux/perf_event.h>
 
 #include <cmath>
 
 #include <fmt/format.h>
 #include <fmt/printf.h>
+
+#include "report/export_util.hpp"
 
 namespace perfx::report {
 namespace {
