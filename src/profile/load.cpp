@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include <fmt/format.h>
+
 #include "core/huge_pages.hpp"
 #include "profile/dso_preloader.hpp"
 #include "profile/replay.hpp"
@@ -69,8 +71,13 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     time_filter = std::move(f);
   }
   bool no_cpu_field = false;  // --cpu on an event without PERF_SAMPLE_CPU
+  // Sample::event is 16 bits: samples of events past the first 65536 (only a damaged or
+  // hand-made file has that many) are left out, with a warning.
+  constexpr std::size_t kMaxEvents = std::size_t{1} << 16;
+  bool events_dropped = false;
   auto sync_events = [&] {
-    for (std::size_t i = prof.events.size(); i < reader.attrs().size(); ++i) {
+    const std::size_t n = std::min(reader.attrs().size(), kMaxEvents);
+    for (std::size_t i = prof.events.size(); i < n; ++i) {
       std::string name = reader.event_name(i);
       Event ev{name, event_unit(name)};
       ev.has_callchain = (reader.attrs()[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
@@ -165,6 +172,10 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     sync_events();
     if (no_cpu_field) return false;  // pipe mode: attrs arrive with the data
     const int ai = r.attr_index < 0 ? 0 : r.attr_index;
+    if (static_cast<std::size_t>(ai) >= kMaxEvents) {
+      events_dropped = true;
+      return true;
+    }
     std::uint64_t period = s->period;
     if (!s->has(PERF_SAMPLE_PERIOD) && static_cast<std::size_t>(ai) < reader.attrs().size()) {
       const auto& attr = reader.attrs()[static_cast<std::size_t>(ai)].attr;
@@ -184,10 +195,10 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     Sample out;
     out.stack = stack_of(t, *s, r.header.misc);
     out.thread = thread_of(t);
-    out.cpu = s->cpu;
+    out.cpu = static_cast<std::uint16_t>(std::min<std::uint32_t>(s->cpu, 0xffff));
     out.time_ns = s->time;
     out.period = period;
-    out.event = static_cast<std::uint32_t>(ai);
+    out.event = static_cast<std::uint16_t>(ai);
     if (first_time || s->time < prof.start_time_ns) prof.start_time_ns = s->time;
     prof.end_time_ns = std::max(prof.end_time_ns, s->time);
     first_time = false;
@@ -304,6 +315,11 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
       for (auto fi : loc_frames[ls[k]]) st.push_back(fi);
   }
   for (const auto& w : reader.stats().warnings) prof.warnings.push_back(w);
+  if (events_dropped) {
+    prof.warnings.push_back(fmt::format(
+        "the file has {} events: samples of those after the first {} are left out",
+        reader.attrs().size(), kMaxEvents));
+  }
   return prof;
 }
 

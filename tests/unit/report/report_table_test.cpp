@@ -19,6 +19,17 @@ profile::Frame frame(std::string fn, std::string dso, profile::FrameKind kind) {
   return f;
 }
 
+// A sample of thread 0, event 0.
+profile::Sample sample(std::uint32_t stack, std::uint16_t cpu, std::uint64_t period,
+                       std::uint64_t time_ns = 0) {
+  profile::Sample s;
+  s.stack = stack;
+  s.cpu = cpu;
+  s.period = period;
+  s.time_ns = time_ns;
+  return s;
+}
+
 // One thread (app, 10) and one cpu-clock event with callchains, `samples` x 100 ns.
 profile::Profile app_profile(std::vector<profile::Frame> frames,
                              std::vector<std::vector<std::uint32_t>> stacks,
@@ -43,9 +54,9 @@ profile::Profile make_profile() {
                                     frame("b", "libb.so", profile::FrameKind::kUser),
                                     frame("irq", "[kernel.kallsyms]", profile::FrameKind::kKernel)},
                                    {{0, 1, 2}, {0, 1, 1}, {0, 3}}, 5);
-  for (int i = 0; i < 3; ++i) p.samples.push_back({0, 0, 0, 0, 100, 0});
-  p.samples.push_back({1, 0, 1, 0, 100, 0});
-  p.samples.push_back({2, 0, 0, 0, 100, 0});
+  for (int i = 0; i < 3; ++i) p.samples.push_back(sample(0, 0, 100));
+  p.samples.push_back(sample(1, 1, 100));
+  p.samples.push_back(sample(2, 0, 100));
   return p;
 }
 
@@ -168,10 +179,10 @@ profile::Profile merge_profile() {
   ev.total_samples = 7;
   ev.total_period = 551;
   p.events = {ev};
-  for (int i = 0; i < 3; ++i) p.samples.push_back({0, 0, 0, 0, 100, 0});
-  for (int i = 0; i < 2; ++i) p.samples.push_back({1, 0, 0, 0, 100, 0});
-  p.samples.push_back({2, 0, 0, 0, 1, 0});
-  p.samples.push_back({3, 0, 0, 0, 50, 0});
+  for (int i = 0; i < 3; ++i) p.samples.push_back(sample(0, 0, 100));
+  for (int i = 0; i < 2; ++i) p.samples.push_back(sample(1, 0, 100));
+  p.samples.push_back(sample(2, 0, 1));
+  p.samples.push_back(sample(3, 0, 50));
   return p;
 }
 
@@ -267,8 +278,8 @@ TEST(ReportTable, RelativeTotalsCountTheSamplesOfKeptEntries) {
                                     frame("alpha", "app", profile::FrameKind::kUser),
                                     frame("irq", "[kernel.kallsyms]", profile::FrameKind::kKernel)},
                                    {{0, 1}, {0, 2, 3}, {0, 2}}, 6);
-  p.samples = {{0, 0, 0, 1, 100, 0}, {0, 0, 0, 2, 100, 0}, {1, 0, 0, 3, 100, 0},
-               {2, 0, 0, 4, 100, 0}, {2, 0, 0, 5, 100, 0}, {2, 0, 0, 6, 100, 0}};
+  p.samples = {sample(0, 0, 100, 1), sample(0, 0, 100, 2), sample(1, 0, 100, 3),
+               sample(2, 0, 100, 4), sample(2, 0, 100, 5), sample(2, 0, 100, 6)};
   ReportOptions o;
   o.graph = GraphMode::kNone;
   o.sort = {"sym"};
