@@ -316,9 +316,9 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   }
   for (const auto& w : reader.stats().warnings) prof.warnings.push_back(w);
   if (events_dropped) {
-    prof.warnings.push_back(fmt::format(
-        "the file has {} events: samples of those after the first {} are left out",
-        reader.attrs().size(), kMaxEvents));
+    prof.warnings.push_back(
+        fmt::format("the file has {} events: samples of those after the first {} are left out",
+                    reader.attrs().size(), kMaxEvents));
   }
   return prof;
 }
