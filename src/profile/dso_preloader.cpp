@@ -2,7 +2,8 @@
 
 namespace perfx::profile {
 
-DsoPreloader::DsoPreloader(bool dwarf) : dwarf_(dwarf), worker_([this] { run(); }) {}
+DsoPreloader::DsoPreloader(bool dwarf, bool inlines)
+    : dwarf_(dwarf), inlines_(inlines), worker_([this] { run(); }) {}
 
 DsoPreloader::~DsoPreloader() {
   {
@@ -42,7 +43,7 @@ void DsoPreloader::run() {
     if (job.address)
       (void)job.dso->srcline(job.dso->to_symbol_address(job.map_addr));
     else if (dwarf_)
-      job.dso->prepare_dwarf();
+      job.dso->prepare_dwarf(inlines_);
     else
       job.dso->load();
     lock.lock();

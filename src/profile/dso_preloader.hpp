@@ -23,8 +23,10 @@ namespace perfx::profile {
 class DsoPreloader {
  public:
   /// `dwarf`: also open each DSO's DWARF (for source lines and inline frames), which
-  /// for a distribution's debug file means decompressing megabytes of debug sections.
-  explicit DsoPreloader(bool dwarf = false);
+  /// for a distribution's debug file means decompressing megabytes of debug sections;
+  /// for lines only (no `inlines`), a DSO whose source-line cache exists is not opened
+  /// (symbol::Dso::prepare_dwarf()).
+  explicit DsoPreloader(bool dwarf = false, bool inlines = false);
   /// Waits for the DSO being loaded (not for the queued ones).
   ~DsoPreloader();
   DsoPreloader(const DsoPreloader&) = delete;
@@ -52,6 +54,7 @@ class DsoPreloader {
   std::deque<Job> queue_;
   bool stopping_ = false;
   const bool dwarf_;
+  const bool inlines_;
   std::thread worker_;  // last: started once the members above exist
 };
 

@@ -110,7 +110,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
                                          reader.data_size() / 48, std::uint64_t{1} << 22)));
   }
   StackCache stack_cache;
-  DsoPreloader preloader(options.source_lines || options.inline_frames);
+  DsoPreloader preloader(options.source_lines || options.inline_frames, options.inline_frames);
   std::vector<bool> queued;  // location id -> handed to the preloader
   // The interned stack of a sample: from the cache when its callchain was seen before.
   auto stack_of = [&](const symbol::ThreadState& t, const record::Sample& s,

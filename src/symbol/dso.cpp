@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include "symbol/elf_section.hpp"
 #include "symbol/file_text.hpp"
 #include "symbol/section_cache.hpp"
+#include "symbol/srcline_cache.hpp"
 
 namespace perfx::symbol {
 namespace {
@@ -382,7 +384,8 @@ struct Dso::Impl {
   mutable std::vector<Load> loads;
   mutable std::string build_id;
   mutable std::string warning;
-  mutable std::string file_path;  // file behind main_elf, "" for a memory image
+  mutable std::string file_path;   // file behind main_elf, "" for a memory image
+  mutable std::string debug_file;  // file behind debug_elf
   mutable ElfFile main_elf;
   mutable ElfFile debug_elf;
   mutable Dwarf* dwarf = nullptr;
@@ -398,9 +401,14 @@ struct Dso::Impl {
   mutable std::vector<CuRange> cu_ranges;
   mutable bool cu_ranges_built = false;
   /// srcline() answers by address (dwarf_mutex held): the DSO preloader looks lines up
-  /// during the replay, the resolver after it asks again.
-  mutable std::unordered_map<Dwarf_Addr, std::optional<std::pair<std::string, std::uint32_t>>>
-      srclines;
+  /// during the replay, the resolver after it asks again. Seeded from the source-line
+  /// cache (srcline_cache.hpp); the addresses looked up here are added to it at the end.
+  mutable SrclineMemo srclines;
+  mutable bool srcline_cache_read = false;
+  mutable SrclineCacheState srcline_cache_state = SrclineCacheState::kAbsent;
+  mutable std::string srcline_cache_file;  // "" = no cache for this DSO
+  mutable std::string dwarf_identity;      // the file the DWARF comes from, as cached
+  mutable std::vector<Dwarf_Addr> srclines_added;
 
   /// Opens the DWARF once (dwarf_mutex held); false when the DSO has none.
   bool open_dwarf() const;
@@ -409,8 +417,18 @@ struct Dso::Impl {
   /// srcline() without the memo (dwarf_mutex held).
   [[nodiscard]] std::optional<std::pair<std::string, std::uint32_t>> lookup_srcline(
       Dwarf_Addr addr) const;
+  /// Seeds `srclines` from the cache once (dwarf_mutex held, DSO loaded); true when the
+  /// cache file of this build is there, so lines may need no DWARF at all.
+  bool read_srcline_cache() const;
 
   ~Impl() {
+    if (!srclines_added.empty()) {
+      try {
+        store_srcline_cache(srcline_cache_file, dwarf_identity, srcline_cache_state, srclines,
+                            srclines_added);
+      } catch (...) {  // only a cache
+      }
+    }
     if (dwarf != nullptr) dwarf_end(dwarf);
   }
 
@@ -536,6 +554,7 @@ void Dso::Impl::load_elf(const Dso& self) const {
       self.kind_ == DsoKind::kVdso ? std::string{} : find_debug_file(path, main_elf.get());
   if (!debug_path.empty()) {
     debug_elf = ElfFile(debug_path);
+    if (debug_elf) debug_file = debug_path;
     if (debug_elf && has_section_type(debug_elf.get(), SHT_SYMTAB))
       read_elf_symbols(debug_elf.get(), SHT_SYMTAB, dm, names, raw);
   }
@@ -711,9 +730,35 @@ bool Dso::Impl::open_dwarf() const {
   return dwarf != nullptr;
 }
 
-void Dso::prepare_dwarf() const {
+namespace {
+
+// Path, size and modification time of `path`: what names a DWARF source in the
+// source-line cache. "" when it cannot be read.
+std::string file_identity(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0) return {};
+  return path + '\n' + std::to_string(st.st_size) + '\n' + std::to_string(st.st_mtim.tv_sec) + '.' +
+         std::to_string(st.st_mtim.tv_nsec);
+}
+
+}  // namespace
+
+bool Dso::Impl::read_srcline_cache() const {
+  if (srcline_cache_read) return srcline_cache_state == SrclineCacheState::kValid;
+  srcline_cache_read = true;
+  dwarf_identity = file_identity(debug_elf ? debug_file : file_path);
+  if (dwarf_identity.empty()) return false;
+  srcline_cache_file = srcline_cache_path(build_id);
+  srcline_cache_state = load_srcline_cache(srcline_cache_file, dwarf_identity, srclines);
+  return srcline_cache_state == SrclineCacheState::kValid;
+}
+
+void Dso::prepare_dwarf(bool inlines) const {
   load();
   std::lock_guard lock(impl_->dwarf_mutex);
+  // With the source-line cache of this build, lines need DWARF only for addresses it
+  // does not have yet: opened then, by the first lookup. Inline chains always need it.
+  if (impl_->read_srcline_cache() && !inlines) return;
   // The address -> CU table too: the first lookup would build it (libdw reads every CU
   // header listed in .debug_aranges; 10 ms for libc6-dbg), after the replay.
   Dwarf_Aranges* aranges = nullptr;
@@ -724,8 +769,12 @@ void Dso::prepare_dwarf() const {
 std::optional<std::pair<std::string, std::uint32_t>> Dso::srcline(std::uint64_t addr) const {
   load();
   std::lock_guard lock(impl_->dwarf_mutex);
+  if (!impl_->srcline_cache_read) (void)impl_->read_srcline_cache();
   auto [memo, inserted] = impl_->srclines.try_emplace(addr);
-  if (inserted) memo->second = impl_->lookup_srcline(addr);
+  if (inserted) {
+    memo->second = impl_->lookup_srcline(addr);
+    if (!impl_->srcline_cache_file.empty()) impl_->srclines_added.push_back(addr);
+  }
   return memo->second;
 }
 
@@ -770,11 +819,11 @@ Dwarf_Die last_alias_subprogram(Dwarf_Die* cu, Dwarf_Die chosen, Dwarf_Addr addr
 
 std::vector<InlineFrame> Dso::inline_chain(std::uint64_t addr) const {
   std::vector<InlineFrame> out;
-  auto leaf = srcline(addr);  // also opens DWARF
+  auto leaf = srcline(addr);  // may come from the source-line cache, without DWARF
   if (!leaf) return out;
   std::lock_guard lock(impl_->dwarf_mutex);
   Dwarf_Die cu;
-  if (impl_->dwarf == nullptr || !impl_->find_cu(addr, &cu)) return out;
+  if (!impl_->open_dwarf() || !impl_->find_cu(addr, &cu)) return out;
   std::string file = leaf->first;
   std::uint32_t line = leaf->second;
   Dwarf_Files* files = nullptr;

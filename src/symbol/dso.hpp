@@ -85,10 +85,12 @@ class Dso {
   [[nodiscard]] const Symbol* find(std::uint64_t addr) const;
   /// Loads the DSO and opens its DWARF (decompressing its debug sections, indexing its
   /// address ranges), so that later srcline()/inline_chain() calls find it ready. For a
-  /// background thread; thread-safe.
-  void prepare_dwarf() const;
+  /// background thread; thread-safe. Without `inlines`, a DSO whose source-line cache
+  /// exists is left unopened: srcline() opens the DWARF on its first miss.
+  void prepare_dwarf(bool inlines = true) const;
   /// Source file and line of `addr` (symbol space) from DWARF; nullopt without.
-  /// Remembered per address: asking again is a hash lookup. Thread-safe.
+  /// Remembered per address: asking again is a hash lookup. Thread-safe. Answers are
+  /// kept on disk by build-id (symbol/srcline_cache.hpp) for the next run.
   [[nodiscard]] std::optional<std::pair<std::string, std::uint32_t>> srcline(
       std::uint64_t addr) const;
   /// Inline chain at `addr`, innermost first, ending with the containing function

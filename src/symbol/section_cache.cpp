@@ -3,11 +3,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <string_view>
+
+#include "symbol/cache_dir.hpp"
 
 namespace perfx::symbol {
 namespace {
@@ -24,35 +23,10 @@ std::uint64_t word(std::string_view bytes, std::size_t at) {
   return v;
 }
 
-bool write_fully(int fd, const char* p, std::size_t n) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<std::size_t>(w);
-  }
-  return true;
-}
-
 }  // namespace
 
 std::string section_cache_path(const std::string& build_id) {
-  // A build-id is hex; anything else (a damaged recording's) must not name a path.
-  if (build_id.empty() || build_id.find_first_not_of("0123456789abcdef") != std::string::npos)
-    return {};
-  std::string dir;
-  if (const char* own = std::getenv("PERFX_CACHE_DIR"); own != nullptr) {
-    if (*own == '\0') return {};
-    dir = own;
-  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
-    dir = std::string(xdg) + "/perfx";
-  } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    dir = std::string(home) + "/.cache/perfx";
-  } else {
-    return {};
-  }
-  return dir + "/debug-sections/" + build_id;
+  return cache_file_path("debug-sections", build_id);
 }
 
 std::optional<FileText> load_section_cache(const std::string& path,
@@ -81,9 +55,7 @@ std::optional<FileText> load_section_cache(const std::string& path,
 
 void store_section_cache(const std::string& path, std::span<const CachedSection> sections) {
   if (path.empty()) return;
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  if (ec) return;
+  if (!make_cache_dir(path)) return;
   // Header and entries, then each section at its aligned offset.
   std::string head(kMagic);
   auto put = [&head](std::uint64_t v) { head.append(reinterpret_cast<const char*>(&v), sizeof v); };

@@ -1,0 +1,55 @@
+#pragma once
+/// \file
+/// An on-disk cache of source lines by address, one file per build-id.
+///
+/// A report with source lines (pprof and json exports, --sort srcline) reads DWARF: for
+/// libc6-dbg, libdw indexes 2000 compilation units (dwarf_getaranges, ~15 ms) and parses
+/// the line tables of the units the profile touches, on every run, for a few hundred
+/// addresses. The answers are kept here by build-id; a later report of the same
+/// binaries finds its addresses in this file and opens the DWARF only for new ones.
+///
+/// File layout (host byte order; a cache is not carried between machines):
+///   "PERFXSL1", u32 identity length, identity bytes, then records
+///   {u64 address, u32 line, u32 flags_and_length, file name bytes}, where bit 31 of
+///   flags_and_length says the address has a line and the low 16 bits are the length of
+///   the file name. The identity names the file the DWARF came from (path, size,
+///   modification time): installing a debug package gives a new identity, and a file
+///   whose identity differs is rewritten. Records are appended by later runs (one
+///   write(2) with O_APPEND each); a damaged tail makes the file rewritten.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+namespace perfx::symbol {
+
+/// Source file and line by address (nullopt: the address has none).
+using SrclineMemo =
+    std::unordered_map<std::uint64_t, std::optional<std::pair<std::string, std::uint32_t>>>;
+
+/// Where the cache file of `build_id` lives (cache_file_path(), kind "srclines").
+[[nodiscard]] std::string srcline_cache_path(const std::string& build_id);
+
+/// What load_srcline_cache() found.
+enum class SrclineCacheState {
+  kAbsent,  ///< no file (or no cache path): store_srcline_cache() writes a new one
+  kValid,   ///< read whole, same identity: new records can be appended
+  kStale,   ///< another identity or damaged: store_srcline_cache() replaces it
+};
+
+/// Adds the records of the cache at `path` to `memo` when the file has `identity`.
+[[nodiscard]] SrclineCacheState load_srcline_cache(const std::string& path,
+                                                   std::string_view identity, SrclineMemo& memo);
+
+/// Saves the answers for `added` (addresses in `memo`): appended to a kValid file, else
+/// a new file with `identity` and every record of `memo`, through a temporary file
+/// renamed into place. A file past 64 MiB is left as it is. Failures are ignored.
+void store_srcline_cache(const std::string& path, std::string_view identity,
+                         SrclineCacheState state, const SrclineMemo& memo,
+                         std::span<const std::uint64_t> added);
+
+}  // namespace perfx::symbol
