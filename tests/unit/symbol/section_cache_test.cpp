@@ -92,7 +92,7 @@ TEST_F(SectionCacheTest, AnUnwritableCacheDirectoryOnlyCostsTheCache) {
 TEST_F(SectionCacheTest, PathFollowsTheEnvironment) {
   setenv("PERFX_CACHE_DIR", "/somewhere", 1);
   EXPECT_EQ(section_cache_path("93ac61"), "/somewhere/debug-sections/93ac61");
-  EXPECT_EQ(section_cache_path(""), "");  // no build-id, no cache
+  EXPECT_EQ(section_cache_path(""), "");                  // no build-id, no cache
   EXPECT_EQ(section_cache_path("../../etc/passwd"), "");  // not a build-id
   setenv("PERFX_CACHE_DIR", "", 1);
   EXPECT_EQ(section_cache_path("93ac61"), "");  // turned off
