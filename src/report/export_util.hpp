@@ -30,7 +30,7 @@ class TextSink {
   TextSink(const TextSink&) = delete;
   TextSink& operator=(const TextSink&) = delete;
 
-  void push_back(char c) {
+  [[gnu::always_inline]] void push_back(char c) {
     if (cur_ == end_) spill();
     *cur_++ = c;
   }
@@ -45,7 +45,7 @@ class TextSink {
     return *this;
   }
   template <typename Int>
-  void append_integer(Int v) {
+  [[gnu::always_inline]] void append_integer(Int v) {
     if (end_ - cur_ < 24) spill();
     if constexpr (sizeof(Int) == 8 && std::is_unsigned_v<Int>) {
       // Nanosecond times have 13-19 digits: the low nine in 32-bit arithmetic, two at a
@@ -60,16 +60,28 @@ class TextSink {
       cur_ = std::to_chars(cur_, end_, v).ptr;
     }
   }
+  /// Appends `v` / 10^6 with six decimals ("1234.000567"): nanoseconds as milliseconds.
+  [[gnu::always_inline]] void append_millis(std::uint64_t ns) {
+    append_integer(ns / 1000000u);
+    auto frac = static_cast<std::uint32_t>(ns % 1000000u);
+    if (end_ - cur_ < 8) spill();
+    cur_[0] = '.';
+    for (int i = 5; i > 0; i -= 2) {
+      std::memcpy(cur_ + i, kPairs + 2 * (frac % 100u), 2);
+      frac /= 100u;
+    }
+    cur_ += 7;
+  }
   /// Writes what is buffered; the first write error since construction, if any.
   [[nodiscard]] Result<void> finish();
 
  private:
   void spill();                            // writes the buffer out and empties it
+  static constexpr char kPairs[] =  // "00" to "99"
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
   void put_nine_digits(std::uint32_t v) {  // v < 10^9, zero-padded
-    static constexpr char kPairs[] =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-        "8081828384858687888990919293949596979899";
     cur_[0] = static_cast<char>('0' + v / 100000000u);
     v %= 100000000u;
     for (int i = 7; i > 0; i -= 2) {
@@ -137,11 +149,15 @@ void append_json_string(Out& out, std::string_view s) {
 /// Appends the decimal digits of `v` to `out` (no fmt/locale machinery: exporters write
 /// millions of integers).
 void append_uint(std::string& out, std::uint64_t v);
-inline void append_uint(TextSink& out, std::uint64_t v) { out.append_integer(v); }
+[[gnu::always_inline]] inline void append_uint(TextSink& out, std::uint64_t v) {
+  out.append_integer(v);
+}
 
 /// Appends a signed integer in decimal to `out`.
 void append_int(std::string& out, std::int64_t v);
-inline void append_int(TextSink& out, std::int64_t v) { out.append_integer(v); }
+[[gnu::always_inline]] inline void append_int(TextSink& out, std::int64_t v) {
+  out.append_integer(v);
+}
 
 /// Indices of the samples of `event` (-1 = every event), grouped by (event, thread) in
 /// ascending order; each group is in time order (recording order for equal times).

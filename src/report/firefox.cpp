@@ -187,11 +187,7 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
         detail::append_int(j, stack_row);
         j.push_back(',');
       }
-      detail::append_uint(j, rel / 1000000);
-      char frac[7] = {'.', '0', '0', '0', '0', '0', '0'};
-      for (std::uint64_t v = rel % 1000000, d = 6; d > 0; v /= 10, --d)
-        frac[d] = static_cast<char>('0' + v % 10);
-      j += std::string_view(frac, sizeof frac);
+      j.append_millis(rel);
       j += ",0]";
     }
 
