@@ -47,18 +47,27 @@ class TextSink {
   template <typename Int>
   [[gnu::always_inline]] void append_integer(Int v) {
     if (end_ - cur_ < 24) spill();
-    if constexpr (sizeof(Int) == 8 && std::is_unsigned_v<Int>) {
-      // Nanosecond times have 13-19 digits: the low nine in 32-bit arithmetic, two at a
-      // time, instead of ten 64-bit divisions by 100.
-      if (v >= 1000000000u) {
-        cur_ = std::to_chars(cur_, end_, v / 1000000000u).ptr;
-        put_nine_digits(static_cast<std::uint32_t>(v % 1000000000u));
+    if constexpr (std::is_signed_v<Int>) {
+      if (v < 0) {
+        cur_ = std::to_chars(cur_, end_, v).ptr;
         return;
       }
-      cur_ = std::to_chars(cur_, end_, static_cast<std::uint32_t>(v)).ptr;
-    } else {
-      cur_ = std::to_chars(cur_, end_, v).ptr;
     }
+    const auto u = static_cast<std::make_unsigned_t<Int>>(v);
+    if constexpr (sizeof(Int) == 8) {
+      // Nanosecond times have 13-19 digits: the low nine in 32-bit arithmetic, two at a
+      // time, instead of ten 64-bit divisions by 100.
+      if (u >= 1000000000u) {
+        const std::uint64_t high = u / 1000000000u;
+        if (high < 1000000000u)
+          put_uint32(static_cast<std::uint32_t>(high));
+        else
+          cur_ = std::to_chars(cur_, end_, high).ptr;
+        put_nine_digits(static_cast<std::uint32_t>(u % 1000000000u));
+        return;
+      }
+    }
+    put_uint32(static_cast<std::uint32_t>(u));
   }
   /// Appends `v` / 10^6 with six decimals ("1234.000567"): nanoseconds as milliseconds.
   [[gnu::always_inline]] void append_millis(std::uint64_t ns) {
@@ -76,11 +85,43 @@ class TextSink {
   [[nodiscard]] Result<void> finish();
 
  private:
-  void spill();                            // writes the buffer out and empties it
+  void spill();                     // writes the buffer out and empties it
   static constexpr char kPairs[] =  // "00" to "99"
       "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
       "8081828384858687888990919293949596979899";
+  // The decimal digits of `v` (room checked by the caller): the indices, thread and cpu
+  // numbers of the per-sample columns are mostly one to three digits.
+  [[gnu::always_inline]] void put_uint32(std::uint32_t v) {
+    if (v < 10) {
+      *cur_++ = static_cast<char>('0' + v);
+      return;
+    }
+    if (v < 100) {
+      std::memcpy(cur_, kPairs + 2 * v, 2);
+      cur_ += 2;
+      return;
+    }
+    const int n = v < 1000u         ? 3
+                  : v < 10000u      ? 4
+                  : v < 100000u     ? 5
+                  : v < 1000000u    ? 6
+                  : v < 10000000u   ? 7
+                  : v < 100000000u  ? 8
+                  : v < 1000000000u ? 9
+                                    : 10;
+    char* p = cur_ + n;
+    while (v >= 100) {
+      p -= 2;
+      std::memcpy(p, kPairs + 2 * (v % 100u), 2);
+      v /= 100u;
+    }
+    if (v >= 10)
+      std::memcpy(p - 2, kPairs + 2 * v, 2);
+    else
+      p[-1] = static_cast<char>('0' + v);
+    cur_ += n;
+  }
   void put_nine_digits(std::uint32_t v) {  // v < 10^9, zero-padded
     cur_[0] = static_cast<char>('0' + v / 100000000u);
     v %= 100000000u;

@@ -208,6 +208,40 @@ TEST(Export, TextSinkWritesIntegersLikeToString) {
   EXPECT_EQ(out.str(), want);
 }
 
+TEST(Export, TextSinkWritesEveryDigitCountAndMilliseconds) {
+  // Each digit count of both paths (32-bit pairs, 64-bit split at 10^9), signed values,
+  // and nanoseconds as milliseconds with six decimals; across many buffer spills.
+  std::ostringstream out;
+  std::string want;
+  {
+    detail::TextSink sink(out);
+    for (int round = 0; round < 2000; ++round) {
+      std::uint64_t p = 1;
+      for (int k = 0; k < 20; ++k, p *= 10) {
+        for (std::uint64_t v : {p - 1, p, p + 1, p * 5 / 3}) {
+          sink.append_integer(v);
+          sink.push_back(' ');
+          want += std::to_string(v) + " ";
+          if (v <= 0xffffffffu) {
+            sink.append_integer(static_cast<std::uint32_t>(v));
+            want += std::to_string(static_cast<std::uint32_t>(v));
+          }
+          const auto sv = static_cast<std::int64_t>(v / 2);
+          sink.append_integer(-sv);
+          sink.append_integer(sv);
+          want += std::to_string(-sv) + std::to_string(sv);
+          sink.append_millis(v);
+          const std::string frac = std::to_string(1000000 + v % 1000000).substr(1);
+          want += std::to_string(v / 1000000) + "." + frac + ";";
+          sink.push_back(';');
+        }
+      }
+    }
+    ASSERT_TRUE(sink.finish());
+  }
+  EXPECT_EQ(out.str(), want);
+}
+
 TEST(Export, AFailedStreamIsAnIoError) {
   for (auto format : export_formats()) {
     std::ostringstream out;
