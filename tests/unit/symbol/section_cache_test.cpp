@@ -11,33 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "cache_dir_fixture.hpp"
 #include "symbol/dso.hpp"
 #include "symbol/section_cache.hpp"
 
 namespace perfx::symbol {
 namespace {
 
-class SectionCacheTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/perfx_seccache_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    const char* old = std::getenv("PERFX_CACHE_DIR");
-    had_env_ = old != nullptr;
-    if (had_env_) old_env_ = old;
-  }
-  void TearDown() override {
-    if (had_env_)
-      setenv("PERFX_CACHE_DIR", old_env_.c_str(), 1);
-    else
-      unsetenv("PERFX_CACHE_DIR");
-    std::filesystem::remove_all(dir_);
-  }
-  std::string dir_;
-  bool had_env_ = false;
-  std::string old_env_;
-};
+class SectionCacheTest : public CacheDirTest {};
 
 TEST_F(SectionCacheTest, StoredSectionsLoadBackByIndexAndSize) {
   const std::string a(1000, 'a');

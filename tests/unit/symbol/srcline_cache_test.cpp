@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cache_dir_fixture.hpp"
 #include "symbol/dso.hpp"
 #include "symbol/srcline_cache.hpp"
 
@@ -29,27 +30,7 @@ void spit(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
-class SrclineCacheTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/perfx_srccache_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    const char* old = std::getenv("PERFX_CACHE_DIR");
-    had_env_ = old != nullptr;
-    if (had_env_) old_env_ = old;
-  }
-  void TearDown() override {
-    if (had_env_)
-      setenv("PERFX_CACHE_DIR", old_env_.c_str(), 1);
-    else
-      unsetenv("PERFX_CACHE_DIR");
-    fs::remove_all(dir_);
-  }
-  std::string dir_;
-  bool had_env_ = false;
-  std::string old_env_;
-};
+class SrclineCacheTest : public CacheDirTest {};
 
 TEST_F(SrclineCacheTest, RecordsLoadBackWithAndWithoutLines) {
   const std::string path = dir_ + "/srclines/abc";
