@@ -778,6 +778,8 @@ std::optional<std::pair<std::string, std::uint32_t>> Dso::srcline(std::uint64_t 
   return memo->second;
 }
 
+// Its answers are kept on disk (srcline_cache.cpp): a change to them bumps that file's
+// magic.
 std::optional<std::pair<std::string, std::uint32_t>> Dso::Impl::lookup_srcline(
     Dwarf_Addr addr) const {
   if (!open_dwarf()) return std::nullopt;

@@ -12,6 +12,8 @@
 namespace perfx::symbol {
 namespace {
 
+// The file format and the meaning of its answers: change the digit when the format or
+// Dso::Impl::lookup_srcline()'s answers change, so that older files are replaced.
 constexpr std::string_view kMagic = "PERFXSL1";
 constexpr std::uint32_t kHasLine = 1u << 31;
 constexpr std::size_t kMaxName = 0xffff;
