@@ -95,6 +95,17 @@ TEST_F(SrclineCacheTest, OtherIdentityOrDamageMakesTheFileStale) {
   EXPECT_EQ(back, memo);
 }
 
+TEST_F(SrclineCacheTest, AnUnwritableCacheDirectoryOnlyCostsTheCache) {
+  spit(dir_ + "/file", "not a directory");
+  const std::string path = dir_ + "/file/srclines/abc";
+  const SrclineMemo memo{{0x10, std::pair{std::string("x.c"), 1u}}};
+  for (auto state : {SrclineCacheState::kAbsent, SrclineCacheState::kValid})
+    store_srcline_cache(path, "id", state, memo, std::vector<std::uint64_t>{0x10});
+  SrclineMemo out;
+  EXPECT_EQ(load_srcline_cache(path, "id", out), SrclineCacheState::kAbsent);
+  EXPECT_TRUE(out.empty());
+}
+
 TEST_F(SrclineCacheTest, PathFollowsTheEnvironment) {
   setenv("PERFX_CACHE_DIR", "/somewhere", 1);
   EXPECT_EQ(srcline_cache_path("93ac61"), "/somewhere/srclines/93ac61");
