@@ -91,10 +91,15 @@ void store_srcline_cache(const std::string& path, std::string_view identity,
   if (path.empty() || added.empty() || !make_cache_dir(path)) return;
   std::string bytes;
   if (state == SrclineCacheState::kValid) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
     if (fd < 0) return;
+    // Another run may have replaced the file since it was read (a debug package
+    // installed meanwhile): append only under the same identity.
+    const std::string head = header(identity);
+    std::string now(head.size(), '\0');
     struct stat st {};
-    if (::fstat(fd, &st) == 0 && st.st_size < kMaxFileSize) {
+    if (::pread(fd, now.data(), now.size(), 0) == static_cast<ssize_t>(now.size()) && now == head &&
+        ::fstat(fd, &st) == 0 && st.st_size < kMaxFileSize) {
       for (std::uint64_t addr : added)
         if (auto it = memo.find(addr); it != memo.end()) put_record(bytes, addr, it->second);
       (void)write_fully(fd, bytes.data(), bytes.size());  // one write: appends do not mix

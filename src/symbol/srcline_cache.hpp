@@ -45,9 +45,10 @@ enum class SrclineCacheState {
 [[nodiscard]] SrclineCacheState load_srcline_cache(const std::string& path,
                                                    std::string_view identity, SrclineMemo& memo);
 
-/// Saves the answers for `added` (addresses in `memo`): appended to a kValid file, else
-/// a new file with `identity` and every record of `memo`, through a temporary file
-/// renamed into place. A file past 64 MiB is left as it is. Failures are ignored.
+/// Saves the answers for `added` (addresses in `memo`): appended to a kValid file (unless
+/// it has been replaced under another identity since), else a new file with `identity`
+/// and every record of `memo`, through a temporary file renamed into place. A file past
+/// 64 MiB is left as it is. Failures are ignored.
 void store_srcline_cache(const std::string& path, std::string_view identity,
                          SrclineCacheState state, const SrclineMemo& memo,
                          std::span<const std::uint64_t> added);

@@ -61,6 +61,15 @@ TEST_F(SrclineCacheTest, NewAnswersAreAppended) {
   SrclineMemo all;
   ASSERT_EQ(load_srcline_cache(path, "id", all), SrclineCacheState::kValid);
   EXPECT_EQ(all, next);
+  // A file replaced meanwhile under another identity is not appended to.
+  store_srcline_cache(path, "other", SrclineCacheState::kAbsent, memo,
+                      std::vector<std::uint64_t>{0x10});
+  const auto replaced = fs::file_size(path);
+  store_srcline_cache(path, "id", SrclineCacheState::kValid, next,
+                      std::vector<std::uint64_t>{0x20});
+  EXPECT_EQ(fs::file_size(path), replaced);
+  store_srcline_cache(path, "id", SrclineCacheState::kAbsent, all,
+                      std::vector<std::uint64_t>{0x10});
   // Nothing new, nothing written.
   const auto stamp = fs::last_write_time(path);
   store_srcline_cache(path, "id", SrclineCacheState::kValid, all, {});
