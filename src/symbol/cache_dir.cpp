@@ -1,5 +1,6 @@
 #include "symbol/cache_dir.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -25,10 +26,17 @@ std::string cache_file_path(std::string_view kind, const std::string& build_id) 
   return dir + "/" + std::string(kind) + "/" + build_id;
 }
 
-bool make_cache_dir(const std::string& path) {
+void replace_cache_file(const std::string& path, const std::function<bool(int fd)>& write) {
+  if (path.empty()) return;
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  return !ec;
+  if (ec) return;
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  bool ok = write(fd);
+  ok = ::close(fd) == 0 && ok;
+  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) ::unlink(tmp.c_str());
 }
 
 bool write_fully(int fd, const char* p, std::size_t n) {

@@ -5,6 +5,7 @@
 /// every reader validates what it reads, every write failure is ignored.
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -15,8 +16,11 @@ namespace perfx::symbol {
 /// PERFX_CACHE_DIR is set to "".
 [[nodiscard]] std::string cache_file_path(std::string_view kind, const std::string& build_id);
 
-/// Creates the directory that will hold `path`; false when it cannot.
-bool make_cache_dir(const std::string& path);
+/// Replaces the cache file `path` with what `write` puts into a fresh file descriptor
+/// (true = all written): created as a temporary file beside it (directories made as
+/// needed) and renamed into place, so that a reader never sees half a file. Nothing is
+/// left behind on failure, and failures are not reported: it is only a cache.
+void replace_cache_file(const std::string& path, const std::function<bool(int fd)>& write);
 
 /// write(2) of all `n` bytes, retried on EINTR; false on error.
 bool write_fully(int fd, const char* p, std::size_t n);

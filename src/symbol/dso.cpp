@@ -769,7 +769,7 @@ void Dso::prepare_dwarf(bool inlines) const {
 std::optional<std::pair<std::string, std::uint32_t>> Dso::srcline(std::uint64_t addr) const {
   load();
   std::lock_guard lock(impl_->dwarf_mutex);
-  if (!impl_->srcline_cache_read) (void)impl_->read_srcline_cache();
+  (void)impl_->read_srcline_cache();  // once
   auto [memo, inserted] = impl_->srclines.try_emplace(addr);
   if (inserted) {
     memo->second = impl_->lookup_srcline(addr);

@@ -1,8 +1,5 @@
 #include "symbol/section_cache.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cstring>
 #include <string_view>
 
@@ -55,7 +52,6 @@ std::optional<FileText> load_section_cache(const std::string& path,
 
 void store_section_cache(const std::string& path, std::span<const CachedSection> sections) {
   if (path.empty()) return;
-  if (!make_cache_dir(path)) return;
   // Header and entries, then each section at its aligned offset.
   std::string head(kMagic);
   auto put = [&head](std::uint64_t v) { head.append(reinterpret_cast<const char*>(&v), sizeof v); };
@@ -68,20 +64,18 @@ void store_section_cache(const std::string& path, std::span<const CachedSection>
     put(offset);
     offset = aligned(offset + s.out_size);
   }
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  static constexpr char kZeros[kAlign] = {};
-  bool ok = write_fully(fd, head.data(), head.size());
-  std::size_t written = head.size();
-  for (const CachedSection& s : sections) {
-    ok = ok && write_fully(fd, kZeros, aligned(written) - written);
-    written = aligned(written);
-    ok = ok && write_fully(fd, s.data, s.out_size);
-    written += s.out_size;
-  }
-  ok = ::close(fd) == 0 && ok;
-  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) ::unlink(tmp.c_str());
+  replace_cache_file(path, [&](int fd) {
+    static constexpr char kZeros[kAlign] = {};
+    bool ok = write_fully(fd, head.data(), head.size());
+    std::size_t written = head.size();
+    for (const CachedSection& s : sections) {
+      ok = ok && write_fully(fd, kZeros, aligned(written) - written);
+      written = aligned(written);
+      ok = ok && write_fully(fd, s.data, s.out_size);
+      written += s.out_size;
+    }
+    return ok;
+  });
 }
 
 }  // namespace perfx::symbol

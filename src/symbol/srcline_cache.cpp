@@ -88,7 +88,7 @@ SrclineCacheState load_srcline_cache(const std::string& path, std::string_view i
 void store_srcline_cache(const std::string& path, std::string_view identity,
                          SrclineCacheState state, const SrclineMemo& memo,
                          std::span<const std::uint64_t> added) {
-  if (path.empty() || added.empty() || !make_cache_dir(path)) return;
+  if (path.empty() || added.empty()) return;
   std::string bytes;
   if (state == SrclineCacheState::kValid) {
     const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
@@ -109,12 +109,7 @@ void store_srcline_cache(const std::string& path, std::string_view identity,
   }
   bytes = header(identity);
   for (const auto& [addr, line] : memo) put_record(bytes, addr, line);
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  bool ok = write_fully(fd, bytes.data(), bytes.size());
-  ok = ::close(fd) == 0 && ok;
-  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) ::unlink(tmp.c_str());
+  replace_cache_file(path, [&](int fd) { return write_fully(fd, bytes.data(), bytes.size()); });
 }
 
 }  // namespace perfx::symbol
