@@ -22,7 +22,4 @@ namespace perfx::symbol {
 /// left behind on failure, and failures are not reported: it is only a cache.
 void replace_cache_file(const std::string& path, const std::function<bool(int fd)>& write);
 
-/// write(2) of all `n` bytes, retried on EINTR; false on error.
-bool write_fully(int fd, const char* p, std::size_t n);
-
 }  // namespace perfx::symbol

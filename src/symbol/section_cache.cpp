@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/fd_io.hpp"
 #include "symbol/cache_dir.hpp"
 
 namespace perfx::symbol {
@@ -66,12 +67,12 @@ void store_section_cache(const std::string& path, std::span<const CachedSection>
   }
   replace_cache_file(path, [&](int fd) {
     static constexpr char kZeros[kAlign] = {};
-    bool ok = write_fully(fd, head.data(), head.size());
+    bool ok = core::write_fully(fd, head.data(), head.size());
     std::size_t written = head.size();
     for (const CachedSection& s : sections) {
-      ok = ok && write_fully(fd, kZeros, aligned(written) - written);
+      ok = ok && core::write_fully(fd, kZeros, aligned(written) - written);
       written = aligned(written);
-      ok = ok && write_fully(fd, s.data, s.out_size);
+      ok = ok && core::write_fully(fd, s.data, s.out_size);
       written += s.out_size;
     }
     return ok;

@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "core/fd_io.hpp"
 #include "symbol/cache_dir.hpp"
 #include "symbol/file_text.hpp"
 
@@ -102,14 +103,15 @@ void store_srcline_cache(const std::string& path, std::string_view identity,
         ::fstat(fd, &st) == 0 && st.st_size < kMaxFileSize) {
       for (std::uint64_t addr : added)
         if (auto it = memo.find(addr); it != memo.end()) put_record(bytes, addr, it->second);
-      (void)write_fully(fd, bytes.data(), bytes.size());  // one write: appends do not mix
+      (void)core::write_fully(fd, bytes.data(), bytes.size());  // one write: appends do not mix
     }
     ::close(fd);
     return;
   }
   bytes = header(identity);
   for (const auto& [addr, line] : memo) put_record(bytes, addr, line);
-  replace_cache_file(path, [&](int fd) { return write_fully(fd, bytes.data(), bytes.size()); });
+  replace_cache_file(path,
+                     [&](int fd) { return core::write_fully(fd, bytes.data(), bytes.size()); });
 }
 
 }  // namespace perfx::symbol

@@ -7,13 +7,13 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "command.hpp"
+#include "output_file.hpp"
 #include "profile/load.hpp"
 #include "record/ownership_check.hpp"
 #include "report/diff.hpp"
@@ -70,34 +70,28 @@ int run_diff(int argc, char** argv) {
   const profile::Profile* old_profile = &*profiles[0];
   const profile::Profile* new_profile = &*profiles[1];
 
-  std::ofstream file;
-  std::ostream* out = &std::cout;
-  if (!output.empty() && output != "-") {
-    file.open(output, std::ios::binary | std::ios::trunc);
-    if (!file) {
-      fmt::print(stderr, "perfx diff: cannot create '{}'\n", output);
-      return 1;
-    }
-    out = &file;
+  auto file = OutputFile::open(output);
+  if (!file) {
+    fmt::print(stderr, "perfx diff: {}\n", file.error().message());
+    return 1;
   }
+  std::ostream& out = file->stream();
   Result<void> r;
   if (format == "html") {
     report::ExportOptions options;
     options.title = title.empty() ? fmt::format("perfx diff {} {}", files[0], files[1]) : title;
     options.inverted = icicle;
-    r = report::write_diff_flamegraph_html(*old_profile, *new_profile, *out, options);
+    r = report::write_diff_flamegraph_html(*old_profile, *new_profile, out, options);
   } else {
     auto sections = report::diff_profiles(*old_profile, *new_profile);
     if (!sections) {
       r = tl::unexpected(sections.error());
     } else {
-      r = report::write_diff_table(*sections, *out);
+      r = report::write_diff_table(*sections, out);
     }
   }
-  if (r) {
-    out->flush();
-    if (!*out) r = fail(Errc::kIo, "writing '{}' failed", output.empty() ? "stdout" : output);
-  }
+  // A failed write (disk full) is told with the file's name and errno first.
+  if (auto closed = file->finish(); !closed) r = std::move(closed);
   if (!r) {
     fmt::print(stderr, "perfx diff: {}\n", r.error().message());
     return 1;

@@ -11,13 +11,13 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "command.hpp"
+#include "output_file.hpp"
 #include "perfx/perf_data.hpp"
 #include "profile/load.hpp"
 #include "profile/time_filter.hpp"
@@ -250,25 +250,24 @@ int run_report(int argc, char** argv) {
   if (!prof) return error_exit(prof.error().message());
   for (const auto& w : prof->warnings) fmt::print(stderr, "perfx report: warning: {}\n", w);
 
-  std::ofstream file;
-  std::ostream* out = &std::cout;
-  if (!output.empty()) {
-    file.open(output, std::ios::binary);
-    if (!file) return error_exit(fmt::format("cannot write '{}'", output));
-    out = &file;
-  }
+  if (!format.empty() && report::is_binary_format(format) && output.empty() &&
+      ::isatty(STDOUT_FILENO) == 1)
+    return error_exit(fmt::format("--format {} is binary: use -o FILE", format));
+  auto file = OutputFile::open(output);
+  if (!file) return error_exit(file.error().message());
+  std::ostream& out = file->stream();
+  Result<void> ok;
   if (!format.empty()) {
-    if (report::is_binary_format(format) && output.empty() && ::isatty(STDOUT_FILENO) == 1)
-      return error_exit(fmt::format("--format {} is binary: use -o FILE", format));
     report::ExportOptions eo;
     eo.inline_frames = inline_frames;
-    auto ok = report::export_profile(format, *prof, *out, eo);
-    if (!ok) return error_exit(ok.error().message());
-    return damage_exit(*prof);
+    ok = report::export_profile(format, *prof, out, eo);
+  } else {
+    ok = report::write_report(out, *prof, ro);
   }
-  auto ok = report::write_report(*out, *prof, ro);
+  // A failed write (disk full) is told with the file's name and errno, before the
+  // writer's own view of it.
+  if (auto closed = file->finish(); !closed) return error_exit(closed.error().message());
   if (!ok) return error_exit(ok.error().message());
-  out->flush();
   return damage_exit(*prof);
 }
 

@@ -6,13 +6,13 @@
 #pragma GCC diagnostic ignored "-Wnull-dereference"
 
 #include <CLI/CLI.hpp>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "command.hpp"
+#include "output_file.hpp"
 #include "record/ownership_check.hpp"
 #include "report/script_text.hpp"
 
@@ -53,19 +53,15 @@ int run_script(int argc, char** argv) {
   std::istringstream in(fields);
   for (std::string f; std::getline(in, f, ',');)
     if (!f.empty()) so.fields.push_back(f);
-  std::ofstream file;
-  std::ostream* out = &std::cout;
-  if (!output.empty()) {
-    file.open(output, std::ios::binary);
-    if (!file) {
-      fmt::print(stderr, "perfx script: cannot write '{}'\n", output);
-      return 1;
-    }
-    out = &file;
-  }
   std::ios::sync_with_stdio(false);
-  auto ok = report::write_script(*out, input, so);
-  out->flush();
+  auto file = OutputFile::open(output);
+  if (!file) {
+    fmt::print(stderr, "perfx script: {}\n", file.error().message());
+    return 1;
+  }
+  auto ok = report::write_script(file->stream(), input, so);
+  // A failed write (disk full) is told with the file's name and errno first.
+  if (auto closed = file->finish(); !closed) ok = std::move(closed);
   if (!ok) {
     fmt::print(stderr, "perfx script: {}\n", ok.error().message());
     return 1;

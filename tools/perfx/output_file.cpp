@@ -1,0 +1,123 @@
+#include "output_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+
+#include "core/fd_io.hpp"
+
+namespace perfx::cli {
+
+// An unbuffered-for-big-writes streambuf over a file descriptor: small writes gather in
+// a 64 KiB buffer, a write larger than that (the exporters hand over 256 KiB chunks)
+// goes straight to write(2). Counts the bytes written and keeps the first error.
+class OutputFile::FdBuf : public std::streambuf {
+ public:
+  explicit FdBuf(int fd) : fd_(fd), buffer_(kBufferSize) {
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+  }
+  [[nodiscard]] int fd() const { return fd_; }
+  [[nodiscard]] std::uint64_t written() const { return written_; }
+  [[nodiscard]] int error() const { return errno_; }
+  [[nodiscard]] bool touched() const { return written_ != 0 || pptr() != pbase(); }
+  bool drain() {
+    const auto n = static_cast<std::size_t>(pptr() - pbase());
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+    return put(buffer_.data(), n);
+  }
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (!drain()) return traits_type::eof();
+    if (traits_type::eq_int_type(ch, traits_type::eof())) return traits_type::not_eof(ch);
+    *pptr() = traits_type::to_char_type(ch);
+    pbump(1);
+    return ch;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    const auto size = static_cast<std::size_t>(n);
+    if (size <= static_cast<std::size_t>(epptr() - pptr())) {
+      std::memcpy(pptr(), s, size);
+      pbump(static_cast<int>(n));
+      return n;
+    }
+    if (!drain()) return 0;
+    if (size < buffer_.size()) {
+      std::memcpy(pptr(), s, size);
+      pbump(static_cast<int>(n));
+      return n;
+    }
+    return put(s, size) ? n : 0;
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  static constexpr std::size_t kBufferSize = 64 * 1024;
+  bool put(const char* p, std::size_t n) {
+    if (errno_ != 0) return false;
+    if (!core::write_fully(fd_, p, n)) {
+      errno_ = errno;
+      return false;
+    }
+    written_ += n;
+    return true;
+  }
+  int fd_;
+  std::vector<char> buffer_;
+  std::uint64_t written_ = 0;
+  int errno_ = 0;
+};
+
+OutputFile::OutputFile(std::string path, int fd)
+    : path_(std::move(path)),
+      buf_(std::make_unique<FdBuf>(fd)),
+      own_(std::make_unique<std::ostream>(buf_.get())),
+      out_(own_.get()) {}
+
+OutputFile::OutputFile() : out_(&std::cout) {}
+
+OutputFile::OutputFile(OutputFile&&) noexcept = default;
+
+Result<OutputFile> OutputFile::open(const std::string& path) {
+  if (path.empty() || path == "-") return OutputFile();
+  // No O_TRUNC: see the header. finish() cuts the file to its new length.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) return fail_errno(errno, "cannot write '" + path + "'");
+  return OutputFile(path, fd);
+}
+
+Result<void> OutputFile::finish() {
+  if (!buf_) {  // stdout
+    if (out_ != nullptr && !out_->flush()) return fail(Errc::kIo, "cannot write to stdout");
+    return {};
+  }
+  (void)buf_->drain();
+  const int fd = buf_->fd();
+  int err = buf_->error();
+  struct stat st {};
+  // Only a regular file has a length to cut (not a FIFO, /dev/null or a terminal).
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      ::ftruncate(fd, static_cast<off_t>(buf_->written())) != 0 && err == 0)
+    err = errno;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  buf_.reset();
+  if (err != 0) return fail_errno(err, "cannot write '" + path_ + "'");
+  return {};
+}
+
+OutputFile::~OutputFile() {
+  if (!buf_) return;
+  // Unfinished (an error on the way): what was written stays, without the old file's
+  // tail behind it; a file not written to at all is left as it was.
+  if (buf_->touched()) {
+    (void)finish();
+  } else {
+    ::close(buf_->fd());
+  }
+}
+
+}  // namespace perfx::cli
