@@ -33,18 +33,43 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
   auto wanted = [&](const profile::Sample& s) {
     return options.event < 0 || s.event == static_cast<std::uint32_t>(options.event);
   };
-  for (const auto& s : profile.samples) {
-    if (s.stack >= profile.stacks.size()) {
-      return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
-                  profile.stacks.size());
-    }
-  }
   for (std::size_t si = 0; si < profile.stacks.size(); ++si) {
     for (std::uint32_t f : profile.stacks[si]) {
       if (f >= profile.frames.size()) {
         return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", si, f,
                     profile.frames.size());
       }
+    }
+  }
+
+  // One pass over the samples: their stacks checked, totals per event and thread, and,
+  // when one event is reported (the usual case), its samples and period per stack for
+  // the "functions" section (with several events, one more pass per event there).
+  std::vector<std::uint64_t> ev_samples(profile.events.size(), 0);
+  std::vector<std::uint64_t> ev_period(profile.events.size(), 0);
+  std::vector<std::uint64_t> th_samples(profile.threads.size(), 0);
+  const std::int64_t only_event =
+      options.event >= 0 ? options.event : (profile.events.size() == 1 ? 0 : -1);
+  std::vector<std::uint64_t> stack_samples;
+  std::vector<std::uint64_t> stack_period;
+  if (only_event >= 0) {
+    stack_samples.assign(profile.stacks.size(), 0);
+    stack_period.assign(profile.stacks.size(), 0);
+  }
+  for (const auto& s : profile.samples) {
+    if (s.stack >= profile.stacks.size()) {
+      return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
+                  profile.stacks.size());
+    }
+    if (!wanted(s)) continue;
+    if (s.event < ev_samples.size()) {
+      ev_samples[s.event] += 1;
+      ev_period[s.event] += s.period;
+    }
+    if (s.thread < th_samples.size()) th_samples[s.thread] += 1;
+    if (only_event >= 0 && s.event == only_event) {
+      stack_samples[s.stack] += 1;
+      stack_period[s.stack] += s.period;
     }
   }
 
@@ -59,18 +84,6 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
                  ",\"start_time_ns\":{},\"end_time_ns\":{},\"lost_samples\":{},\n",
                  profile.start_time_ns, profile.end_time_ns, profile.lost_samples);
 
-  // events with totals
-  std::vector<std::uint64_t> ev_samples(profile.events.size(), 0);
-  std::vector<std::uint64_t> ev_period(profile.events.size(), 0);
-  std::vector<std::uint64_t> th_samples(profile.threads.size(), 0);
-  for (const auto& s : profile.samples) {
-    if (!wanted(s)) continue;
-    if (s.event < ev_samples.size()) {
-      ev_samples[s.event] += 1;
-      ev_period[s.event] += s.period;
-    }
-    if (s.thread < th_samples.size()) th_samples[s.thread] += 1;
-  }
   j += "\"events\":[";
   for (std::size_t e = 0; e < profile.events.size(); ++e) {
     if (e) j.push_back(',');
@@ -155,12 +168,14 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     if (options.event >= 0 && e != static_cast<std::size_t>(options.event)) continue;
     std::map<std::pair<std::string, std::string>, FunctionSummary> summary;
     // Count per unique stack first, then per function (a function counted once per stack).
-    std::vector<std::uint64_t> stack_samples(profile.stacks.size(), 0);
-    std::vector<std::uint64_t> stack_period(profile.stacks.size(), 0);
-    for (const auto& s : profile.samples) {
-      if (s.event != e) continue;
-      stack_samples[s.stack] += 1;
-      stack_period[s.stack] += s.period;
+    if (static_cast<std::int64_t>(e) != only_event) {
+      stack_samples.assign(profile.stacks.size(), 0);
+      stack_period.assign(profile.stacks.size(), 0);
+      for (const auto& s : profile.samples) {
+        if (s.event != e) continue;
+        stack_samples[s.stack] += 1;
+        stack_period[s.stack] += s.period;
+      }
     }
     // Frame -> its (function, dso) row, looked up in the map once per frame.
     std::vector<FunctionSummary*> row_of_frame(profile.frames.size(), nullptr);
