@@ -144,7 +144,10 @@ Result<std::uint32_t> select_event(const profile::Profile& profile, const Export
   }
   if (profile.samples.empty()) return 0u;
   std::uint32_t best = profile.samples.front().event;
-  for (const auto& s : profile.samples) best = std::min<std::uint32_t>(best, s.event);
+  for (const auto& s : profile.samples) {
+    if (best == 0) break;  // nothing lower: no need to read every sample
+    best = std::min<std::uint32_t>(best, s.event);
+  }
   return best;
 }
 

@@ -72,14 +72,16 @@ class TextSink {
   /// Appends `v` / 10^6 with six decimals ("1234.000567"): nanoseconds as milliseconds.
   [[gnu::always_inline]] void append_millis(std::uint64_t ns) {
     append_integer(ns / 1000000u);
-    auto frac = static_cast<std::uint32_t>(ns % 1000000u);
+    const auto frac = static_cast<std::uint32_t>(ns % 1000000u);
     if (end_ - cur_ < 8) spill();
-    cur_[0] = '.';
-    for (int i = 5; i > 0; i -= 2) {
-      std::memcpy(cur_ + i, kPairs + 2 * (frac % 100u), 2);
-      frac /= 100u;
-    }
-    cur_ += 7;
+    // Through a local pointer (a char store could alias cur_ itself and force a reload
+    // after each), three independent digit pairs.
+    char* p = cur_;
+    p[0] = '.';
+    std::memcpy(p + 1, kPairs + 2 * (frac / 10000u), 2);
+    std::memcpy(p + 3, kPairs + 2 * (frac / 100u % 100u), 2);
+    std::memcpy(p + 5, kPairs + 2 * (frac % 100u), 2);
+    cur_ = p + 7;
   }
   /// Writes what is buffered; the first write error since construction, if any.
   [[nodiscard]] Result<void> finish();
@@ -123,13 +125,16 @@ class TextSink {
     cur_ += n;
   }
   void put_nine_digits(std::uint32_t v) {  // v < 10^9, zero-padded
-    cur_[0] = static_cast<char>('0' + v / 100000000u);
+    char* p = cur_;  // local: see append_millis()
+    p[0] = static_cast<char>('0' + v / 100000000u);
     v %= 100000000u;
-    for (int i = 7; i > 0; i -= 2) {
-      std::memcpy(cur_ + i, kPairs + 2 * (v % 100u), 2);
-      v /= 100u;
-    }
-    cur_ += 9;
+    const std::uint32_t high = v / 10000u;
+    const std::uint32_t low = v % 10000u;
+    std::memcpy(p + 1, kPairs + 2 * (high / 100u), 2);
+    std::memcpy(p + 3, kPairs + 2 * (high % 100u), 2);
+    std::memcpy(p + 5, kPairs + 2 * (low / 100u), 2);
+    std::memcpy(p + 7, kPairs + 2 * (low % 100u), 2);
+    cur_ = p + 9;
   }
   TextSink& append_long(std::string_view s);
 
