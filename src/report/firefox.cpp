@@ -179,16 +179,17 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
       // Milliseconds with 6 decimals (ns resolution), formatted as integers.
       const std::uint64_t rel =
           s.time_ns >= profile.start_time_ns ? s.time_ns - profile.start_time_ns : 0;
-      if (end != i) j.push_back(',');
+      auto row = j.row(64);  // ",[" stack "," time ",0]"
+      if (end != i) row.put(',');
       if (stack_row < 0) {
-        j += "[null,";
+        row.put("[null,");
       } else {
-        j.push_back('[');
-        detail::append_int(j, stack_row);
-        j.push_back(',');
+        row.put('[');
+        row.put_integer(stack_row);
+        row.put(',');
       }
-      j.append_millis(rel);
-      j += ",0]";
+      row.put_millis(rel);
+      row.put(",0]");
     }
 
     j += "]},\"frameTable\":{\"schema\":{\"location\":0,\"relevantForJS\":1,\"innerWindowID\":2,"

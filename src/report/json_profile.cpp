@@ -146,9 +146,10 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     bool first = true;
     for (const auto& s : profile.samples) {
       if (!wanted(s)) continue;
-      if (!first) j.push_back(',');
+      auto row = j.row(32);  // "," and a number
+      if (!first) row.put(',');
       first = false;
-      detail::append_uint(j, field(s));
+      row.put_integer(field(s));
     }
     j.push_back(']');
   };
