@@ -53,6 +53,44 @@ inline HugeBuffer allocate_huge(std::size_t n) {
   return b;
 }
 
+/// A std::allocator whose large blocks (1 MiB or more) are huge-page blocks: 2 MiB-aligned,
+/// rounded up to whole huge pages, huge pages asked for. Unlike reserve_huge() on a plain
+/// vector (whose unaligned head stays in small pages: up to 2 MiB faulted in 4 KiB at a
+/// time), all of such a block faults in 2 MiB at a time.
+template <typename T>
+struct HugeAllocator {
+  using value_type = T;
+  HugeAllocator() noexcept = default;
+  template <typename U>
+  HugeAllocator(const HugeAllocator<U>&) noexcept {}  // NOLINT: rebinding is implicit
+
+  [[nodiscard]] T* allocate(std::size_t n) {
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes < kHugePage / 2) return std::allocator<T>().allocate(n);
+    void* p = ::operator new(rounded(bytes), std::align_val_t{kHugePage});
+    advise_huge_pages(p, rounded(bytes));
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t n) noexcept {
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes < kHugePage / 2) return std::allocator<T>().deallocate(p, n);
+    ::operator delete(p, rounded(bytes), std::align_val_t{kHugePage});
+  }
+  template <typename U>
+  bool operator==(const HugeAllocator<U>&) const noexcept {
+    return true;
+  }
+
+ private:
+  static std::size_t rounded(std::size_t bytes) {
+    return (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  }
+};
+
+/// A vector whose large storage is in huge pages (see HugeAllocator).
+template <typename T>
+using HugeVector = std::vector<T, HugeAllocator<T>>;
+
 /// v.reserve(n), with huge pages asked for when the storage is large (1 MiB or more) and
 /// new (`v` empty). The capacity is then rounded up by one huge page so that the aligned
 /// pages cover everything past the first boundary: only the head stays in small pages.

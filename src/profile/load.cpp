@@ -103,11 +103,11 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
 
   // One Sample per recorded sample: reserve for a data section of 48-byte samples (a
   // sample with a callchain is bigger), capped. Growing by doubling would copy the samples
-  // and touch twice the fresh memory; reserved pages never written are never faulted in.
-  // In huge pages: 400k samples are 16 MB, 4000 page faults at ~12 us on a VM.
+  // and touch twice the fresh memory; reserved pages never written are never faulted in
+  // (Profile::samples is in huge pages).
   if (!options.aggregate && !options.merge_runs) {
-    core::reserve_huge(prof.samples, static_cast<std::size_t>(std::min<std::uint64_t>(
-                                         reader.data_size() / 48, std::uint64_t{1} << 22)));
+    prof.samples.reserve(static_cast<std::size_t>(
+        std::min<std::uint64_t>(reader.data_size() / 48, std::uint64_t{1} << 22)));
   }
   StackCache stack_cache;
   DsoPreloader preloader(options.source_lines || options.inline_frames, options.inline_frames);

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "core/huge_pages.hpp"
+
 namespace perfx::profile {
 
 /// Where a frame's code lives; drives flame-graph colours and filters.
@@ -82,7 +84,9 @@ struct Profile {
   std::vector<Frame> frames;
   /// Each stack: frame indices, root (outermost caller) first, leaf last.
   std::vector<std::vector<std::uint32_t>> stacks;
-  std::vector<Sample> samples;
+  /// In huge pages when large: 400k samples are 12.8 MB of fresh memory, 3000 page
+  /// faults of ~12 us each on a VM in 4 KiB pages.
+  core::HugeVector<Sample> samples;
   std::vector<Thread> threads;
   std::vector<Mapping> mappings;
   std::vector<Event> events;

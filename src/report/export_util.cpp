@@ -18,7 +18,8 @@ void append_int(std::string& out, std::int64_t v) {
   out.append(buf, r.ptr);
 }
 
-std::vector<std::uint32_t> samples_by_thread(const profile::Profile& profile, std::int64_t event) {
+core::HugeVector<std::uint32_t> samples_by_thread(const profile::Profile& profile,
+                                                  std::int64_t event) {
   const auto& samples = profile.samples;
   auto wanted = [&](const profile::Sample& s) {
     return event < 0 || s.event == static_cast<std::uint64_t>(event);
@@ -51,7 +52,7 @@ std::vector<std::uint32_t> samples_by_thread(const profile::Profile& profile, st
       ++start[static_cast<std::size_t>(std::uint64_t{s.event} * threads + s.thread) + 1];
     ++n;
   }
-  std::vector<std::uint32_t> order;
+  core::HugeVector<std::uint32_t> order;
   if (!indices_ok) {  // hand-built profiles: indices outside the tables
     for (std::uint32_t i = 0; i < samples.size(); ++i)
       if (wanted(samples[i])) order.push_back(i);
@@ -59,7 +60,7 @@ std::vector<std::uint32_t> samples_by_thread(const profile::Profile& profile, st
     return order;
   }
   for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
-  core::reserve_huge(order, n);  // one index per sample: megabytes of fresh memory
+  order.reserve(n);  // one index per sample: megabytes of fresh memory, in huge pages
   order.resize(n);
   for (std::uint32_t i = 0; i < samples.size(); ++i) {
     const auto& s = samples[i];

@@ -81,8 +81,8 @@ void append_int(std::string& out, std::int64_t v);
 /// Indices of the samples of `event` (-1 = every event), grouped by (event, thread) in
 /// ascending order; each group is in time order (recording order for equal times).
 /// Linear for the loader's time-ordered samples (a bucket pass, no comparison sort).
-[[nodiscard]] std::vector<std::uint32_t> samples_by_thread(const profile::Profile& profile,
-                                                           std::int64_t event);
+[[nodiscard]] core::HugeVector<std::uint32_t> samples_by_thread(const profile::Profile& profile,
+                                                                std::int64_t event);
 
 /// Appends `s` to `out` with XML/HTML special characters escaped.
 void append_xml_escaped(std::string& out, std::string_view s);

@@ -91,7 +91,7 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
   j += "},\"libs\":[],\"processes\":[],\"pausedRanges\":[],\"threads\":[";
 
   // Samples of the event grouped by thread, in time order.
-  const std::vector<std::uint32_t> order = detail::samples_by_thread(profile, event);
+  const auto order = detail::samples_by_thread(profile, event);
 
   bool first_thread = true;
   StampedRows frame_rows(profile.frames.size());

@@ -45,7 +45,7 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
   j += "]},\"profiles\":[";
 
   // Samples grouped by (event, thread), each thread in time order.
-  const std::vector<std::uint32_t> order = detail::samples_by_thread(profile, options.event);
+  const auto order = detail::samples_by_thread(profile, options.event);
   const bool several_events = [&] {
     for (const auto& s : profile.samples) {
       if (s.event != profile.samples.front().event) return true;

@@ -12,7 +12,7 @@ namespace {
 // NEW: hot_loop ran twice as long, slow_path is gone, a new symbol appeared.
 profile::Profile make_new() {
   auto p = testing::make_test_profile();
-  std::vector<profile::Sample> kept;
+  decltype(profile::Profile::samples) kept;
   for (const auto& s : p.samples) {
     if (s.stack == 2) continue;           // slow_path
     if (s.stack == 0) kept.push_back(s);  // hot path counted twice
