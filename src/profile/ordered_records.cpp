@@ -76,9 +76,8 @@ record::RawRecord stored_raw(const Stored& s, const std::vector<std::byte>& aren
 // read, plus the previous round's leftovers). Neighbouring runs are merged through
 // `scratch`; both vectors keep their capacity between rounds, so sorting allocates (and
 // faults in fresh pages) only while rounds grow, unlike std::stable_sort's buffer.
-template <typename T, typename Less>
-void sort_runs(std::vector<T>& v, std::vector<T>& scratch, std::vector<std::size_t>& runs,
-               Less less) {
+template <typename Vec, typename Less>
+void sort_runs(Vec& v, Vec& scratch, std::vector<std::size_t>& runs, Less less) {
   runs.clear();
   runs.push_back(0);
   for (std::size_t i = 1; i < v.size(); ++i)
@@ -118,14 +117,14 @@ void order(record::PerfDataReader& reader, const std::atomic<bool>& cancelled, E
     Stored stored;
   };
   std::vector<std::byte> arena;
-  std::vector<Pending> pending;
-  std::vector<Pending> scratch;   // sort_runs()'s
+  core::HugeVector<Pending> pending;
+  core::HugeVector<Pending> scratch;  // sort_runs()'s
   std::vector<std::size_t> runs;  // sort_runs()'s
   // A round of a busy recording holds thousands of records: room for 32k up front, in
   // huge pages, instead of growing (and faulting in) copy after copy.
   constexpr std::size_t kRoundGuess = 32 * 1024;
-  core::reserve_huge(pending, kRoundGuess);
-  core::reserve_huge(scratch, kRoundGuess);
+  pending.reserve(kRoundGuess);
+  scratch.reserve(kRoundGuess);
   std::uint64_t seq = 0;
   std::uint64_t round_max = 0;  // newest time seen so far
   std::uint64_t prev_round_max = 0;
@@ -149,7 +148,7 @@ void order(record::PerfDataReader& reader, const std::atomic<bool>& cancelled, E
       return;
     }
     std::vector<std::byte> keep_arena;
-    std::vector<Pending> keep;
+    core::HugeVector<Pending> keep;
     for (; i < pending.size(); ++i) {
       Pending p = pending[i];
       if (p.stored.in_arena) p.stored = store(stored_raw(p.stored, arena), false, keep_arena);
