@@ -67,14 +67,14 @@ struct HugeAllocator {
   [[nodiscard]] T* allocate(std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kHugePage / 2) return std::allocator<T>().allocate(n);
-    void* p = ::operator new(rounded(bytes), std::align_val_t{kHugePage});
+    void* p = ::operator new (rounded(bytes), std::align_val_t{kHugePage});
     advise_huge_pages(p, rounded(bytes));
     return static_cast<T*>(p);
   }
   void deallocate(T* p, std::size_t n) noexcept {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kHugePage / 2) return std::allocator<T>().deallocate(p, n);
-    ::operator delete(p, rounded(bytes), std::align_val_t{kHugePage});
+    ::operator delete (p, rounded(bytes), std::align_val_t{kHugePage});
   }
   template <typename U>
   bool operator==(const HugeAllocator<U>&) const noexcept {

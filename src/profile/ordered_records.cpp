@@ -119,7 +119,7 @@ void order(record::PerfDataReader& reader, const std::atomic<bool>& cancelled, E
   std::vector<std::byte> arena;
   core::HugeVector<Pending> pending;
   core::HugeVector<Pending> scratch;  // sort_runs()'s
-  std::vector<std::size_t> runs;  // sort_runs()'s
+  std::vector<std::size_t> runs;      // sort_runs()'s
   // A round of a busy recording holds thousands of records: room for 32k up front, in
   // huge pages, instead of growing (and faulting in) copy after copy.
   constexpr std::size_t kRoundGuess = 32 * 1024;
