@@ -30,7 +30,7 @@ void check(bool cond) {
   if (!cond) __builtin_trap();
 }
 
-void check_sorted(const std::vector<sym::Symbol>& syms) {
+void check_sorted(const sym::SymbolTable& syms) {
   for (std::size_t i = 0; i < syms.size(); ++i) {
     check(syms[i].start <= syms[i].end);
     if (i > 0) check(syms[i - 1].start <= syms[i].start);

@@ -209,10 +209,10 @@ bool better(const RawSym& a, const RawSym& b) {
   return a.sym.name.size() >= b.sym.name.size();
 }
 
-std::vector<Symbol> dedup_and_finalize(std::vector<RawSym> raw) {
+SymbolTable dedup_and_finalize(std::vector<RawSym> raw) {
   std::stable_sort(raw.begin(), raw.end(),
                    [](const RawSym& a, const RawSym& b) { return a.sym.start < b.sym.start; });
-  std::vector<Symbol> out;
+  SymbolTable out;
   out.reserve(raw.size());
   for (std::size_t i = 0; i < raw.size();) {
     std::size_t best = i;
@@ -272,7 +272,7 @@ std::uint64_t page_end_plus_page(std::uint64_t addr) {
 }
 }  // namespace
 
-void finalize_symbols(std::vector<Symbol>& syms, bool kallsyms) {
+void finalize_symbols(SymbolTable& syms, bool kallsyms) {
   auto by_start = [](const Symbol& a, const Symbol& b) { return a.start < b.start; };
   // /proc/kallsyms and most symbol tables come sorted: skip the merge sort's copies.
   if (!std::is_sorted(syms.begin(), syms.end(), by_start))
@@ -297,9 +297,9 @@ KallsymsTable parse_kallsyms(std::string_view text) {
   KallsymsTable t;
   // Reserved up front (a line is ~45 bytes, rarely under 24: a short guess only means
   // growing), so the 120k-entry table of a Debian kernel is not moved while it grows.
-  core::reserve_huge(t.kernel, text.size() / 24 + 16);
+  t.kernel.reserve(text.size() / 24 + 16);
   std::vector<std::string> mod_names;
-  std::vector<std::vector<Symbol>> mod_syms;
+  std::vector<SymbolTable> mod_syms;
   while (!text.empty()) {
     auto nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
@@ -343,8 +343,8 @@ KallsymsTable parse_kallsyms(std::string_view text) {
   return t;
 }
 
-std::vector<Symbol> parse_jit_map(std::string_view text, NameArena& names) {
-  std::vector<Symbol> out;
+SymbolTable parse_jit_map(std::string_view text, NameArena& names) {
+  SymbolTable out;
   while (!text.empty()) {
     auto nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
@@ -374,7 +374,7 @@ struct Dso::Impl {
   SearchPaths paths;
   mutable std::once_flag once;
   // Filled by load():
-  mutable std::vector<Symbol> symbols;
+  mutable SymbolTable symbols;
   mutable NameArena names;                   // the symbols' names (ELF, JIT map)
   mutable std::optional<FileText> kallsyms;  // the kernel's: views into this text
   mutable bool preset = false;
@@ -451,7 +451,7 @@ Dso::Dso(std::string path, DsoKind kind, std::string build_id, SearchPaths paths
 
 Dso::~Dso() = default;
 
-void Dso::set_symbols(std::vector<Symbol> symbols) {
+void Dso::set_symbols(SymbolTable symbols) {
   impl_->symbols = std::move(symbols);
   impl_->preset = true;
 }
@@ -565,7 +565,7 @@ void Dso::Impl::load_elf(const Dso& self) const {
   // so no end fix-up); a lookup in .plt finds them as the innermost symbol there.
   auto plt = plt_symbols(main_elf.get(), dm, names);
   if (!plt.empty()) {
-    std::vector<Symbol> merged;
+    SymbolTable merged;
     merged.reserve(symbols.size() + plt.size());
     std::merge(symbols.begin(), symbols.end(), plt.begin(), plt.end(), std::back_inserter(merged),
                [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
@@ -906,7 +906,7 @@ std::size_t Dso::symbol_count() const {
   load();
   return impl_->symbols.size();
 }
-const std::vector<Symbol>& Dso::symbols() const {
+const SymbolTable& Dso::symbols() const {
   load();
   return impl_->symbols;
 }

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "symbol/name_arena.hpp"
 
 namespace perfx::symbol {
@@ -39,6 +40,9 @@ struct Symbol {
   /// arena or its mapped kallsyms text, or the text given to parse_kallsyms()).
   std::string_view name;
 };
+/// A DSO's symbols. In huge pages when large (a kernel's 120k symbols are 3.8 MB, which
+/// a plain vector would fault in partly 4 KiB at a time: see core::HugeAllocator).
+using SymbolTable = core::HugeVector<Symbol>;
 
 /// One frame produced by DWARF inline expansion, innermost first.
 struct InlineFrame {
@@ -112,11 +116,11 @@ class Dso {
   /// Number of symbols loaded.
   [[nodiscard]] std::size_t symbol_count() const;
   /// The symbols, sorted by start (for tests and dumps).
-  [[nodiscard]] const std::vector<Symbol>& symbols() const;
+  [[nodiscard]] const SymbolTable& symbols() const;
 
   /// Adds symbols directly (tests). Must precede load(). The names' storage must
   /// outlive this DSO.
-  void set_symbols(std::vector<Symbol> symbols);
+  void set_symbols(SymbolTable symbols);
 
  private:
   struct Impl;
@@ -131,19 +135,19 @@ class Dso {
 
 /// Sorts `syms`, drops duplicates the way perf does and fixes up zero-size ends.
 /// `kallsyms`: module boundary rule of perf's symbols__fixup_end.
-void finalize_symbols(std::vector<Symbol>& syms, bool kallsyms = false);
+void finalize_symbols(SymbolTable& syms, bool kallsyms = false);
 
 /// Reads a kallsyms-format text: returns the kernel's symbols (absolute addresses)
 /// and, per module name, the module's symbols. Only T/W/D/B types (as perf). The
 /// symbols' names are views into `text`, which must outlive them.
 struct KallsymsTable {
-  std::vector<Symbol> kernel;
-  std::vector<std::pair<std::string, std::vector<Symbol>>> modules;
+  SymbolTable kernel;
+  std::vector<std::pair<std::string, SymbolTable>> modules;
 };
 [[nodiscard]] KallsymsTable parse_kallsyms(std::string_view text);
 
 /// Reads a /tmp/perf-PID.map JIT map ("START SIZE name" per line, hex). The demangled
 /// names are stored in `names`, which must outlive the symbols.
-[[nodiscard]] std::vector<Symbol> parse_jit_map(std::string_view text, NameArena& names);
+[[nodiscard]] SymbolTable parse_jit_map(std::string_view text, NameArena& names);
 
 }  // namespace perfx::symbol

@@ -38,8 +38,8 @@ void plt_sizes(const GElf_Ehdr& ehdr, const GElf_Shdr& plt, std::uint64_t& heade
 
 }  // namespace
 
-std::vector<Symbol> plt_symbols(Elf* elf, DemangleOptions dm, NameArena& names) {
-  std::vector<Symbol> out;
+SymbolTable plt_symbols(Elf* elf, DemangleOptions dm, NameArena& names) {
+  SymbolTable out;
   GElf_Ehdr ehdr;
   if (elf == nullptr || gelf_getehdr(elf, &ehdr) == nullptr) return out;
   GElf_Shdr dynsym_shdr;

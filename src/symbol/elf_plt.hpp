@@ -18,6 +18,6 @@ namespace perfx::symbol {
 /// The PLT symbols of `elf` (the runtime file, whose .dynsym the relocations name),
 /// sorted by address (ELF vaddr); empty when it has no .plt, no .rel[a].plt tied to its
 /// .dynsym, or malformed tables. Names are stored in `names`.
-[[nodiscard]] std::vector<Symbol> plt_symbols(Elf* elf, DemangleOptions dm, NameArena& names);
+[[nodiscard]] SymbolTable plt_symbols(Elf* elf, DemangleOptions dm, NameArena& names);
 
 }  // namespace perfx::symbol

@@ -119,7 +119,7 @@ TEST(JitMap, ParsesPerfMapLines) {
 }
 
 TEST(FinalizeSymbols, LastZeroSizeEndsAtNextPagePlusOne) {
-  std::vector<Symbol> s = {{0x1010, 0x1010, "b"}, {0x1000, 0x1000, "a"}};
+  SymbolTable s = {{0x1010, 0x1010, "b"}, {0x1000, 0x1000, "a"}};
   finalize_symbols(s);
   EXPECT_EQ(s[0].name, "a");
   EXPECT_EQ(s[0].end, 0x1010u);
