@@ -54,9 +54,9 @@ inline HugeBuffer allocate_huge(std::size_t n) {
 }
 
 /// A std::allocator whose large blocks (1 MiB or more) are huge-page blocks: 2 MiB-aligned,
-/// rounded up to whole huge pages, huge pages asked for. Unlike reserve_huge() on a plain
-/// vector (whose unaligned head stays in small pages: up to 2 MiB faulted in 4 KiB at a
-/// time), all of such a block faults in 2 MiB at a time.
+/// rounded up to whole huge pages, huge pages asked for, so that all of such a block
+/// faults in 2 MiB at a time. (Advising a plain vector's storage leaves its unaligned
+/// head in small pages: up to 2 MiB faulted in 4 KiB at a time.)
 template <typename T>
 struct HugeAllocator {
   using value_type = T;
@@ -90,19 +90,5 @@ struct HugeAllocator {
 /// A vector whose large storage is in huge pages (see HugeAllocator).
 template <typename T>
 using HugeVector = std::vector<T, HugeAllocator<T>>;
-
-/// v.reserve(n), with huge pages asked for when the storage is large (1 MiB or more) and
-/// new (`v` empty). The capacity is then rounded up by one huge page so that the aligned
-/// pages cover everything past the first boundary: only the head stays in small pages.
-template <typename T>
-void reserve_huge(std::vector<T>& v, std::size_t n) {
-  if (!v.empty() || n <= v.capacity() || n * sizeof(T) < kHugePage / 2) {
-    v.reserve(n);
-    return;
-  }
-  const std::size_t bytes = n * sizeof(T) + kHugePage;
-  v.reserve(bytes / sizeof(T));
-  advise_huge_pages(v.data(), bytes);
-}
 
 }  // namespace perfx::core
