@@ -74,7 +74,7 @@ struct HugeAllocator {
   void deallocate(T* p, std::size_t n) noexcept {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kHugePage / 2) return std::allocator<T>().deallocate(p, n);
-    ::operator delete (p, rounded(bytes), std::align_val_t{kHugePage});
+    ::operator delete (p, std::align_val_t{kHugePage});  // clang declares no sized one
   }
   template <typename U>
   bool operator==(const HugeAllocator<U>&) const noexcept {
