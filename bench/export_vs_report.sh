@@ -4,7 +4,7 @@
 # and prints the ratios export / report. The issue's target: an export takes no longer
 # than the report, i.e. a wall-time ratio <= 1.
 #
-# Each export's runs alternate with runs of the report (RUNS=5 each) and the medians are
+# Each export's runs alternate with runs of the report (RUNS=11 each) and the medians are
 # compared, so load that comes and goes on a shared machine hits both sides alike. CPU
 # time (task-clock of the process and its threads) is printed too: perfx runs a reader
 # and a DSO-preloader thread beside the replay, so CPU exceeds wall time.
@@ -19,7 +19,7 @@ perfx=$build/bin/perfx
 here=$(cd "$(dirname "$0")/.." && pwd)
 DATA=${BENCH_DATA:-/tmp/perfx_bench_400k.data}
 [ -s "$DATA" ] || bash "$here/bench/report_vs_perf.sh" "$perfx" >/dev/null
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-11}  # medians of fewer runs move by +-5% on a shared VM
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "recording: $DATA ($("$perfx" report -i "$DATA" --stdio --no-children -g none --sort comm 2>/dev/null |
