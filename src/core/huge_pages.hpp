@@ -67,8 +67,9 @@ struct HugeAllocator {
   [[nodiscard]] T* allocate(std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kHugePage / 2) return std::allocator<T>().allocate(n);
-    void* p = ::operator new (rounded(bytes), std::align_val_t{kHugePage});
-    advise_huge_pages(p, rounded(bytes));
+    const std::size_t size = rounded(bytes);
+    void* p = ::operator new (size, std::align_val_t{kHugePage});
+    advise_huge_pages(p, size);
     return static_cast<T*>(p);
   }
   void deallocate(T* p, std::size_t n) noexcept {

@@ -1,15 +1,10 @@
 #pragma once
 // Helpers shared by the exporters and the stat JSON writer (internal to src/report).
 
-#include <charconv>
 #include <cstdint>
-#include <cstring>
-#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
-#include <type_traits>
-#include <vector>
 
 #include "perfx/error.hpp"
 #include "profile/profile.hpp"

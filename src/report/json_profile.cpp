@@ -52,6 +52,10 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
       options.event >= 0 ? options.event : (profile.events.size() == 1 ? 0 : -1);
   std::vector<std::uint64_t> stack_samples;
   std::vector<std::uint64_t> stack_period;
+  auto count_in_stack = [&](const profile::Sample& s) {
+    stack_samples[s.stack] += 1;
+    stack_period[s.stack] += s.period;
+  };
   if (only_event >= 0) {
     stack_samples.assign(profile.stacks.size(), 0);
     stack_period.assign(profile.stacks.size(), 0);
@@ -67,10 +71,7 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
       ev_period[s.event] += s.period;
     }
     if (s.thread < th_samples.size()) th_samples[s.thread] += 1;
-    if (only_event >= 0 && s.event == only_event) {
-      stack_samples[s.stack] += 1;
-      stack_period[s.stack] += s.period;
-    }
+    if (only_event >= 0 && s.event == only_event) count_in_stack(s);
   }
 
   detail::TextSink j(out);
@@ -172,11 +173,8 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     if (static_cast<std::int64_t>(e) != only_event) {
       stack_samples.assign(profile.stacks.size(), 0);
       stack_period.assign(profile.stacks.size(), 0);
-      for (const auto& s : profile.samples) {
-        if (s.event != e) continue;
-        stack_samples[s.stack] += 1;
-        stack_period[s.stack] += s.period;
-      }
+      for (const auto& s : profile.samples)
+        if (s.event == e) count_in_stack(s);
     }
     // Frame -> its (function, dso) row, looked up in the map once per frame.
     std::vector<FunctionSummary*> row_of_frame(profile.frames.size(), nullptr);

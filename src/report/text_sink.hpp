@@ -81,12 +81,12 @@ class TextSink {
     TextSink& sink_;
     char* p_;  // local to the row: a char store cannot be taken to change it
   };
-  /// Room for `bytes` (at most kMaxRow) of unchecked writes; see Row.
+  /// Room for `bytes` of unchecked writes (a row: tens of bytes, far below the buffer's
+  /// 256 KiB); see Row.
   [[gnu::always_inline]] Row row(std::size_t bytes) {
     if (static_cast<std::size_t>(end_ - cur_) < bytes) spill();
     return Row(*this, cur_);
   }
-  static constexpr std::size_t kMaxRow = 4096;
   static constexpr std::ptrdiff_t kMaxInteger = 20;  ///< "-9223372036854775808"
   static constexpr std::ptrdiff_t kMaxMillis = 21;   ///< 14 digits, '.', six decimals
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace perfx::symbol {
 
@@ -15,6 +16,13 @@ namespace perfx::symbol {
 /// lower-case hex, so that a damaged recording cannot name a path) or when
 /// PERFX_CACHE_DIR is set to "".
 [[nodiscard]] std::string cache_file_path(std::string_view kind, const std::string& build_id);
+
+/// Appends the bytes of `v` (host byte order: a cache is not carried between machines).
+template <typename T>
+requires std::is_trivially_copyable_v<T>
+void append_value(std::string& out, T v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
 
 /// Replaces the cache file `path` with what `write` puts into a fresh file descriptor
 /// (true = all written): created as a temporary file beside it (directories made as

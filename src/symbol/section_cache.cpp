@@ -1,8 +1,8 @@
 #include "symbol/section_cache.hpp"
 
-#include <cstring>
 #include <string_view>
 
+#include "core/byte_reader.hpp"
 #include "core/fd_io.hpp"
 #include "symbol/cache_dir.hpp"
 
@@ -14,12 +14,6 @@ constexpr std::size_t kAlign = 64;
 constexpr std::size_t kEntryWords = 4;  // index, compressed size, size, offset
 
 std::size_t aligned(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
-
-std::uint64_t word(std::string_view bytes, std::size_t at) {
-  std::uint64_t v = 0;
-  std::memcpy(&v, bytes.data() + at, sizeof v);
-  return v;
-}
 
 }  // namespace
 
@@ -33,18 +27,16 @@ std::optional<FileText> load_section_cache(const std::string& path,
   auto file = FileText::open(path);
   if (!file) return std::nullopt;
   const std::string_view bytes = file->text();
-  const std::size_t head = kMagic.size() + sizeof(std::uint64_t);
-  if (bytes.size() < head || bytes.substr(0, kMagic.size()) != kMagic) return std::nullopt;
-  const std::uint64_t count = word(bytes, kMagic.size());
-  if (count != want.size() || (bytes.size() - head) / (kEntryWords * 8) < count)
-    return std::nullopt;
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    const std::size_t at = head + i * kEntryWords * 8;
-    const std::uint64_t offset = word(bytes, at + 24);
-    CachedSection& s = want[i];
-    if (word(bytes, at) != s.index || word(bytes, at + 8) != s.in_size ||
-        word(bytes, at + 16) != s.out_size || offset > bytes.size() ||
-        bytes.size() - offset < s.out_size)
+  if (bytes.substr(0, kMagic.size()) != kMagic) return std::nullopt;
+  core::ByteReader r(std::as_bytes(std::span(bytes.substr(kMagic.size()))));
+  if (r.u64() != want.size() || !r.ok()) return std::nullopt;
+  for (CachedSection& s : want) {
+    const std::uint64_t index = r.u64();
+    const std::uint64_t in_size = r.u64();
+    const std::uint64_t out_size = r.u64();
+    const std::uint64_t offset = r.u64();
+    if (!r.ok() || index != s.index || in_size != s.in_size || out_size != s.out_size ||
+        offset > bytes.size() || bytes.size() - offset < s.out_size)
       return std::nullopt;
     s.data = bytes.data() + offset;
   }
@@ -55,7 +47,7 @@ void store_section_cache(const std::string& path, std::span<const CachedSection>
   if (path.empty()) return;
   // Header and entries, then each section at its aligned offset.
   std::string head(kMagic);
-  auto put = [&head](std::uint64_t v) { head.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  auto put = [&head](std::uint64_t v) { append_value(head, v); };
   put(sections.size());
   std::size_t offset = aligned(head.size() + sections.size() * kEntryWords * 8);
   for (const CachedSection& s : sections) {

@@ -4,8 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstring>
+#include <span>
 
+#include "core/byte_reader.hpp"
 #include "core/fd_io.hpp"
 #include "symbol/cache_dir.hpp"
 #include "symbol/file_text.hpp"
@@ -18,37 +19,24 @@ namespace {
 constexpr std::string_view kMagic = "PERFXSL1";
 constexpr std::uint32_t kHasLine = 1u << 31;
 constexpr std::size_t kMaxName = 0xffff;
-constexpr std::size_t kRecordHead = 8 + 4 + 4;
 constexpr off_t kMaxFileSize = off_t{64} << 20;
-
-template <typename T>
-T get(std::string_view bytes, std::size_t at) {
-  T v{};
-  std::memcpy(&v, bytes.data() + at, sizeof v);
-  return v;
-}
-
-template <typename T>
-void put(std::string& out, T v) {
-  out.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
 
 void put_record(std::string& out, std::uint64_t addr,
                 const std::optional<std::pair<std::string, std::uint32_t>>& line) {
-  put(out, addr);
+  append_value(out, addr);
   if (!line || line->first.size() > kMaxName) {  // an absurd name is not kept
-    put(out, std::uint32_t{0});
-    put(out, std::uint32_t{0});
+    append_value(out, std::uint32_t{0});
+    append_value(out, std::uint32_t{0});
     return;
   }
-  put(out, line->second);
-  put(out, kHasLine | static_cast<std::uint32_t>(line->first.size()));
+  append_value(out, line->second);
+  append_value(out, kHasLine | static_cast<std::uint32_t>(line->first.size()));
   out += line->first;
 }
 
 std::string header(std::string_view identity) {
   std::string out(kMagic);
-  put(out, static_cast<std::uint32_t>(identity.size()));
+  append_value(out, static_cast<std::uint32_t>(identity.size()));
   out += identity;
   return out;
 }
@@ -67,21 +55,19 @@ SrclineCacheState load_srcline_cache(const std::string& path, std::string_view i
   const std::string_view bytes = file->text();
   const std::string head = header(identity);
   if (bytes.substr(0, head.size()) != head) return SrclineCacheState::kStale;
-  std::size_t at = head.size();
-  while (at < bytes.size()) {
-    if (bytes.size() - at < kRecordHead) return SrclineCacheState::kStale;
-    const auto addr = get<std::uint64_t>(bytes, at);
-    const auto line = get<std::uint32_t>(bytes, at + 8);
-    const auto flags = get<std::uint32_t>(bytes, at + 12);
-    const std::size_t name = flags & kMaxName;
-    at += kRecordHead;
-    if ((flags & ~(kHasLine | kMaxName)) != 0 || bytes.size() - at < name)
-      return SrclineCacheState::kStale;
+  core::ByteReader r(std::as_bytes(std::span(bytes.substr(head.size()))));
+  while (!r.at_end()) {
+    const auto addr = r.u64();
+    const auto line = r.u32();
+    const auto flags = r.u32();
+    const auto name = r.take(flags & kMaxName);
+    if (!r.ok() || (flags & ~(kHasLine | kMaxName)) != 0) return SrclineCacheState::kStale;
     if (flags & kHasLine)
-      memo.try_emplace(addr, std::pair{std::string(bytes.substr(at, name)), line});
+      memo.try_emplace(
+          addr,
+          std::pair{std::string(reinterpret_cast<const char*>(name.data()), name.size()), line});
     else
       memo.try_emplace(addr, std::nullopt);
-    at += name;
   }
   return SrclineCacheState::kValid;
 }

@@ -5,8 +5,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <iostream>
+#include <streambuf>
+#include <vector>
 
 #include "core/fd_io.hpp"
 
@@ -40,18 +43,13 @@ class OutputFile::FdBuf : public std::streambuf {
   }
   std::streamsize xsputn(const char* s, std::streamsize n) override {
     const auto size = static_cast<std::size_t>(n);
-    if (size <= static_cast<std::size_t>(epptr() - pptr())) {
-      std::memcpy(pptr(), s, size);
-      pbump(static_cast<int>(n));
-      return n;
+    if (size > static_cast<std::size_t>(epptr() - pptr())) {
+      if (!drain()) return 0;
+      if (size >= buffer_.size()) return put(s, size) ? n : 0;
     }
-    if (!drain()) return 0;
-    if (size < buffer_.size()) {
-      std::memcpy(pptr(), s, size);
-      pbump(static_cast<int>(n));
-      return n;
-    }
-    return put(s, size) ? n : 0;
+    std::memcpy(pptr(), s, size);
+    pbump(static_cast<int>(n));
+    return n;
   }
   int sync() override { return drain() ? 0 : -1; }
 
@@ -92,7 +90,7 @@ Result<OutputFile> OutputFile::open(const std::string& path) {
 
 Result<void> OutputFile::finish() {
   if (!buf_) {  // stdout
-    if (out_ != nullptr && !out_->flush()) return fail(Errc::kIo, "cannot write to stdout");
+    if (!out_->flush()) return fail(Errc::kIo, "cannot write to stdout");
     return {};
   }
   (void)buf_->drain();

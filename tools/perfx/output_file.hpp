@@ -9,12 +9,9 @@
 // export that fails before writing anything does too. A write error (disk full) is
 // reported with the file's name.
 
-#include <cstdint>
 #include <memory>
 #include <ostream>
-#include <streambuf>
 #include <string>
-#include <vector>
 
 #include "perfx/error.hpp"
 
@@ -40,7 +37,7 @@ class OutputFile {
   std::string path_;
   std::unique_ptr<FdBuf> buf_;         // null for stdout
   std::unique_ptr<std::ostream> own_;  // over buf_
-  std::ostream* out_ = nullptr;        // own_ or std::cout
+  std::ostream* out_ = nullptr;        // own_ or std::cout (never null once made)
 };
 
 }  // namespace perfx::cli
