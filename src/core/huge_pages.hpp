@@ -31,26 +31,39 @@ inline void advise_huge_pages(void* p, std::size_t bytes) noexcept {
   if (last > first) (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 }
 
-/// Frees a HugeBuffer with the alignment it was allocated with.
+/// A block of whole huge pages (`bytes` a multiple of kHugePage, 2 MiB-aligned, huge
+/// pages asked for). A block given back earlier is reused when one is big enough: its
+/// pages are already faulted in, and on a VM fresh memory costs twice (the guest's fault,
+/// then the host's when it first backs the page).
+[[nodiscard]] void* acquire_huge_block(std::size_t bytes);
+/// Gives back a block of acquire_huge_block() (`bytes` at most its size): kept for reuse
+/// while the blocks kept total at most kKeptHugeBytes, freed otherwise.
+void release_huge_block(void* p, std::size_t bytes) noexcept;
+/// What the process keeps of given-back blocks at most.
+inline constexpr std::size_t kKeptHugeBytes = std::size_t{64} << 20;
+/// What the process keeps now.
+[[nodiscard]] std::size_t kept_huge_bytes() noexcept;
+
+/// Frees a HugeBuffer: a huge block goes back to release_huge_block().
 struct HugeDeleter {
-  std::align_val_t align{alignof(std::max_align_t)};
-  void operator()(char* p) const noexcept { ::operator delete[](p, align); }
+  std::size_t block_bytes = 0;  // 0: a small buffer from operator new[]
+  void operator()(char* p) const noexcept {
+    if (block_bytes != 0) {
+      release_huge_block(p, block_bytes);
+    } else {
+      ::operator delete[](p);
+    }
+  }
 };
 /// An uninitialised byte buffer from allocate_huge().
 using HugeBuffer = std::unique_ptr<char[], HugeDeleter>;
 
-/// `n` uninitialised bytes. From 1 MiB on, the buffer is 2 MiB-aligned, its size rounded
-/// up to whole huge pages, and huge pages are asked for: it faults in 2 MiB at a time.
+/// `n` uninitialised bytes. From 1 MiB on, a huge block (acquire_huge_block): 2 MiB-
+/// aligned, its size rounded up to whole huge pages, faulting in 2 MiB at a time.
 inline HugeBuffer allocate_huge(std::size_t n) {
-  if (n < kHugePage / 2) {
-    HugeDeleter d;
-    return HugeBuffer(static_cast<char*>(::operator new[](n, d.align)), d);
-  }
-  const HugeDeleter d{std::align_val_t{kHugePage}};
+  if (n < kHugePage / 2) return HugeBuffer(new char[n], HugeDeleter{});
   const std::size_t rounded = (n + kHugePage - 1) / kHugePage * kHugePage;
-  HugeBuffer b(static_cast<char*>(::operator new[](rounded, d.align)), d);
-  advise_huge_pages(b.get(), rounded);
-  return b;
+  return HugeBuffer(static_cast<char*>(acquire_huge_block(rounded)), HugeDeleter{rounded});
 }
 
 /// A std::allocator whose large blocks (1 MiB or more) are huge-page blocks: 2 MiB-aligned,
@@ -67,15 +80,12 @@ struct HugeAllocator {
   [[nodiscard]] T* allocate(std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kHugePage / 2) return std::allocator<T>().allocate(n);
-    const std::size_t size = rounded(bytes);
-    void* p = ::operator new (size, std::align_val_t{kHugePage});
-    advise_huge_pages(p, size);
-    return static_cast<T*>(p);
+    return static_cast<T*>(acquire_huge_block(rounded(bytes)));
   }
   void deallocate(T* p, std::size_t n) noexcept {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kHugePage / 2) return std::allocator<T>().deallocate(p, n);
-    ::operator delete (p, std::align_val_t{kHugePage});  // clang declares no sized one
+    release_huge_block(p, rounded(bytes));
   }
   template <typename U>
   bool operator==(const HugeAllocator<U>&) const noexcept {

@@ -18,8 +18,7 @@ void append_int(std::string& out, std::int64_t v) {
   out.append(buf, r.ptr);
 }
 
-core::HugeVector<std::uint32_t> samples_by_thread(const profile::Profile& profile,
-                                                  std::int64_t event) {
+SamplesByThread samples_by_thread(const profile::Profile& profile, std::int64_t event) {
   const auto& samples = profile.samples;
   auto wanted = [&](const profile::Sample& s) {
     return event < 0 || s.event == static_cast<std::uint64_t>(event);
@@ -52,14 +51,25 @@ core::HugeVector<std::uint32_t> samples_by_thread(const profile::Profile& profil
       ++start[static_cast<std::size_t>(std::uint64_t{s.event} * threads + s.thread) + 1];
     ++n;
   }
-  core::HugeVector<std::uint32_t> order;
+  SamplesByThread result;
+  auto& order = result.order;
   if (!indices_ok) {  // hand-built profiles: indices outside the tables
     for (std::uint32_t i = 0; i < samples.size(); ++i)
       if (wanted(samples[i])) order.push_back(i);
     std::stable_sort(order.begin(), order.end(), by_key);
-    return order;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const auto& s = samples[order[k]];
+      const auto& prev = samples[order[k == 0 ? 0 : k - 1]];
+      if (k == 0 || s.thread != prev.thread || s.event != prev.event)
+        result.groups.push_back({k, k});
+      result.groups.back().end = k + 1;
+    }
+    return result;
   }
-  for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+  for (std::size_t b = 1; b < start.size(); ++b) {
+    if (start[b] != 0) result.groups.push_back({start[b - 1], start[b - 1] + start[b]});
+    start[b] += start[b - 1];
+  }
   order.reserve(n);  // one index per sample: megabytes of fresh memory, in huge pages
   order.resize(n);
   for (std::uint32_t i = 0; i < samples.size(); ++i) {
@@ -68,7 +78,7 @@ core::HugeVector<std::uint32_t> samples_by_thread(const profile::Profile& profil
       order[start[static_cast<std::size_t>(std::uint64_t{s.event} * threads + s.thread)]++] = i;
   }
   if (!time_ordered) std::stable_sort(order.begin(), order.end(), by_key);
-  return order;
+  return result;
 }
 
 void append_xml_escaped(std::string& out, std::string_view s) {

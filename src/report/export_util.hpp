@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "perfx/error.hpp"
 #include "profile/profile.hpp"
@@ -73,11 +74,21 @@ void append_int(std::string& out, std::int64_t v);
   out.append_integer(v);
 }
 
+/// The samples of an event grouped by (event, thread): see samples_by_thread().
+struct SamplesByThread {
+  struct Group {
+    std::size_t begin;  ///< [begin, end) in `order`
+    std::size_t end;
+  };
+  core::HugeVector<std::uint32_t> order;  ///< sample indices, group after group
+  std::vector<Group> groups;              ///< the non-empty groups, in `order`'s order
+};
+
 /// Indices of the samples of `event` (-1 = every event), grouped by (event, thread) in
 /// ascending order; each group is in time order (recording order for equal times).
 /// Linear for the loader's time-ordered samples (a bucket pass, no comparison sort).
-[[nodiscard]] core::HugeVector<std::uint32_t> samples_by_thread(const profile::Profile& profile,
-                                                                std::int64_t event);
+[[nodiscard]] SamplesByThread samples_by_thread(const profile::Profile& profile,
+                                                std::int64_t event);
 
 /// Appends `s` to `out` with XML/HTML special characters escaped.
 void append_xml_escaped(std::string& out, std::string_view s);

@@ -1,11 +1,14 @@
 #include "report/firefox.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <span>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "report/export_util.hpp"
+#include "report/side_text.hpp"
 
 namespace perfx::report {
 namespace {
@@ -60,50 +63,27 @@ struct StampedRows {
   }
 };
 
-}  // namespace
+// Fewest samples worth formatting on a second thread (starting it and handing over the
+// text cost ~0.2 ms).
+constexpr std::size_t kSideSamples = 20000;
 
-Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
+using Group = detail::SamplesByThread::Group;
+
+// The threads of `groups`, each a complete Gecko thread object with its own tables,
+// comma separated (a leading comma unless `first`).
+Result<void> write_threads(detail::TextSink& j, const profile::Profile& profile,
+                           const core::HugeVector<std::uint32_t>& order,
+                           std::span<const Group> groups, bool first,
                            const ExportOptions& options) {
-  PERFX_TRY(event, detail::select_event(profile, options));
-  const std::string title = detail::display_title(profile, options);
-  const double interval_ms = [&] {
-    // Mean time between samples of one thread is a fair "interval" for the UI.
-    if (profile.samples.size() < 2 || profile.end_time_ns <= profile.start_time_ns) return 1.0;
-    const double span = static_cast<double>(profile.end_time_ns - profile.start_time_ns) / 1e6;
-    return std::max(0.001,
-                    span * static_cast<double>(std::max<std::size_t>(profile.threads.size(), 1)) /
-                        static_cast<double>(profile.samples.size()));
-  }();
-
-  detail::TextSink j(out);
-  j += "{\"meta\":{";
-  fmt::format_to(std::back_inserter(j),
-                 "\"version\":{},\"interval\":{:.6f},\"startTime\":0,\"shutdownTime\":null,"
-                 "\"processType\":0,\"stackwalk\":1,\"debug\":0,\"gcpoison\":0,\"asyncstack\":0,"
-                 "\"presymbolicated\":true,\"markerSchema\":[],\"product\":",
-                 kGeckoFormatVersion, interval_ms);
-  detail::append_json_string(j, title);
-  j += ",\"categories\":["
-       "{\"name\":\"User\",\"color\":\"yellow\",\"subcategories\":[\"Other\"]},"
-       "{\"name\":\"Kernel\",\"color\":\"orange\",\"subcategories\":[\"Other\"]},"
-       "{\"name\":\"JIT\",\"color\":\"green\",\"subcategories\":[\"Other\"]},"
-       "{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]}]";
-  j += "},\"libs\":[],\"processes\":[],\"pausedRanges\":[],\"threads\":[";
-
-  // Samples of the event grouped by thread, in time order.
-  const auto order = detail::samples_by_thread(profile, event);
-
-  bool first_thread = true;
   StampedRows frame_rows(profile.frames.size());
   StampedRows stack_rows(profile.stacks.size());
   std::uint32_t generation = 0;
-  std::size_t i = 0;
-  while (i < order.size()) {
-    const std::uint32_t thread = profile.samples[order[i]].thread;
+  for (const Group& run : groups) {
+    const std::uint32_t thread = profile.samples[order[run.begin]].thread;
     ThreadTables t;
     ++generation;
-    if (!first_thread) j.push_back(',');
-    first_thread = false;
+    if (!first) j.push_back(',');
+    first = false;
     std::string name = "thread";
     std::int32_t pid = 0;
     std::int32_t tid = 0;
@@ -123,11 +103,8 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
     j += "\"samples\":{\"schema\":{\"stack\":0,\"time\":1,\"responsiveness\":2},\"data\":[";
     // Sample rows go straight to the output buffer (flushed as it fills); the thread's
     // frame and stack tables they refer to are built on the way and follow them.
-    // The thread's samples run until the thread changes (one pass, no scan ahead).
-    std::size_t end = i;
-    for (; end < order.size(); ++end) {
-      const auto& s = profile.samples[order[end]];
-      if (s.thread != thread) break;
+    for (std::size_t k = run.begin; k < run.end; ++k) {
+      const auto& s = profile.samples[order[k]];
       if (s.stack >= profile.stacks.size()) {
         return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
                     profile.stacks.size());
@@ -176,11 +153,12 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
         stack_row = prefix;
         stack_rows.set(s.stack, generation, stack_row);
       }
-      // Milliseconds with 6 decimals (ns resolution), formatted as integers.
+      // Milliseconds since the first sample at microsecond resolution (as perf's Gecko
+      // converter writes them; the profiler shows no finer): "1780.119".
       const std::uint64_t rel =
           s.time_ns >= profile.start_time_ns ? s.time_ns - profile.start_time_ns : 0;
       auto row = j.row(64);  // ",[" stack "," time ",0]"
-      if (end != i) row.put(',');
+      if (k != run.begin) row.put(',');
       if (stack_row < 0) {
         row.put("[null,");
       } else {
@@ -204,7 +182,62 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
       detail::append_json_string(j, t.strings[s]);
     }
     j += "]}";
-    i = end;
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
+                           const ExportOptions& options) {
+  PERFX_TRY(event, detail::select_event(profile, options));
+  const std::string title = detail::display_title(profile, options);
+  const double interval_ms = [&] {
+    // Mean time between samples of one thread is a fair "interval" for the UI.
+    if (profile.samples.size() < 2 || profile.end_time_ns <= profile.start_time_ns) return 1.0;
+    const double span = static_cast<double>(profile.end_time_ns - profile.start_time_ns) / 1e6;
+    return std::max(0.001,
+                    span * static_cast<double>(std::max<std::size_t>(profile.threads.size(), 1)) /
+                        static_cast<double>(profile.samples.size()));
+  }();
+
+  detail::TextSink j(out);
+  j += "{\"meta\":{";
+  fmt::format_to(std::back_inserter(j),
+                 "\"version\":{},\"interval\":{:.6f},\"startTime\":0,\"shutdownTime\":null,"
+                 "\"processType\":0,\"stackwalk\":1,\"debug\":0,\"gcpoison\":0,\"asyncstack\":0,"
+                 "\"presymbolicated\":true,\"markerSchema\":[],\"product\":",
+                 kGeckoFormatVersion, interval_ms);
+  detail::append_json_string(j, title);
+  j += ",\"categories\":["
+       "{\"name\":\"User\",\"color\":\"yellow\",\"subcategories\":[\"Other\"]},"
+       "{\"name\":\"Kernel\",\"color\":\"orange\",\"subcategories\":[\"Other\"]},"
+       "{\"name\":\"JIT\",\"color\":\"green\",\"subcategories\":[\"Other\"]},"
+       "{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]}]";
+  j += "},\"libs\":[],\"processes\":[],\"pausedRanges\":[],\"threads\":[";
+
+  // Samples of the event grouped by thread, in time order. The threads after the middle
+  // sample are formatted on the other core meanwhile (when they are enough to pay for a
+  // thread): the sample rows are most of the work.
+  const auto [order, groups] = detail::samples_by_thread(profile, event);
+  const std::span<const Group> all(groups);
+  std::size_t split = 0;  // groups[split...] go to the side
+  while (split < all.size() && all[split].end <= order.size() / 2) ++split;
+  if (split < all.size()) ++split;  // the thread holding the middle stays here
+  Result<void> side_result;
+  std::optional<detail::SideText> side;
+  if (split < all.size() && order.size() - all[split].begin >= kSideSamples) {
+    const std::size_t rows = order.size() - all[split].begin;
+    side.emplace({rows * 24}, [&](detail::SideText::Parts& text) {
+      side_result = write_threads(text[0], profile, order, all.subspan(split), false, options);
+    });
+  } else {
+    split = all.size();
+  }
+  if (auto r = write_threads(j, profile, order, all.first(split), true, options); !r) return r;
+  if (side) {
+    side->append_to(j);
+    if (!side_result) return side_result;
   }
   j += "]}\n";
   return j.finish();

@@ -45,7 +45,7 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
   j += "]},\"profiles\":[";
 
   // Samples grouped by (event, thread), each thread in time order.
-  const auto order = detail::samples_by_thread(profile, options.event);
+  const auto [order, groups] = detail::samples_by_thread(profile, options.event);
   const bool several_events = [&] {
     for (const auto& s : profile.samples) {
       if (s.event != profile.samples.front().event) return true;
@@ -81,14 +81,8 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
 
   bool first_profile = true;
   std::string weights;  // the current profile's weights (capacity reused)
-  std::size_t i = 0;
-  while (i < order.size()) {
+  for (const auto [i, end] : groups) {
     const auto& head = profile.samples[order[i]];
-    std::size_t end = i;
-    while (end < order.size() && profile.samples[order[end]].event == head.event &&
-           profile.samples[order[end]].thread == head.thread) {
-      ++end;
-    }
     const bool clock =
         head.event < profile.events.size() && profile.events[head.event].unit == "nanoseconds";
     std::string name;
@@ -140,7 +134,6 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
     j += "],\"weights\":";
     j += weights;
     j.push_back('}');
-    i = end;
   }
   j += "]}\n";
   return j.finish();

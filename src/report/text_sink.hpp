@@ -11,6 +11,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "core/huge_pages.hpp"
 #include "perfx/error.hpp"
 
 namespace perfx::report::detail {
@@ -23,11 +24,16 @@ namespace perfx::report::detail {
 ///
 /// A row of small items (a Firefox sample, a number and its comma) can be written
 /// through row(): one room check for the row instead of one per item.
+///
+/// A TextSink made without a stream keeps its text in memory (huge pages, grown as
+/// needed) for text() to give: how SideText formats on another thread.
 class TextSink {
  public:
   using value_type = char;  // for std::back_inserter (fmt::format_to)
 
   explicit TextSink(std::ostream& out);
+  /// In memory, with room for `expected_bytes` before it grows.
+  explicit TextSink(std::size_t expected_bytes);
   TextSink(const TextSink&) = delete;
   TextSink& operator=(const TextSink&) = delete;
 
@@ -50,7 +56,8 @@ class TextSink {
     if (end_ - cur_ < kMaxInteger) spill();
     cur_ = put_integer(cur_, v);
   }
-  /// Appends `ns` / 10^6 with six decimals ("1234.000567"): nanoseconds as milliseconds.
+  /// Appends nanoseconds as milliseconds at microsecond resolution (truncated, three
+  /// decimals: "1234.050"). Trimming trailing zeros costs more than the bytes it saves.
   [[gnu::always_inline]] void append_millis(std::uint64_t ns) {
     if (end_ - cur_ < kMaxMillis) spill();
     cur_ = put_millis(cur_, ns);
@@ -88,13 +95,18 @@ class TextSink {
     return Row(*this, cur_);
   }
   static constexpr std::ptrdiff_t kMaxInteger = 20;  ///< "-9223372036854775808"
-  static constexpr std::ptrdiff_t kMaxMillis = 21;   ///< 14 digits, '.', six decimals
+  static constexpr std::ptrdiff_t kMaxMillis = 18;   ///< 14 digits, '.', three decimals
 
   /// Writes what is buffered; the first write error since construction, if any.
   [[nodiscard]] Result<void> finish();
+  /// The text of an in-memory sink.
+  [[nodiscard]] std::string_view text() const noexcept {
+    return {buf_.get(), static_cast<std::size_t>(cur_ - buf_.get())};
+  }
 
  private:
-  void spill();  // writes the buffer out and empties it
+  void spill();                 // writes the buffer out and empties it; in memory: grows it
+  void grow(std::size_t room);  // in memory: room for `room` more bytes
   TextSink& append_long(std::string_view s);
 
   // The writers below work on a local pointer and return the end: a store through
@@ -103,6 +115,21 @@ class TextSink {
       "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
       "8081828384858687888990919293949596979899";
+  // 0 to 999 as text (left-aligned in four bytes) and its length.
+  struct SmallNumbers {
+    char digits[1000][4];
+    std::uint8_t length[1000];
+  };
+  static constexpr SmallNumbers kSmall = [] {
+    SmallNumbers t{};
+    for (int v = 0; v < 1000; ++v) {
+      const int n = v < 10 ? 1 : v < 100 ? 2 : 3;
+      for (int i = n - 1, x = v; i >= 0; --i, x /= 10)
+        t.digits[v][i] = static_cast<char>('0' + x % 10);
+      t.length[v] = static_cast<std::uint8_t>(n);
+    }
+    return t;
+  }();
   template <typename Int>
   [[gnu::always_inline]] static char* put_integer(char* p, Int v) {
     if constexpr (std::is_signed_v<Int>) {
@@ -123,23 +150,18 @@ class TextSink {
   }
   [[gnu::always_inline]] static char* put_millis(char* p, std::uint64_t ns) {
     p = put_integer(p, ns / 1000000u);
-    const auto frac = static_cast<std::uint32_t>(ns % 1000000u);
+    const auto micros = static_cast<std::uint32_t>(ns % 1000000u) / 1000u;
     p[0] = '.';
-    std::memcpy(p + 1, kPairs + 2 * (frac / 10000u), 2);
-    std::memcpy(p + 3, kPairs + 2 * (frac / 100u % 100u), 2);
-    std::memcpy(p + 5, kPairs + 2 * (frac % 100u), 2);
-    return p + 7;
+    p[1] = static_cast<char>('0' + micros / 100u);
+    std::memcpy(p + 2, kPairs + 2 * (micros % 100u), 2);
+    return p + 4;
   }
   // The decimal digits of `v`: the indices, thread and cpu numbers of the per-sample
   // columns are mostly one to three digits.
   [[gnu::always_inline]] static char* put_uint32(char* p, std::uint32_t v) {
-    if (v < 10) {
-      *p = static_cast<char>('0' + v);
-      return p + 1;
-    }
-    if (v < 100) {
-      std::memcpy(p, kPairs + 2 * v, 2);
-      return p + 2;
+    if (v < 1000) {  // one copy and a looked-up length: no branch on the digit count
+      std::memcpy(p, kSmall.digits[v], 4);
+      return p + kSmall.length[v];
     }
     const int n = v < 1000u         ? 3
                   : v < 10000u      ? 4
@@ -173,8 +195,8 @@ class TextSink {
     return p + 9;
   }
 
-  std::ostream& out_;
-  std::unique_ptr<char[]> buf_;
+  std::ostream* out_;  // null: in memory
+  core::HugeBuffer buf_;
   char* cur_;
   char* end_;
   std::size_t failed_bytes_ = 0;  // size of the first write that failed; 0 = none

@@ -8,6 +8,7 @@
 #include "export_test_profile.hpp"
 #include "report/export.hpp"
 #include "report/export_util.hpp"
+#include "report/side_text.hpp"
 
 namespace perfx::report {
 namespace {
@@ -165,7 +166,7 @@ TEST(Export, LargeOutputStreamsWhole) {
   const std::string f = run("firefox", p);
   EXPECT_GT(f.size(), 3u << 20);
   EXPECT_EQ(f.back(), '\n');
-  EXPECT_NE(f.find(",299.999000,0]"), std::string::npos);  // the last sample, 299.999 ms in
+  EXPECT_NE(f.find(",299.999,0]"), std::string::npos);  // the last sample, 299.999 ms in
 }
 
 TEST(Export, SamplesOutOfTimeOrderAreSortedPerThread) {
@@ -208,9 +209,54 @@ TEST(Export, TextSinkWritesIntegersLikeToString) {
   EXPECT_EQ(out.str(), want);
 }
 
+TEST(Export, AnInMemoryTextSinkGrowsAndKeepsEverything) {
+  // Started small, it grows past its first block (row checks, long appends) and keeps
+  // the text in order.
+  detail::TextSink sink(std::size_t{16});
+  std::string want;
+  const std::string long_text(3 << 20, 'q');  // bigger than the first block
+  for (std::uint32_t i = 0; i < 300000; ++i) {
+    {
+      auto row = sink.row(32);
+      row.put(',');
+      row.put_integer(i);
+    }
+    want += "," + std::to_string(i);
+    if (i == 1000) {
+      sink += long_text;
+      want += long_text;
+    }
+  }
+  ASSERT_EQ(sink.text().size(), want.size());
+  EXPECT_TRUE(sink.text() == want);
+  EXPECT_TRUE(sink.finish());
+}
+
+TEST(Export, SideTextPartsArriveInOrderWhateverTheTiming) {
+  // The side thread's parts are appended after what the caller wrote, in part order.
+  std::ostringstream out;
+  {
+    detail::TextSink sink(out);
+    detail::SideText side({8, 1 << 20}, [](detail::SideText::Parts& parts) {
+      for (int i = 0; i < 100000; ++i) parts[1].append_integer(i % 10);
+      parts[0] += "first;";
+    });
+    sink += "caller;";
+    side.append_to(sink);
+    sink += ";end";
+    ASSERT_TRUE(sink.finish());
+  }
+  const std::string text = out.str();
+  EXPECT_EQ(text.substr(0, 13), "caller;first;");
+  EXPECT_EQ(text.size(), 13u + 100000u + 4u);
+  EXPECT_EQ(text.substr(text.size() - 4), ";end");
+  EXPECT_EQ(text.substr(13, 10), "0123456789");
+}
+
 TEST(Export, TextSinkWritesEveryDigitCountAndMilliseconds) {
   // Each digit count of both paths (32-bit pairs, 64-bit split at 10^9), signed values,
-  // and nanoseconds as milliseconds with six decimals; across many buffer spills.
+  // and nanoseconds as milliseconds (microsecond resolution, three decimals); across many buffer
+  // spills.
   std::ostringstream out;
   std::string want;
   {
@@ -231,7 +277,7 @@ TEST(Export, TextSinkWritesEveryDigitCountAndMilliseconds) {
           sink.append_integer(sv);
           want += std::to_string(-sv) + std::to_string(sv);
           sink.append_millis(v);
-          const std::string frac = std::to_string(1000000 + v % 1000000).substr(1);
+          const std::string frac = std::to_string(1000 + v / 1000 % 1000).substr(1);
           want += std::to_string(v / 1000000) + "." + frac + ";";
           sink.push_back(';');
         }

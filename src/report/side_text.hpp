@@ -1,0 +1,61 @@
+#pragma once
+// SideText: parts of an export formatted on another core (internal to src/report).
+
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <initializer_list>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include "report/text_sink.hpp"
+
+namespace perfx::report::detail {
+
+/// Parts of an export formatted on another thread while the caller writes what comes
+/// before them. The per-sample text is most of an export's time, and once a recording is
+/// loaded the reader's core is idle. `format` fills in-memory sinks (huge pages: fresh
+/// memory costs little) on a new thread; wait() gives them when it is done, append_to()
+/// writes them in order. On a single core, or when no thread can be started, `format`
+/// runs in the constructor.
+class SideText {
+ public:
+  using Parts = std::deque<TextSink>;  // a TextSink does not move
+
+  /// One part per entry of `expected_bytes`, with room for that many bytes.
+  SideText(std::initializer_list<std::size_t> expected_bytes, std::function<void(Parts&)> format)
+      : format_(std::move(format)) {
+    for (std::size_t bytes : expected_bytes) parts_.emplace_back(bytes);
+    if (std::thread::hardware_concurrency() > 1) {
+      try {
+        thread_ = std::thread([this] { format_(parts_); });
+        return;
+      } catch (const std::system_error&) {  // no thread: format here
+      }
+    }
+    format_(parts_);
+  }
+  SideText(const SideText&) = delete;
+  SideText& operator=(const SideText&) = delete;
+  ~SideText() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+  /// Waits for the parts.
+  const Parts& wait() {
+    if (thread_.joinable()) thread_.join();
+    return parts_;
+  }
+  /// Waits for the parts and appends them to `sink`.
+  void append_to(TextSink& sink) {
+    for (const TextSink& part : wait()) sink += part.text();
+  }
+
+ private:
+  Parts parts_;
+  std::function<void(Parts&)> format_;
+  std::thread thread_;
+};
+
+}  // namespace perfx::report::detail
