@@ -219,7 +219,9 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
   // Samples of the event grouped by thread, in time order. The threads after the middle
   // sample are formatted on the other core meanwhile (when they are enough to pay for a
   // thread): the sample rows are most of the work.
-  const auto [order, groups] = detail::samples_by_thread(profile, event);
+  const auto by_thread = detail::samples_by_thread(profile, event);
+  const auto& order = by_thread.order;  // (a structured binding: clang < 16 cannot capture it)
+  const auto& groups = by_thread.groups;
   const std::span<const Group> all(groups);
   std::size_t split = 0;  // groups[split...] go to the side
   while (split < all.size() && all[split].end <= order.size() / 2) ++split;

@@ -45,7 +45,8 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
   j += "]},\"profiles\":[";
 
   // Samples grouped by (event, thread), each thread in time order.
-  const auto [order, groups] = detail::samples_by_thread(profile, options.event);
+  const auto by_thread = detail::samples_by_thread(profile, options.event);
+  const auto& order = by_thread.order;
   const bool several_events = [&] {
     for (const auto& s : profile.samples) {
       if (s.event != profile.samples.front().event) return true;
@@ -81,7 +82,7 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
 
   bool first_profile = true;
   std::string weights;  // the current profile's weights (capacity reused)
-  for (const auto [i, end] : groups) {
+  for (const auto [i, end] : by_thread.groups) {
     const auto& head = profile.samples[order[i]];
     const bool clock =
         head.event < profile.events.size() && profile.events[head.event].unit == "nanoseconds";
