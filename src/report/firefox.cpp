@@ -63,10 +63,6 @@ struct StampedRows {
   }
 };
 
-// Fewest samples worth formatting on a second thread (starting it and handing over the
-// text cost ~0.2 ms).
-constexpr std::size_t kSideSamples = 20000;
-
 using Group = detail::SamplesByThread::Group;
 
 // The threads of `groups`, each a complete Gecko thread object with its own tables,
@@ -228,7 +224,7 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
   if (split < all.size()) ++split;  // the thread holding the middle stays here
   Result<void> side_result;
   std::optional<detail::SideText> side;
-  if (split < all.size() && order.size() - all[split].begin >= kSideSamples) {
+  if (split < all.size() && order.size() - all[split].begin >= detail::kSideTextMinRows) {
     const std::size_t rows = order.size() - all[split].begin;
     side.emplace({rows * 24}, [&](detail::SideText::Parts& text) {
       side_result = write_threads(text[0], profile, order, all.subspan(split), false, options);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -108,13 +109,18 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
   };
   using S = profile::Sample;
   auto column_bytes = [&](std::uint64_t max) { return 64 + wanted_samples * (digits(max) + 1); };
-  detail::SideText side_columns(
-      {column_bytes(max_time), column_bytes(max_period), column_bytes(max_event)},
-      [&](detail::SideText::Parts& parts) {
-        column(parts[0], ",\n \"time_ns\"", [](const S& s) { return s.time_ns; });
-        column(parts[1], ",\n \"period\"", [](const S& s) { return s.period; });
-        column(parts[2], ",\n \"event\"", [](const S& s) { return s.event; });
-      });
+  auto late_columns = [&](TextSink& times, TextSink& periods, TextSink& events) {
+    column(times, ",\n \"time_ns\"", [](const S& s) { return s.time_ns; });
+    column(periods, ",\n \"period\"", [](const S& s) { return s.period; });
+    column(events, ",\n \"event\"", [](const S& s) { return s.event; });
+  };
+  std::optional<detail::SideText> side;
+  if (wanted_samples >= detail::kSideTextMinRows) {
+    side.emplace(
+        std::initializer_list<std::size_t>{column_bytes(max_time), column_bytes(max_period),
+                                           column_bytes(max_event)},
+        [&](detail::SideText::Parts& parts) { late_columns(parts[0], parts[1], parts[2]); });
+  }
 
   TextSink j(out);
   fmt::format_to(std::back_inserter(j), "{{\n\"format\":\"perfx-profile\",\"version\":{},",
@@ -185,7 +191,11 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
   column(j, "\"stack\"", [](const S& s) { return s.stack; });
   column(j, ",\n \"thread\"", [](const S& s) { return s.thread; });
   column(j, ",\n \"cpu\"", [](const S& s) { return s.cpu; });
-  side_columns.append_to(j);
+  if (side) {
+    side->append_to(j);
+  } else {
+    late_columns(j, j, j);
+  }
   j += "},\n";
 
   // The report: per event, per (function, dso): self and total (children) samples.

@@ -13,12 +13,16 @@
 
 namespace perfx::report::detail {
 
+/// Fewest per-sample rows worth a SideText: starting the thread and handing the text
+/// over cost ~0.2 ms, and its memory is whole huge pages.
+inline constexpr std::size_t kSideTextMinRows = 20000;
+
 /// Parts of an export formatted on another thread while the caller writes what comes
 /// before them. The per-sample text is most of an export's time, and once a recording is
-/// loaded the reader's core is idle. `format` fills in-memory sinks (huge pages: fresh
-/// memory costs little) on a new thread; wait() gives them when it is done, append_to()
-/// writes them in order. On a single core, or when no thread can be started, `format`
-/// runs in the constructor.
+/// loaded the reader's core is idle. `format` fills in-memory sinks (large ones in
+/// huge-page blocks the process gave back, already faulted in) on a new thread; wait()
+/// gives them when it is done, append_to() writes them in order. On a single core, or when no
+/// thread can be started, `format` runs in the constructor.
 class SideText {
  public:
   using Parts = std::deque<TextSink>;  // a TextSink does not move

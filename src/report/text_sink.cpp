@@ -6,6 +6,13 @@ namespace perfx::report::detail {
 namespace {
 // Small enough to stay in cache and to fault in few pages, big enough for few writes.
 constexpr std::size_t kCapacity = std::size_t{256} << 10;
+
+// In memory: from 256 KiB on, whole huge pages, which the process recycles (fresh pages
+// cost most); a small text from the heap.
+std::size_t memory_capacity(std::size_t expected_bytes) {
+  if (expected_bytes < kCapacity) return std::max<std::size_t>(expected_bytes, 4096);
+  return (expected_bytes + core::kHugePage - 1) / core::kHugePage * core::kHugePage;
+}
 }  // namespace
 
 // The buffer is the head of a huge block: one the process used before and gave back
@@ -16,12 +23,11 @@ TextSink::TextSink(std::ostream& out)
       cur_(buf_.get()),
       end_(buf_.get() + kCapacity) {}
 
-// In memory: whole huge pages, which the process recycles (fresh pages cost most).
 TextSink::TextSink(std::size_t expected_bytes)
     : out_(nullptr),
-      buf_(core::allocate_huge(std::max(expected_bytes, core::kHugePage))),
+      buf_(core::allocate_huge(memory_capacity(expected_bytes))),
       cur_(buf_.get()),
-      end_(buf_.get() + std::max(expected_bytes, core::kHugePage)) {}
+      end_(buf_.get() + memory_capacity(expected_bytes)) {}
 
 void TextSink::grow(std::size_t room) {
   const auto used = static_cast<std::size_t>(cur_ - buf_.get());

@@ -25,8 +25,9 @@ namespace perfx::report::detail {
 /// A row of small items (a Firefox sample, a number and its comma) can be written
 /// through row(): one room check for the row instead of one per item.
 ///
-/// A TextSink made without a stream keeps its text in memory (huge pages, grown as
-/// needed) for text() to give: how SideText formats on another thread.
+/// A TextSink made without a stream keeps its text in memory (from 256 KiB on in
+/// recycled huge-page blocks, grown as needed) for text() to give: how SideText formats
+/// on another thread.
 class TextSink {
  public:
   using value_type = char;  // for std::back_inserter (fmt::format_to)
