@@ -226,8 +226,9 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
   std::optional<detail::SideText> side;
   if (split < all.size() && order.size() - all[split].begin >= detail::kSideTextMinRows) {
     const std::size_t rows = order.size() - all[split].begin;
-    side.emplace({rows * 24}, [&](detail::SideText::Parts& text) {
-      side_result = write_threads(text[0], profile, order, all.subspan(split), false, options);
+    side.emplace([&](detail::SideText::Parts& parts) {
+      side_result = write_threads(parts.emplace_back(rows * 24), profile, order, all.subspan(split),
+                                  false, options);
     });
   } else {
     split = all.size();

@@ -31,6 +31,85 @@ std::size_t digits(std::uint64_t v) {
   return n;
 }
 
+// The "functions" section's events: per (function, dso), self and total (children)
+// samples and periods. `stack_samples`/`stack_period` hold the samples and period per
+// stack of event `counted_event` (-1: none); other events are counted here.
+void write_functions(TextSink& out, const profile::Profile& profile, const ExportOptions& options,
+                     std::int64_t counted_event, std::vector<std::uint64_t>& stack_samples,
+                     std::vector<std::uint64_t>& stack_period,
+                     const std::vector<std::uint64_t>& ev_period) {
+  bool first_event = true;
+  for (std::size_t e = 0; e < profile.events.size(); ++e) {
+    if (options.event >= 0 && e != static_cast<std::size_t>(options.event)) continue;
+    std::map<std::pair<std::string, std::string>, FunctionSummary> summary;
+    // Count per unique stack first, then per function (a function counted once per stack).
+    if (static_cast<std::int64_t>(e) != counted_event) {
+      stack_samples.assign(profile.stacks.size(), 0);
+      stack_period.assign(profile.stacks.size(), 0);
+      for (const auto& s : profile.samples) {
+        if (s.event != e) continue;
+        stack_samples[s.stack] += 1;
+        stack_period[s.stack] += s.period;
+      }
+    }
+    // Frame -> its (function, dso) row, looked up in the map once per frame.
+    std::vector<FunctionSummary*> row_of_frame(profile.frames.size(), nullptr);
+    std::vector<const FunctionSummary*> seen;
+    for (std::size_t si = 0; si < profile.stacks.size(); ++si) {
+      if (!stack_samples[si]) continue;
+      const auto& stack = profile.stacks[si];
+      seen.clear();
+      for (std::size_t k = 0; k < stack.size(); ++k) {
+        FunctionSummary*& row = row_of_frame[stack[k]];
+        if (row == nullptr) {
+          const auto& fr = profile.frames[stack[k]];
+          row = &summary[{fr.function, fr.dso}];
+          row->function = fr.function;
+          row->dso = fr.dso;
+        }
+        auto& fs = *row;
+        fs.kind = profile.frames[stack[k]].kind;  // the last frame seen decides, as ever
+        if (k + 1 == stack.size()) {
+          fs.self_samples += stack_samples[si];
+          fs.self_period += stack_period[si];
+        }
+        if (std::find(seen.begin(), seen.end(), &fs) == seen.end()) {
+          seen.push_back(&fs);
+          fs.total_samples += stack_samples[si];
+          fs.total_period += stack_period[si];
+        }
+      }
+    }
+    std::vector<const FunctionSummary*> rows;
+    for (const auto& [key, fs] : summary) rows.push_back(&fs);
+    std::sort(rows.begin(), rows.end(), [](const FunctionSummary* a, const FunctionSummary* b) {
+      if (a->self_period != b->self_period) return a->self_period > b->self_period;
+      if (a->total_period != b->total_period) return a->total_period > b->total_period;
+      return a->function < b->function;
+    });
+    if (!first_event) out.push_back(',');
+    first_event = false;
+    fmt::format_to(std::back_inserter(out), "\n {{\"event\":{},\"rows\":[", e);
+    const double total = static_cast<double>(std::max<std::uint64_t>(ev_period[e], 1));
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const auto& fs = *rows[r];
+      if (r) out.push_back(',');
+      out += "\n  {\"function\":";
+      append_json_string(out, fs.function);
+      out += ",\"dso\":";
+      append_json_string(out, fs.dso);
+      fmt::format_to(std::back_inserter(out),
+                     ",\"kind\":\"{}\",\"self_samples\":{},\"total_samples\":{},"
+                     "\"self_period\":{},\"total_period\":{},\"self_percent\":{:.4f},"
+                     "\"total_percent\":{:.4f}}}",
+                     detail::kind_name(fs.kind), fs.self_samples, fs.total_samples, fs.self_period,
+                     fs.total_period, 100.0 * static_cast<double>(fs.self_period) / total,
+                     100.0 * static_cast<double>(fs.total_period) / total);
+    }
+    out += "]}";
+  }
+}
+
 }  // namespace
 
 Result<void> write_json_profile(const profile::Profile& profile, std::ostream& out,
@@ -51,6 +130,52 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     }
   }
 
+  // samples, columnar: one pass per column, each a tight loop over one field. The times,
+  // periods and events (two thirds of the text) are formatted on the other core
+  // meanwhile, into memory sized by their longest value.
+  auto column = [&](TextSink& sink, std::string_view name, auto field) {
+    sink += name;
+    sink += ":[";
+    bool first = true;
+    for (const auto& s : profile.samples) {
+      if (!wanted(s)) continue;
+      auto row = sink.row(32);  // "," and a number
+      if (!first) row.put(',');
+      first = false;
+      row.put_integer(field(s));
+    }
+    sink.push_back(']');
+  };
+  using S = profile::Sample;
+  auto late_columns = [&](TextSink& times, TextSink& periods, TextSink& events) {
+    column(times, ",\n \"time_ns\"", [](const S& s) { return s.time_ns; });
+    column(periods, ",\n \"period\"", [](const S& s) { return s.period; });
+    column(events, ",\n \"event\"", [](const S& s) { return s.event; });
+  };
+  std::optional<detail::SideText> side;
+  if (profile.samples.size() >= detail::kSideTextMinRows) {
+    side.emplace([&](detail::SideText::Parts& parts) {
+      // Sized by the longest values, which this thread finds itself (the caller's
+      // first pass runs meanwhile).
+      std::size_t n = 0;
+      std::uint64_t max_time = 0;
+      std::uint64_t max_period = 0;
+      std::uint32_t max_event = 0;
+      for (const auto& s : profile.samples) {
+        if (!wanted(s)) continue;
+        ++n;
+        max_time = std::max(max_time, s.time_ns);
+        max_period = std::max(max_period, s.period);
+        max_event = std::max<std::uint32_t>(max_event, s.event);
+      }
+      auto bytes = [n](std::uint64_t max) { return 64 + n * (digits(max) + 1); };
+      auto& times = parts.emplace_back(bytes(max_time));
+      auto& periods = parts.emplace_back(bytes(max_period));
+      auto& events = parts.emplace_back(bytes(max_event));
+      late_columns(times, periods, events);
+    });
+  }
+
   // One pass over the samples: their stacks checked, totals per event and thread, and,
   // when one event is reported (the usual case), its samples and period per stack for
   // the "functions" section (with several events, one more pass per event there).
@@ -69,57 +194,18 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     stack_samples.assign(profile.stacks.size(), 0);
     stack_period.assign(profile.stacks.size(), 0);
   }
-  std::size_t wanted_samples = 0;
-  std::uint64_t max_time = 0;
-  std::uint64_t max_period = 0;
-  std::uint32_t max_event = 0;
   for (const auto& s : profile.samples) {
     if (s.stack >= profile.stacks.size()) {
       return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
                   profile.stacks.size());
     }
     if (!wanted(s)) continue;
-    ++wanted_samples;
-    max_time = std::max(max_time, s.time_ns);
-    max_period = std::max(max_period, s.period);
-    max_event = std::max<std::uint32_t>(max_event, s.event);
     if (s.event < ev_samples.size()) {
       ev_samples[s.event] += 1;
       ev_period[s.event] += s.period;
     }
     if (s.thread < th_samples.size()) th_samples[s.thread] += 1;
     if (only_event >= 0 && s.event == only_event) count_in_stack(s);
-  }
-
-  // samples, columnar: one pass per column, each a tight loop over one field. The times,
-  // periods and events (two thirds of the text) are formatted on the other core
-  // meanwhile, into memory sized by their longest value.
-  auto column = [&](TextSink& sink, std::string_view name, auto field) {
-    sink += name;
-    sink += ":[";
-    bool first = true;
-    for (const auto& s : profile.samples) {
-      if (!wanted(s)) continue;
-      auto row = sink.row(32);  // "," and a number
-      if (!first) row.put(',');
-      first = false;
-      row.put_integer(field(s));
-    }
-    sink.push_back(']');
-  };
-  using S = profile::Sample;
-  auto column_bytes = [&](std::uint64_t max) { return 64 + wanted_samples * (digits(max) + 1); };
-  auto late_columns = [&](TextSink& times, TextSink& periods, TextSink& events) {
-    column(times, ",\n \"time_ns\"", [](const S& s) { return s.time_ns; });
-    column(periods, ",\n \"period\"", [](const S& s) { return s.period; });
-    column(events, ",\n \"event\"", [](const S& s) { return s.event; });
-  };
-  std::optional<detail::SideText> side;
-  if (wanted_samples >= detail::kSideTextMinRows) {
-    side.emplace(
-        std::initializer_list<std::size_t>{column_bytes(max_time), column_bytes(max_period),
-                                           column_bytes(max_event)},
-        [&](detail::SideText::Parts& parts) { late_columns(parts[0], parts[1], parts[2]); });
   }
 
   TextSink j(out);
@@ -191,82 +277,16 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
   column(j, "\"stack\"", [](const S& s) { return s.stack; });
   column(j, ",\n \"thread\"", [](const S& s) { return s.thread; });
   column(j, ",\n \"cpu\"", [](const S& s) { return s.cpu; });
+  // The report ("functions"), made while the other core may still be formatting.
+  TextSink functions(std::size_t{0});
+  write_functions(functions, profile, options, only_event, stack_samples, stack_period, ev_period);
   if (side) {
     side->append_to(j);
   } else {
     late_columns(j, j, j);
   }
-  j += "},\n";
-
-  // The report: per event, per (function, dso): self and total (children) samples.
-  j += "\"functions\":[";
-  bool first_event = true;
-  for (std::size_t e = 0; e < profile.events.size(); ++e) {
-    if (options.event >= 0 && e != static_cast<std::size_t>(options.event)) continue;
-    std::map<std::pair<std::string, std::string>, FunctionSummary> summary;
-    // Count per unique stack first, then per function (a function counted once per stack).
-    if (static_cast<std::int64_t>(e) != only_event) {
-      stack_samples.assign(profile.stacks.size(), 0);
-      stack_period.assign(profile.stacks.size(), 0);
-      for (const auto& s : profile.samples)
-        if (s.event == e) count_in_stack(s);
-    }
-    // Frame -> its (function, dso) row, looked up in the map once per frame.
-    std::vector<FunctionSummary*> row_of_frame(profile.frames.size(), nullptr);
-    std::vector<const FunctionSummary*> seen;
-    for (std::size_t si = 0; si < profile.stacks.size(); ++si) {
-      if (!stack_samples[si]) continue;
-      const auto& stack = profile.stacks[si];
-      seen.clear();
-      for (std::size_t k = 0; k < stack.size(); ++k) {
-        FunctionSummary*& row = row_of_frame[stack[k]];
-        if (row == nullptr) {
-          const auto& fr = profile.frames[stack[k]];
-          row = &summary[{fr.function, fr.dso}];
-          row->function = fr.function;
-          row->dso = fr.dso;
-        }
-        auto& fs = *row;
-        fs.kind = profile.frames[stack[k]].kind;  // the last frame seen decides, as ever
-        if (k + 1 == stack.size()) {
-          fs.self_samples += stack_samples[si];
-          fs.self_period += stack_period[si];
-        }
-        if (std::find(seen.begin(), seen.end(), &fs) == seen.end()) {
-          seen.push_back(&fs);
-          fs.total_samples += stack_samples[si];
-          fs.total_period += stack_period[si];
-        }
-      }
-    }
-    std::vector<const FunctionSummary*> rows;
-    for (const auto& [key, fs] : summary) rows.push_back(&fs);
-    std::sort(rows.begin(), rows.end(), [](const FunctionSummary* a, const FunctionSummary* b) {
-      if (a->self_period != b->self_period) return a->self_period > b->self_period;
-      if (a->total_period != b->total_period) return a->total_period > b->total_period;
-      return a->function < b->function;
-    });
-    if (!first_event) j.push_back(',');
-    first_event = false;
-    fmt::format_to(std::back_inserter(j), "\n {{\"event\":{},\"rows\":[", e);
-    const double total = static_cast<double>(std::max<std::uint64_t>(ev_period[e], 1));
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      const auto& fs = *rows[r];
-      if (r) j.push_back(',');
-      j += "\n  {\"function\":";
-      append_json_string(j, fs.function);
-      j += ",\"dso\":";
-      append_json_string(j, fs.dso);
-      fmt::format_to(std::back_inserter(j),
-                     ",\"kind\":\"{}\",\"self_samples\":{},\"total_samples\":{},"
-                     "\"self_period\":{},\"total_period\":{},\"self_percent\":{:.4f},"
-                     "\"total_percent\":{:.4f}}}",
-                     detail::kind_name(fs.kind), fs.self_samples, fs.total_samples, fs.self_period,
-                     fs.total_period, 100.0 * static_cast<double>(fs.self_period) / total,
-                     100.0 * static_cast<double>(fs.total_period) / total);
-    }
-    j += "]}";
-  }
+  j += "},\n\"functions\":[";
+  j += functions.text();
   j += "]\n}\n";
   return j.finish();
 }

@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <deque>
 #include <functional>
-#include <initializer_list>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -19,18 +18,16 @@ inline constexpr std::size_t kSideTextMinRows = 20000;
 
 /// Parts of an export formatted on another thread while the caller writes what comes
 /// before them. The per-sample text is most of an export's time, and once a recording is
-/// loaded the reader's core is idle. `format` fills in-memory sinks (large ones in
-/// huge-page blocks the process gave back, already faulted in) on a new thread; wait()
-/// gives them when it is done, append_to() writes them in order. On a single core, or when no
+/// loaded the reader's core is idle. `format` runs on a new thread and adds in-memory
+/// sinks to its parts (`parts.emplace_back(expected_bytes)`: large ones live in huge-page
+/// blocks the process gave back, already faulted in) and fills them; wait() gives them
+/// when it is done, append_to() writes them in order. On a single core, or when no
 /// thread can be started, `format` runs in the constructor.
 class SideText {
  public:
   using Parts = std::deque<TextSink>;  // a TextSink does not move
 
-  /// One part per entry of `expected_bytes`, with room for that many bytes.
-  SideText(std::initializer_list<std::size_t> expected_bytes, std::function<void(Parts&)> format)
-      : format_(std::move(format)) {
-    for (std::size_t bytes : expected_bytes) parts_.emplace_back(bytes);
+  explicit SideText(std::function<void(Parts&)> format) : format_(std::move(format)) {
     if (std::thread::hardware_concurrency() > 1) {
       try {
         thread_ = std::thread([this] { format_(parts_); });

@@ -237,9 +237,11 @@ TEST(Export, SideTextPartsArriveInOrderWhateverTheTiming) {
   std::ostringstream out;
   {
     detail::TextSink sink(out);
-    detail::SideText side({8, 1 << 20}, [](detail::SideText::Parts& parts) {
-      for (int i = 0; i < 100000; ++i) parts[1].append_integer(i % 10);
-      parts[0] += "first;";
+    detail::SideText side([](detail::SideText::Parts& parts) {
+      auto& first = parts.emplace_back(8);
+      auto& second = parts.emplace_back(1 << 20);
+      for (int i = 0; i < 100000; ++i) second.append_integer(i % 10);
+      first += "first;";
     });
     sink += "caller;";
     side.append_to(sink);
