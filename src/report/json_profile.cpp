@@ -31,6 +31,14 @@ std::size_t digits(std::uint64_t v) {
   return n;
 }
 
+// `"function":"...","dso":"..."` of a frame or a row of the report.
+void append_function_and_dso(TextSink& out, std::string_view function, std::string_view dso) {
+  out += "\"function\":";
+  append_json_string(out, function);
+  out += ",\"dso\":";
+  append_json_string(out, dso);
+}
+
 // The "functions" section's events: per (function, dso), self and total (children)
 // samples and periods. `stack_samples`/`stack_period` hold the samples and period per
 // stack of event `counted_event` (-1: none); other events are counted here.
@@ -94,10 +102,8 @@ void write_functions(TextSink& out, const profile::Profile& profile, const Expor
     for (std::size_t r = 0; r < rows.size(); ++r) {
       const auto& fs = *rows[r];
       if (r) out.push_back(',');
-      out += "\n  {\"function\":";
-      append_json_string(out, fs.function);
-      out += ",\"dso\":";
-      append_json_string(out, fs.dso);
+      out += "\n  {";
+      append_function_and_dso(out, fs.function, fs.dso);
       fmt::format_to(std::back_inserter(out),
                      ",\"kind\":\"{}\",\"self_samples\":{},\"total_samples\":{},"
                      "\"self_period\":{},\"total_period\":{},\"self_percent\":{:.4f},"
@@ -253,10 +259,8 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
   for (std::size_t f = 0; f < profile.frames.size(); ++f) {
     const auto& fr = profile.frames[f];
     if (f) j.push_back(',');
-    j += "\n {\"function\":";
-    append_json_string(j, fr.function);
-    j += ",\"dso\":";
-    append_json_string(j, fr.dso);
+    j += "\n {";
+    append_function_and_dso(j, fr.function, fr.dso);
     fmt::format_to(std::back_inserter(j),
                    ",\"address\":{},\"symbol_offset\":{},\"file\":", fr.address, fr.symbol_offset);
     append_json_string(j, fr.file);
