@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <system_error>
 #include <thread>
@@ -30,7 +31,13 @@ class SideText {
   explicit SideText(std::function<void(Parts&)> format) : format_(std::move(format)) {
     if (std::thread::hardware_concurrency() > 1) {
       try {
-        thread_ = std::thread([this] { format_(parts_); });
+        thread_ = std::thread([this] {
+          try {
+            format_(parts_);
+          } catch (...) {  // (out of memory) rethrown by wait(), on the caller's thread
+            error_ = std::current_exception();
+          }
+        });
         return;
       } catch (const std::system_error&) {  // no thread: format here
       }
@@ -43,9 +50,10 @@ class SideText {
     if (thread_.joinable()) thread_.join();
   }
 
-  /// Waits for the parts.
+  /// Waits for the parts; rethrows what `format` threw.
   const Parts& wait() {
     if (thread_.joinable()) thread_.join();
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
     return parts_;
   }
   /// Waits for the parts and appends them to `sink`.
@@ -56,6 +64,7 @@ class SideText {
  private:
   Parts parts_;
   std::function<void(Parts&)> format_;
+  std::exception_ptr error_;
   std::thread thread_;
 };
 

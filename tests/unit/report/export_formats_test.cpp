@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "export_test_profile.hpp"
@@ -253,6 +254,14 @@ TEST(Export, SideTextPartsArriveInOrderWhateverTheTiming) {
   EXPECT_EQ(text.size(), 13u + 100000u + 4u);
   EXPECT_EQ(text.substr(text.size() - 4), ";end");
   EXPECT_EQ(text.substr(13, 10), "0123456789");
+}
+
+TEST(Export, WhatTheSideThreadThrowsReachesTheCaller) {
+  detail::SideText side([](detail::SideText::Parts& parts) {
+    parts.emplace_back(8) += "partial";
+    throw std::runtime_error("side failed");
+  });
+  EXPECT_THROW(side.wait(), std::runtime_error);
 }
 
 TEST(Export, TextSinkWritesEveryDigitCountAndMilliseconds) {
