@@ -136,9 +136,9 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     }
   }
 
-  // samples, columnar: one pass per column, each a tight loop over one field. The times,
-  // periods and events (two thirds of the text) are formatted on the other core
-  // meanwhile, into memory sized by their longest value.
+  // samples, columnar: one pass per column, each a tight loop over one field. The times
+  // and periods (two thirds of the text) are formatted on the other core meanwhile, into
+  // memory sized by their longest value.
   auto column = [&](TextSink& sink, std::string_view name, auto field) {
     sink += name;
     sink += ":[";
@@ -153,9 +153,11 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     sink.push_back(']');
   };
   using S = profile::Sample;
-  auto late_columns = [&](TextSink& times, TextSink& periods, TextSink& events) {
+  auto times_and_periods = [&](TextSink& times, TextSink& periods) {
     column(times, ",\n \"time_ns\"", [](const S& s) { return s.time_ns; });
     column(periods, ",\n \"period\"", [](const S& s) { return s.period; });
+  };
+  auto events_column = [&](TextSink& events) {
     column(events, ",\n \"event\"", [](const S& s) { return s.event; });
   };
   std::optional<detail::SideText> side;
@@ -166,19 +168,16 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
       std::size_t n = 0;
       std::uint64_t max_time = 0;
       std::uint64_t max_period = 0;
-      std::uint32_t max_event = 0;
       for (const auto& s : profile.samples) {
         if (!wanted(s)) continue;
         ++n;
         max_time = std::max(max_time, s.time_ns);
         max_period = std::max(max_period, s.period);
-        max_event = std::max<std::uint32_t>(max_event, s.event);
       }
       auto bytes = [n](std::uint64_t max) { return 64 + n * (digits(max) + 1); };
       auto& times = parts.emplace_back(bytes(max_time));
       auto& periods = parts.emplace_back(bytes(max_period));
-      auto& events = parts.emplace_back(bytes(max_event));
-      late_columns(times, periods, events);
+      times_and_periods(times, periods);
     });
   }
 
@@ -281,13 +280,21 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
   column(j, "\"stack\"", [](const S& s) { return s.stack; });
   column(j, ",\n \"thread\"", [](const S& s) { return s.thread; });
   column(j, ",\n \"cpu\"", [](const S& s) { return s.cpu; });
-  // The report ("functions"), made while the other core may still be formatting.
+  // The events and the report ("functions") are made while the other core may still be
+  // formatting (an event index has the digits of the event count at most).
+  TextSink events(side ? 64 + profile.samples.size() * (digits(profile.events.size()) + 1) : 0);
   TextSink functions(std::size_t{0});
-  write_functions(functions, profile, options, only_event, stack_samples, stack_period, ev_period);
   if (side) {
+    events_column(events);
+    write_functions(functions, profile, options, only_event, stack_samples, stack_period,
+                    ev_period);
     side->append_to(j);
+    j += events.text();
   } else {
-    late_columns(j, j, j);
+    times_and_periods(j, j);
+    events_column(j);
+    write_functions(functions, profile, options, only_event, stack_samples, stack_period,
+                    ev_period);
   }
   j += "},\n\"functions\":[";
   j += functions.text();
