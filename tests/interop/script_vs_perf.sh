@@ -20,6 +20,17 @@ check() {  # file, args...
   perf script -i "$tmp/$f" "$@" 2>/dev/null | norm > "$tmp/perf.out"
   "$PERFX" script -i "$tmp/$f" "$@" 2>"$tmp/err" | norm > "$tmp/perfx.out"
   if ! diff -q "$tmp/perf.out" "$tmp/perfx.out" >/dev/null; then
+    # perf 6.1 takes inline scopes from binutils' addr2line, which misses the second range
+    # of an inlined call whose DW_AT_ranges (DWARF 5 rnglists) has two (rec_hot's third
+    # now_ms() under ASan: [0x11c9,0x11fe) and [0x1215,0x1251), addr2line -i 0x121a says
+    # only main). perfx then prints one "(inlined)" line more than perf for a sample
+    # there: accepted when such lines are the only difference.
+    local changes
+    changes=$(diff "$tmp/perf.out" "$tmp/perfx.out" | grep '^[<>]')
+    if ! grep -q '^<' <<<"$changes" && ! grep -qv '(inlined)$' <<<"$changes"; then
+      echo "note: $f $*: $(grep -c . <<<"$changes") inline frame(s) that perf's addr2line misses"
+      return
+    fi
     echo "DIFF: script -i $f $*"; diff "$tmp/perf.out" "$tmp/perfx.out" | head -20; cat "$tmp/err"
     fail=1
   elif [ ! -s "$tmp/perf.out" ]; then
