@@ -59,8 +59,8 @@ SamplesByThread samples_by_thread(const profile::Profile& profile, std::int64_t 
     std::stable_sort(order.begin(), order.end(), by_key);
     for (std::size_t k = 0; k < order.size(); ++k) {
       const auto& s = samples[order[k]];
-      const auto& prev = samples[order[k == 0 ? 0 : k - 1]];
-      if (k == 0 || s.thread != prev.thread || s.event != prev.event)
+      if (k == 0 || s.thread != samples[order[k - 1]].thread ||
+          s.event != samples[order[k - 1]].event)
         result.groups.push_back({k, k});
       result.groups.back().end = k + 1;
     }

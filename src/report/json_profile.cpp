@@ -39,26 +39,37 @@ void append_function_and_dso(TextSink& out, std::string_view function, std::stri
   append_json_string(out, dso);
 }
 
+// Samples and period per stack of one event: what the "functions" section is made of.
+struct StackTotals {
+  std::vector<std::uint64_t> samples;
+  std::vector<std::uint64_t> period;
+  void reset(std::size_t stacks) {
+    samples.assign(stacks, 0);
+    period.assign(stacks, 0);
+  }
+  void add(const profile::Sample& s) {
+    samples[s.stack] += 1;
+    period[s.stack] += s.period;
+  }
+};
+
 // The "functions" section's events: per (function, dso), self and total (children)
-// samples and periods. `stack_samples`/`stack_period` hold the samples and period per
-// stack of event `counted_event` (-1: none); other events are counted here.
+// samples and periods. `per_stack` holds event `counted_event`'s totals (-1: none);
+// other events are counted here.
 void write_functions(TextSink& out, const profile::Profile& profile, const ExportOptions& options,
-                     std::int64_t counted_event, std::vector<std::uint64_t>& stack_samples,
-                     std::vector<std::uint64_t>& stack_period,
+                     std::int64_t counted_event, StackTotals& per_stack,
                      const std::vector<std::uint64_t>& ev_period) {
+  const auto& stack_samples = per_stack.samples;
+  const auto& stack_period = per_stack.period;
   bool first_event = true;
   for (std::size_t e = 0; e < profile.events.size(); ++e) {
     if (options.event >= 0 && e != static_cast<std::size_t>(options.event)) continue;
     std::map<std::pair<std::string, std::string>, FunctionSummary> summary;
     // Count per unique stack first, then per function (a function counted once per stack).
     if (static_cast<std::int64_t>(e) != counted_event) {
-      stack_samples.assign(profile.stacks.size(), 0);
-      stack_period.assign(profile.stacks.size(), 0);
-      for (const auto& s : profile.samples) {
-        if (s.event != e) continue;
-        stack_samples[s.stack] += 1;
-        stack_period[s.stack] += s.period;
-      }
+      per_stack.reset(profile.stacks.size());
+      for (const auto& s : profile.samples)
+        if (s.event == e) per_stack.add(s);
     }
     // Frame -> its (function, dso) row, looked up in the map once per frame.
     std::vector<FunctionSummary*> row_of_frame(profile.frames.size(), nullptr);
@@ -189,16 +200,8 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
   std::vector<std::uint64_t> th_samples(profile.threads.size(), 0);
   const std::int64_t only_event =
       options.event >= 0 ? options.event : (profile.events.size() == 1 ? 0 : -1);
-  std::vector<std::uint64_t> stack_samples;
-  std::vector<std::uint64_t> stack_period;
-  auto count_in_stack = [&](const profile::Sample& s) {
-    stack_samples[s.stack] += 1;
-    stack_period[s.stack] += s.period;
-  };
-  if (only_event >= 0) {
-    stack_samples.assign(profile.stacks.size(), 0);
-    stack_period.assign(profile.stacks.size(), 0);
-  }
+  StackTotals per_stack;
+  if (only_event >= 0) per_stack.reset(profile.stacks.size());
   for (const auto& s : profile.samples) {
     if (s.stack >= profile.stacks.size()) {
       return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
@@ -210,7 +213,7 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
       ev_period[s.event] += s.period;
     }
     if (s.thread < th_samples.size()) th_samples[s.thread] += 1;
-    if (only_event >= 0 && s.event == only_event) count_in_stack(s);
+    if (only_event >= 0 && s.event == only_event) per_stack.add(s);
   }
 
   TextSink j(out);
@@ -282,19 +285,19 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
   column(j, ",\n \"cpu\"", [](const S& s) { return s.cpu; });
   // The events and the report ("functions") are made while the other core may still be
   // formatting (an event index has the digits of the event count at most).
-  TextSink events(side ? 64 + profile.samples.size() * (digits(profile.events.size()) + 1) : 0);
-  TextSink functions(std::size_t{0});
+  std::optional<TextSink> events;
   if (side) {
-    events_column(events);
-    write_functions(functions, profile, options, only_event, stack_samples, stack_period,
-                    ev_period);
+    events_column(
+        events.emplace(64 + profile.samples.size() * (digits(profile.events.size()) + 1)));
+  }
+  TextSink functions(std::size_t{0});
+  write_functions(functions, profile, options, only_event, per_stack, ev_period);
+  if (side) {
     side->append_to(j);
-    j += events.text();
+    j += events->text();
   } else {
     times_and_periods(j, j);
     events_column(j);
-    write_functions(functions, profile, options, only_event, stack_samples, stack_period,
-                    ev_period);
   }
   j += "},\n\"functions\":[";
   j += functions.text();

@@ -164,8 +164,7 @@ class TextSink {
       std::memcpy(p, kSmall.digits[v], 4);
       return p + kSmall.length[v];
     }
-    const int n = v < 1000u         ? 3
-                  : v < 10000u      ? 4
+    const int n = v < 10000u        ? 4
                   : v < 100000u     ? 5
                   : v < 1000000u    ? 6
                   : v < 10000000u   ? 7
