@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -127,96 +128,60 @@ void write_functions(TextSink& out, const profile::Profile& profile, const Expor
   }
 }
 
-}  // namespace
-
-Result<void> write_json_profile(const profile::Profile& profile, std::ostream& out,
-                                const ExportOptions& options) {
-  if (options.event >= 0 && static_cast<std::size_t>(options.event) >= profile.events.size()) {
-    return fail(Errc::kInvalidArgument, "event index {} out of range: the profile has {} events",
-                options.event, profile.events.size());
+// How a column writes a row's value (inlined into the column's loop).
+struct PutInteger {
+  template <typename Int>
+  [[gnu::always_inline]] void operator()(TextSink::Row& row, Int v) const {
+    row.put_integer(v);
   }
-  auto wanted = [&](const profile::Sample& s) {
-    return options.event < 0 || s.event == static_cast<std::uint32_t>(options.event);
-  };
-  for (std::size_t si = 0; si < profile.stacks.size(); ++si) {
-    for (std::uint32_t f : profile.stacks[si]) {
-      if (f >= profile.frames.size()) {
-        return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", si, f,
-                    profile.frames.size());
-      }
-    }
+};
+struct PutTime {
+  TextSink::TimeDigits digits;
+  [[gnu::always_inline]] void operator()(TextSink::Row& row, std::uint64_t ns) {
+    row.put_time(digits, ns);
   }
+};
 
-  // samples, columnar: one pass per column, each a tight loop over one field. The times
-  // and periods (two thirds of the text) are formatted on the other core meanwhile, into
-  // memory sized by their longest value.
-  auto column = [&](TextSink& sink, std::string_view name, auto field) {
-    sink += name;
-    sink += ":[";
-    bool first = true;
-    for (const auto& s : profile.samples) {
-      if (!wanted(s)) continue;
-      auto row = sink.row(32);  // "," and a number
-      if (!first) row.put(',');
-      first = false;
-      row.put_integer(field(s));
-    }
-    sink.push_back(']');
-  };
-  using S = profile::Sample;
-  auto times_and_periods = [&](TextSink& times, TextSink& periods) {
-    column(times, ",\n \"time_ns\"", [](const S& s) { return s.time_ns; });
-    column(periods, ",\n \"period\"", [](const S& s) { return s.period; });
-  };
-  auto events_column = [&](TextSink& events) {
-    column(events, ",\n \"event\"", [](const S& s) { return s.event; });
-  };
-  std::optional<detail::SideText> side;
-  if (profile.samples.size() >= detail::kSideTextMinRows) {
-    side.emplace([&](detail::SideText::Parts& parts) {
-      // Sized by the longest values, which this thread finds itself (the caller's
-      // first pass runs meanwhile).
-      std::size_t n = 0;
-      std::uint64_t max_time = 0;
-      std::uint64_t max_period = 0;
-      for (const auto& s : profile.samples) {
-        if (!wanted(s)) continue;
-        ++n;
-        max_time = std::max(max_time, s.time_ns);
-        max_period = std::max(max_period, s.period);
-      }
-      auto bytes = [n](std::uint64_t max) { return 64 + n * (digits(max) + 1); };
-      auto& times = parts.emplace_back(bytes(max_time));
-      auto& periods = parts.emplace_back(bytes(max_period));
-      times_and_periods(times, periods);
-    });
-  }
-
-  // One pass over the samples: their stacks checked, totals per event and thread, and,
-  // when one event is reported (the usual case), its samples and period per stack for
-  // the "functions" section (with several events, one more pass per event there).
-  std::vector<std::uint64_t> ev_samples(profile.events.size(), 0);
-  std::vector<std::uint64_t> ev_period(profile.events.size(), 0);
-  std::vector<std::uint64_t> th_samples(profile.threads.size(), 0);
-  const std::int64_t only_event =
-      options.event >= 0 ? options.event : (profile.events.size() == 1 ? 0 : -1);
+// Totals of one pass over the samples: per event and thread (the head), per stack of
+// one event (the report), the longest period (the size of its column).
+struct SampleTotals {
+  std::vector<std::uint64_t> ev_samples, ev_period, th_samples;
+  std::int64_t only_event = -1;  // the event per_stack counts; -1: none
   StackTotals per_stack;
-  if (only_event >= 0) per_stack.reset(profile.stacks.size());
-  for (const auto& s : profile.samples) {
-    if (s.stack >= profile.stacks.size()) {
-      return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
-                  profile.stacks.size());
-    }
-    if (!wanted(s)) continue;
-    if (s.event < ev_samples.size()) {
-      ev_samples[s.event] += 1;
-      ev_period[s.event] += s.period;
-    }
-    if (s.thread < th_samples.size()) th_samples[s.thread] += 1;
-    if (only_event >= 0 && s.event == only_event) per_stack.add(s);
-  }
+  std::size_t rows = 0;
+  std::uint64_t max_period = 0;
+  std::optional<std::uint32_t> bad_stack;  // a sample's stack out of range
 
-  TextSink j(out);
+  // Sized before the pass, which then allocates nothing.
+  SampleTotals(const profile::Profile& profile, std::int64_t counted_event)
+      : ev_samples(profile.events.size(), 0),
+        ev_period(profile.events.size(), 0),
+        th_samples(profile.threads.size(), 0),
+        only_event(counted_event) {
+    if (only_event >= 0) per_stack.reset(profile.stacks.size());
+  }
+  template <typename Wanted>
+  void count(const profile::Profile& profile, Wanted wanted) {
+    for (const auto& s : profile.samples) {
+      if (s.stack >= profile.stacks.size()) {
+        bad_stack = s.stack;
+        return;
+      }
+      if (!wanted(s)) continue;
+      ++rows;
+      max_period = std::max(max_period, s.period);
+      if (s.event < ev_samples.size()) {
+        ev_samples[s.event] += 1;
+        ev_period[s.event] += s.period;
+      }
+      if (s.thread < th_samples.size()) th_samples[s.thread] += 1;
+      if (s.event == only_event) per_stack.add(s);
+    }
+  }
+};
+
+// The document's head: the recording, its events and threads with their totals.
+void write_head(TextSink& j, const profile::Profile& profile, const SampleTotals& totals) {
   fmt::format_to(std::back_inserter(j), "{{\n\"format\":\"perfx-profile\",\"version\":{},",
                  kJsonProfileVersion);
   j += "\"command_line\":";
@@ -226,7 +191,6 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
   fmt::format_to(std::back_inserter(j),
                  ",\"start_time_ns\":{},\"end_time_ns\":{},\"lost_samples\":{},\n",
                  profile.start_time_ns, profile.end_time_ns, profile.lost_samples);
-
   j += "\"events\":[";
   for (std::size_t e = 0; e < profile.events.size(); ++e) {
     if (e) j.push_back(',');
@@ -234,8 +198,8 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     append_json_string(j, profile.events[e].name);
     j += ",\"unit\":";
     append_json_string(j, profile.events[e].unit);
-    fmt::format_to(std::back_inserter(j), ",\"samples\":{},\"total_period\":{}}}", ev_samples[e],
-                   ev_period[e]);
+    fmt::format_to(std::back_inserter(j), ",\"samples\":{},\"total_period\":{}}}",
+                   totals.ev_samples[e], totals.ev_period[e]);
   }
   j += "],\n\"threads\":[";
   for (std::size_t t = 0; t < profile.threads.size(); ++t) {
@@ -243,9 +207,14 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
     if (t) j.push_back(',');
     fmt::format_to(std::back_inserter(j), "\n {{\"pid\":{},\"tid\":{},\"comm\":", th.pid, th.tid);
     append_json_string(j, th.comm);
-    fmt::format_to(std::back_inserter(j), ",\"samples\":{}}}", th_samples[t]);
+    fmt::format_to(std::back_inserter(j), ",\"samples\":{}}}", totals.th_samples[t]);
   }
-  j += "],\n\"mappings\":[";
+  j += "],\n";
+}
+
+// The tables that need no totals: mappings, frames, stacks.
+void write_tables(TextSink& j, const profile::Profile& profile) {
+  j += "\"mappings\":[";
   for (std::size_t m = 0; m < profile.mappings.size(); ++m) {
     const auto& mp = profile.mappings[m];
     if (m) j.push_back(',');
@@ -274,34 +243,121 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
   for (std::size_t s = 0; s < profile.stacks.size(); ++s) {
     if (s) j.push_back(',');
     j += "\n [";
-    fmt::format_to(std::back_inserter(j), "{}", fmt::join(profile.stacks[s], ","));
+    for (std::size_t k = 0; k < profile.stacks[s].size(); ++k) {
+      if (k) j.push_back(',');
+      j.append_integer(profile.stacks[s][k]);
+    }
     j.push_back(']');
   }
   j += "],\n";
+}
 
-  j += "\"samples\":{";
-  column(j, "\"stack\"", [](const S& s) { return s.stack; });
-  column(j, ",\n \"thread\"", [](const S& s) { return s.thread; });
-  column(j, ",\n \"cpu\"", [](const S& s) { return s.cpu; });
-  // The events and the report ("functions") are made while the other core may still be
-  // formatting (an event index has the digits of the event count at most).
-  std::optional<TextSink> events;
-  if (side) {
-    events_column(
-        events.emplace(64 + profile.samples.size() * (digits(profile.events.size()) + 1)));
+}  // namespace
+
+Result<void> write_json_profile(const profile::Profile& profile, std::ostream& out,
+                                const ExportOptions& options) {
+  if (options.event >= 0 && static_cast<std::size_t>(options.event) >= profile.events.size()) {
+    return fail(Errc::kInvalidArgument, "event index {} out of range: the profile has {} events",
+                options.event, profile.events.size());
   }
-  TextSink functions(std::size_t{0});
-  write_functions(functions, profile, options, only_event, per_stack, ev_period);
-  if (side) {
-    side->append_to(j);
-    j += events->text();
+  auto wanted = [&](const profile::Sample& s) {
+    return options.event < 0 || s.event == static_cast<std::uint32_t>(options.event);
+  };
+  for (std::size_t si = 0; si < profile.stacks.size(); ++si) {
+    for (std::uint32_t f : profile.stacks[si]) {
+      if (f >= profile.frames.size()) {
+        return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", si, f,
+                    profile.frames.size());
+      }
+    }
+  }
+
+  // samples, columnar: one pass per column, each a tight loop over one field.
+  auto column = [&](TextSink& sink, std::string_view name, auto field, auto put) {
+    sink += name;
+    sink += ":[";
+    bool first = true;
+    for (const auto& s : profile.samples) {
+      if (!wanted(s)) continue;
+      auto row = sink.row(32);  // "," and a number
+      if (!first) row.put(',');
+      first = false;
+      put(row, field(s));
+    }
+    sink.push_back(']');
+  };
+  using S = profile::Sample;
+  // The columns in two runs: the first four, then the period and event.
+  auto first_columns = [&](TextSink& sink) {
+    column(
+        sink, "\"stack\"", [](const S& s) { return s.stack; }, PutInteger{});
+    column(
+        sink, ",\n \"thread\"", [](const S& s) { return s.thread; }, PutInteger{});
+    column(
+        sink, ",\n \"cpu\"", [](const S& s) { return s.cpu; }, PutInteger{});
+    column(
+        sink, ",\n \"time_ns\"", [](const S& s) { return s.time_ns; }, PutTime{});
+  };
+  auto last_columns = [&](TextSink& sink) {
+    column(
+        sink, ",\n \"period\"", [](const S& s) { return s.period; }, PutInteger{});
+    column(
+        sink, ",\n \"event\"", [](const S& s) { return s.event; }, PutInteger{});
+  };
+
+  // The totals (one pass over the samples) come first: the head needs them. When one
+  // event is reported (the usual case) they include its samples per stack for the report.
+  const std::int64_t only_event =
+      options.event >= 0 ? options.event : (profile.events.size() == 1 ? 0 : -1);
+  SampleTotals totals(profile, only_event);
+
+  // A big profile on more than one core: the other core makes the tables while this one
+  // counts the totals; this one writes the head and tables, then the other writes the
+  // first four columns straight into the stream (through its own buffer, in its core's
+  // cache) while this one makes the last two and the report in memory.
+  const bool big =
+      profile.samples.size() >= detail::kSideTextMinRows && std::thread::hardware_concurrency() > 1;
+  std::optional<TextSink> tables;  // (outlives the thread that writes it)
+  if (big) tables.emplace(std::size_t{192} << 10);
+  detail::SideWriter side;
+  const bool two_cores = big && side.start([&] { write_tables(*tables, profile); },
+                                           [&]() -> Result<void> {
+                                             TextSink columns(out);
+                                             first_columns(columns);
+                                             return columns.finish();
+                                           });
+  totals.count(profile, wanted);
+  if (totals.bad_stack) {
+    return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", *totals.bad_stack,
+                profile.stacks.size());
+  }
+  TextSink j(out);
+  write_head(j, profile, totals);
+  if (two_cores) {
+    side.wait_prepared();
+    j += tables->text();
   } else {
-    times_and_periods(j, j);
-    events_column(j);
+    write_tables(j, profile);
   }
-  j += "},\n\"functions\":[";
-  j += functions.text();
-  j += "]\n}\n";
+  j += "\"samples\":{";
+  std::optional<TextSink> memory;
+  if (two_cores) {
+    PERFX_CHECK(j.finish());  // all written: the stream is the other thread's now
+    side.hand_over(true);
+    auto bytes = [n = totals.rows](std::uint64_t max) { return n * (digits(max) + 1); };
+    memory.emplace(64 + bytes(totals.max_period) + bytes(profile.events.size()));
+  } else {
+    first_columns(j);
+  }
+  TextSink& rest = memory ? *memory : j;
+  last_columns(rest);
+  rest += "},\n\"functions\":[";
+  write_functions(rest, profile, options, only_event, totals.per_stack, totals.ev_period);
+  rest += "]\n}\n";
+  if (two_cores) {
+    PERFX_CHECK(side.join());
+    j += rest.text();
+  }
   return j.finish();
 }
 

@@ -157,12 +157,34 @@ TEST(Export, LargeOutputStreamsWhole) {
     s.time_ns = p.start_time_ns + i * 1000;
     p.samples.push_back(s);
   }
+  // Varied values, so that each column is its own text.
+  for (std::size_t i = 0; i < p.samples.size(); ++i) {
+    p.samples[i].stack = static_cast<std::uint32_t>(i % p.stacks.size());
+    p.samples[i].cpu = static_cast<std::uint16_t>(i % 3);
+    p.samples[i].period = 1000 + i % 7;
+  }
   const std::string j = run("json", p);
   EXPECT_GT(j.size(), 3u << 20);
-  const auto times = j.find("\"time_ns\":[");
-  ASSERT_NE(times, std::string::npos);
-  const auto end = j.find(']', times);
-  EXPECT_EQ(count(j.substr(times, end - times), ","), 299999u);
+  // The columns (written by two threads when there are two cores) are whole and in order.
+  auto expected = [&](const char* name, auto field) {
+    std::string text = std::string("\"") + name + "\":[";
+    for (std::size_t i = 0; i < p.samples.size(); ++i) {
+      if (i) text += ',';
+      text += std::to_string(field(p.samples[i]));
+    }
+    return text + "]";
+  };
+  using S = profile::Sample;
+  std::string samples = "\"samples\":{" + expected("stack", [](const S& s) { return s.stack; });
+  samples += ",\n " + expected("thread", [](const S& s) { return s.thread; });
+  samples += ",\n " + expected("cpu", [](const S& s) { return s.cpu; });
+  samples += ",\n " + expected("time_ns", [](const S& s) { return s.time_ns; });
+  samples += ",\n " + expected("period", [](const S& s) { return s.period; });
+  samples += ",\n " + expected("event", [](const S& s) { return s.event; }) + "},\n";
+  const auto at = j.find("\"samples\":{");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_TRUE(j.compare(at, samples.size(), samples) == 0);
+  EXPECT_EQ(j.substr(at + samples.size(), 14), "\"functions\":[\n");
   EXPECT_EQ(j.substr(j.size() - 4), "]\n}\n");
   const std::string f = run("firefox", p);
   EXPECT_GT(f.size(), 3u << 20);
@@ -262,6 +284,99 @@ TEST(Export, WhatTheSideThreadThrowsReachesTheCaller) {
     throw std::runtime_error("side failed");
   });
   EXPECT_THROW(side.wait(), std::runtime_error);
+}
+
+TEST(Export, TimeColumnsAreWrittenLikeToStringWhateverTheOrder) {
+  // TimeDigits copies the digits above the last six from the row before: times that
+  // ascend, go back, cross milliseconds, stay below one, or have any digit count.
+  std::vector<std::uint64_t> times = {0,
+                                      7,
+                                      999999,
+                                      1000000,
+                                      1000001,
+                                      3751342547197,
+                                      3751342547198,
+                                      3751342999999,
+                                      3751343000000,
+                                      3751342000001,
+                                      999999,
+                                      1000000000000000000ull,
+                                      ~std::uint64_t{0},
+                                      5,
+                                      12000345};
+  for (std::uint64_t t = 3766396056281; times.size() < 100000; t += 49999) times.push_back(t);
+  std::ostringstream out;
+  std::string want;
+  {
+    detail::TextSink sink(out);
+    detail::TextSink::TimeDigits digits;
+    for (std::uint64_t t : times) {
+      auto row = sink.row(32);
+      row.put_time(digits, t);
+      row.put(',');
+      want += std::to_string(t) + ",";
+    }
+    ASSERT_TRUE(sink.finish());
+  }
+  EXPECT_EQ(out.str(), want);
+}
+
+TEST(Export, TheSideWriterWritesBetweenTheCallersParts) {
+  // The caller writes, hands the stream over, makes its next part meanwhile and appends
+  // it after join(): the stream holds the three in order, whatever the timing.
+  for (int round = 0; round < 20; ++round) {
+    std::ostringstream out;
+    std::string prepared;
+    {
+      detail::TextSink sink(out);
+      detail::SideWriter side;
+      ASSERT_TRUE(side.start([&] { prepared = "tables;"; },
+                             [&]() -> Result<void> {
+                               detail::TextSink own(out);
+                               for (int i = 0; i < 100000; ++i) own.append_integer(i % 10);
+                               return own.finish();
+                             }));
+      sink += "head;";
+      side.wait_prepared();
+      sink += prepared;
+      ASSERT_TRUE(sink.finish());
+      side.hand_over(true);
+      detail::TextSink rest(std::size_t{64});
+      rest += ";rest";
+      ASSERT_TRUE(side.join());
+      sink += rest.text();
+      ASSERT_TRUE(sink.finish());
+    }
+    const std::string text = out.str();
+    ASSERT_EQ(text.size(), 12u + 100000u + 5u);
+    EXPECT_EQ(text.substr(0, 22), "head;tables;0123456789");
+    EXPECT_EQ(text.substr(text.size() - 5), ";rest");
+  }
+}
+
+TEST(Export, TheSideWriterWritesNothingUnlessHandedTheStream) {
+  // A caller that stops early (an error) never hands over: nothing is written and the
+  // thread is waited for; what the thread throws reaches the caller.
+  bool wrote = false;
+  {
+    detail::SideWriter side;
+    ASSERT_TRUE(side.start([] {},
+                           [&]() -> Result<void> {
+                             wrote = true;
+                             return {};
+                           }));
+    side.wait_prepared();
+  }
+  EXPECT_FALSE(wrote);
+  detail::SideWriter throws_preparing;
+  ASSERT_TRUE(throws_preparing.start([] { throw std::runtime_error("prepare"); },
+                                     []() -> Result<void> { return {}; }));
+  EXPECT_THROW(throws_preparing.wait_prepared(), std::runtime_error);
+  detail::SideWriter throws_writing;
+  ASSERT_TRUE(throws_writing.start([] {}, []() -> Result<void> { throw std::bad_alloc(); }));
+  throws_writing.wait_prepared();
+  throws_writing.hand_over(true);
+  EXPECT_THROW((void)throws_writing.join(), std::bad_alloc);
 }
 
 TEST(Export, TextSinkWritesEveryDigitCountAndMilliseconds) {
