@@ -1,5 +1,6 @@
 #pragma once
-// SideText: parts of an export formatted on another core (internal to src/report).
+// SideText and SideWriter: parts of an export made on another core (internal to
+// src/report).
 
 #include <cstddef>
 #include <deque>
@@ -15,8 +16,8 @@
 
 namespace perfx::report::detail {
 
-/// Fewest per-sample rows worth a SideText: starting the thread and handing the text
-/// over cost ~0.2 ms, and its memory is whole huge pages.
+/// Fewest per-sample rows worth a second thread (SideText, SideWriter): starting it and
+/// handing the text over cost ~0.2-0.4 ms, and its memory is whole huge pages.
 inline constexpr std::size_t kSideTextMinRows = 20000;
 
 /// Parts of an export formatted on another thread while the caller writes what comes
