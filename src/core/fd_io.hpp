@@ -10,20 +10,25 @@
 namespace perfx::core {
 
 /// write(2) of all `n` bytes, retried after a short write and on EINTR; false on error
-/// (errno says which).
-inline bool write_fully(int fd, const char* p, std::size_t n) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
+/// (errno says which). `written`, when given, counts the bytes that reached the file,
+/// also when it fails part-way.
+inline bool write_fully(int fd, const void* data, std::size_t n,
+                        std::size_t* written = nullptr) {
+  const auto* p = static_cast<const char*>(data);
+  std::size_t done = 0;
+  bool ok = true;
+  while (done < n) {
+    const ssize_t w = ::write(fd, p + done, n - done);
     if (w < 0 && errno == EINTR) continue;
-    if (w < 0) return false;
-    if (w == 0) {
-      errno = EIO;
-      return false;
+    if (w <= 0) {
+      if (w == 0) errno = EIO;
+      ok = false;
+      break;
     }
-    p += w;
-    n -= static_cast<std::size_t>(w);
+    done += static_cast<std::size_t>(w);
   }
-  return true;
+  if (written != nullptr) *written = done;
+  return ok;
 }
 
 }  // namespace perfx::core

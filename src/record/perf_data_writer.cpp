@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "core/byte_reader.hpp"
+#include "core/fd_io.hpp"
 #include "record/decoder.hpp"
 #include "record/encoder.hpp"
 
@@ -70,19 +71,9 @@ struct PerfDataWriter::Impl {
 
   // Writes n bytes; `done` counts the bytes that reached the file, even on failure.
   Result<void> write_all(const std::byte* p, std::size_t n, std::size_t& done) {
-    done = 0;
-    while (n > 0) {
-      const ssize_t w = ::write(fd, p, n);
-      if (w < 0) {
-        if (errno == EINTR) continue;
-        failed = true;
-        return fail_errno(errno, fmt::format("writing '{}'", name));
-      }
-      p += w;
-      n -= static_cast<std::size_t>(w);
-      done += static_cast<std::size_t>(w);
-    }
-    return {};
+    if (core::write_fully(fd, p, n, &done)) return {};
+    failed = true;
+    return fail_errno(errno, fmt::format("writing '{}'", name));
   }
   Result<void> write_all(const std::byte* p, std::size_t n) {
     std::size_t done = 0;
