@@ -12,8 +12,7 @@ namespace perfx::core {
 /// write(2) of all `n` bytes, retried after a short write and on EINTR; false on error
 /// (errno says which). `written`, when given, counts the bytes that reached the file,
 /// also when it fails part-way.
-inline bool write_fully(int fd, const void* data, std::size_t n,
-                        std::size_t* written = nullptr) {
+inline bool write_fully(int fd, const void* data, std::size_t n, std::size_t* written = nullptr) {
   const auto* p = static_cast<const char*>(data);
   std::size_t done = 0;
   bool ok = true;
