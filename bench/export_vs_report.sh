@@ -5,7 +5,8 @@
 # than the report, i.e. a wall-time ratio <= 1.
 #
 # Each export's runs alternate with runs of the report (RUNS=11 each) and the medians are
-# compared, so load that comes and goes on a shared machine hits both sides alike. CPU
+# compared, so load that comes and goes on a shared machine hits both sides alike; the
+# interquartile range of the run-by-run ratios shows how far apart the two really are. CPU
 # time (task-clock of the process and its threads) is printed too: perfx runs a reader
 # and a DSO-preloader thread beside the replay, so CPU exceeds wall time.
 #
@@ -36,7 +37,8 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print a[int((NR
 
 report_cmd=("$perfx" report -i "$DATA" --stdio -o "$tmp/report.txt")
 status=0
-printf '%-20s %9s %9s %9s %9s %7s %7s  %s\n' "" "wall" "rep.wall" "cpu" "rep.cpu" "wall" "cpu" "size"
+printf '%-20s %9s %9s %9s %9s %7s %7s %11s  %s\n' "" "wall" "rep.wall" "cpu" "rep.cpu" "wall" "cpu" \
+  "pairs IQR" "size"
 for fmt in folded html svg pprof speedscope firefox json; do
   "$perfx" report -i "$DATA" --format "$fmt" -o "$tmp/out.$fmt" 2>/dev/null  # warm the caches
   rc=() rw=() xc=() xw=()
@@ -49,8 +51,13 @@ for fmt in folded html svg pprof speedscope firefox json; do
   read -r mrc mrw mxc mxw < <(echo "$(median "${rc[@]}") $(median "${rw[@]}") $(median "${xc[@]}") $(median "${xw[@]}")")
   wall_ratio=$(echo "$mxw $mrw" | awk '{printf "%.2f", $1 / $2}')
   cpu_ratio=$(echo "$mxc $mrc" | awk '{printf "%.2f", $1 / $2}')
-  printf '%-20s %8.3fs %8.3fs %8.3fs %8.3fs %7s %7s  %s\n' "--format $fmt" "$mxw" "$mrw" "$mxc" "$mrc" \
-    "$wall_ratio" "$cpu_ratio" "$(du -h "$tmp/out.$fmt" | cut -f1)"
+  # The spread of the run-by-run wall ratios (each export run over the report run just
+  # before it): when it straddles 1.00, the medians' difference is within this machine's
+  # noise.
+  pairs=$(for i in "${!xw[@]}"; do echo "${xw[$i]} ${rw[$i]}" | awk '{print $1 / $2}'; done |
+    sort -g | awk '{a[NR] = $1} END {printf "%.2f-%.2f", a[int(NR / 4) + 1], a[int(3 * NR / 4) + 1]}')
+  printf '%-20s %8.3fs %8.3fs %8.3fs %8.3fs %7s %7s %11s  %s\n' "--format $fmt" "$mxw" "$mrw" "$mxc" \
+    "$mrc" "$wall_ratio" "$cpu_ratio" "$pairs" "$(du -h "$tmp/out.$fmt" | cut -f1)"
   if awk -v r="$wall_ratio" 'BEGIN {exit !(r > 1.0)}'; then status=1; fi
 done
 # The first export on a machine (or after a new libc) inflates the debug sections.
