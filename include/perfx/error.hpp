@@ -78,15 +78,14 @@ template <typename... Args>
 }  // namespace perfx
 
 /// Evaluates a Result expression; on failure returns its error from the enclosing function.
-#define PERFX_TRY(var, expr)                                      \
-  auto var##_result_ = (expr);                                    \
+#define PERFX_TRY(var, expr)                                                   \
+  auto var##_result_ = (expr);                                                 \
   if (!var##_result_) return tl::unexpected(std::move(var##_result_).error()); \
   auto var = std::move(*var##_result_)
 
 /// Like PERFX_TRY for Result<void>.
-#define PERFX_CHECK(expr)                                          \
-  do {                                                             \
-    auto perfx_check_result_ = (expr);                             \
-    if (!perfx_check_result_)                                      \
-      return tl::unexpected(std::move(perfx_check_result_).error()); \
+#define PERFX_CHECK(expr)                                                                    \
+  do {                                                                                       \
+    auto perfx_check_result_ = (expr);                                                       \
+    if (!perfx_check_result_) return tl::unexpected(std::move(perfx_check_result_).error()); \
   } while (0)

@@ -14,11 +14,11 @@
 #include <thread>
 #include <vector>
 
+#include "../temp_dir.hpp"
 #include "record/decoder.hpp"
 #include "record/encoder.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/perf_data_writer.hpp"
-#include "../temp_dir.hpp"
 
 namespace perfx::record {
 namespace {
