@@ -112,9 +112,11 @@ ThreadState& Machine::thread(std::int32_t pid, std::int32_t tid) {
 
 namespace {
 
+// Anonymous memory, as perf tells it (map.h is_anon_memory()): code there is JIT code,
+// looked up in /tmp/perf-PID.map. A memfd ("/memfd:NAME (deleted)") is a file to perf:
+// a DSO of that name (runc and sandboxes run binaries from sealed memfds).
 bool is_anon(const std::string& f) {
-  return f == "//anon" || f.starts_with("[anon") || f.starts_with("/anon_hugepage") ||
-         f == "/dev/zero" || f.starts_with("/memfd:") || f.starts_with("//anon");
+  return f == "//anon" || f.starts_with("/dev/zero") || f.starts_with("/anon_hugepage");
 }
 
 std::string module_name(const std::string& path) {

@@ -190,5 +190,26 @@ TEST(Machine, ForkCopiesThreadsShareExecKeepsMapsUntilReplaced) {
   EXPECT_EQ(k.map_addr, 0xffffffff81000010ULL);
 }
 
+// Which maps are JIT code (looked up in /tmp/perf-PID.map): the anonymous memory perf
+// tells apart (map.h is_anon_memory()), not a memfd, which perf shows as a DSO.
+TEST(Machine, AnonymousMapsAreJitMapsLikePerf) {
+  Machine m;
+  auto dso_at = [&](std::uint64_t addr, const std::string& file) {
+    m.on_mmap(300, 300, addr, 0x1000, 0, file, "");
+    const Map* map = m.resolve(m.thread(300, 300), addr + 0x10, false).map;
+    return map == nullptr ? nullptr : map->dso;
+  };
+  for (const char* anon : {"//anon", "/dev/zero (deleted)", "/anon_hugepage (deleted)"}) {
+    const Dso* d = dso_at(0x10000, anon);
+    ASSERT_NE(d, nullptr) << anon;
+    EXPECT_EQ(d->kind(), DsoKind::kJitMap) << anon;
+    EXPECT_EQ(d->long_name(), "/tmp/perf-300.map") << anon;
+  }
+  const Dso* memfd = dso_at(0x20000, "/memfd:sealed-91173221a7ea (deleted)");
+  ASSERT_NE(memfd, nullptr);
+  EXPECT_EQ(memfd->kind(), DsoKind::kElf);
+  EXPECT_EQ(dso_short_name(memfd->long_name()), "memfd:sealed-91173221a7ea (deleted)");
+}
+
 }  // namespace
 }  // namespace perfx::symbol
