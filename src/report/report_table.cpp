@@ -170,8 +170,17 @@ class EventReport {
     for (std::size_t i = 0; i < p_.frames.size(); ++i) {
       const auto& f = p_.frames[i];
       frame_dso_[i] = dsos_.id(f.dso);
-      frame_sym_[i] = f.function == "[unknown]" ? syms_.id(fmt::format("\x01{:x}", f.map_address))
-                                                : syms_.id(f.dso + '\x02' + f.function);
+      // perf's sym key (sort__sym_cmp()): the symbol itself, by its start in its DSO, so
+      // that overloads, whose names print alike without parameters, stay apart; inline
+      // frames by name. Unresolved: the address.
+      if (f.function == "[unknown]") {
+        frame_sym_[i] = syms_.id(fmt::format("\x01{:x}", f.map_address));
+      } else if (f.inlined) {
+        frame_sym_[i] = syms_.id(f.dso + '\x02' + f.function);
+      } else {
+        frame_sym_[i] = syms_.id(
+            fmt::format("{}\x02{}\x03{:x}", f.dso, f.function, f.map_address - f.symbol_offset));
+      }
       if (need(Key::kSrcline)) frame_srcline_[i] = strs_.id(frame_srcline(f));
       if (need(Key::kSrcfile)) frame_srcfile_[i] = strs_.id(f.file.empty() ? "" : basename(f.file));
     }
@@ -292,9 +301,20 @@ class EventReport {
     for (auto& col : cols_) {
       if (col.kind != ColKind::kKey) continue;
       std::size_t w = header_of(keys_[col.key]).size();
-      // perf sizes CPU by its header only ("-001" for no CPU field overflows it).
-      if (keys_[col.key] != Key::kCpu)
+      // perf sizes CPU by its header only ("-001" for no CPU field overflows it), and
+      // Command by the comm each thread had last (thread__comm_len()): a row of an
+      // earlier, longer comm is cut to it ("perf-ex" for perf-exec before the exec).
+      if (keys_[col.key] == Key::kComm) {
+        for (const auto* e : rows) w = std::max(w, last_comm(p_.threads[e->thread].tid).size());
+      } else if (keys_[col.key] != Key::kCpu) {
         for (const auto* e : rows) w = std::max(w, cell_text(*e, col.key).size());
+      }
+      // perf's hists__set_unres_dso_col_len(): an entry without a symbol widens Shared
+      // Object to an address's 16 digits (not with --dsos).
+      if (keys_[col.key] == Key::kDso && w < 16 && o_.dsos.empty() &&
+          std::any_of(rows.begin(), rows.end(),
+                      [&](const Entry* e) { return unresolved(p_.frames[e->frame]); }))
+        w = 16;
       col.width = w;
     }
     if (!o_.quiet) {
@@ -312,7 +332,7 @@ class EventReport {
         n /= 1000;
         unit = 'G';
       }
-      out << "#\n# Samples: " << n << unit << " of event '" << ev.name << "'";
+      out << "# Samples: " << n << unit << " of event '" << ev.name << "'";
       if (!o_.time_slices.empty()) out << " (time slices: " << o_.time_slices << ")";
       out << "\n";
       out << "# Event count (approx.): " << total_period << "\n#\n";
@@ -360,6 +380,8 @@ class EventReport {
             // perf pads every column but a last "Symbol" one.
             if (c + 1 == cols_.size() && keys_[col.key] == Key::kSym)
               line += cell_text(*e, col.key);
+            else if (keys_[col.key] == Key::kComm)
+              line += fmt::format("{:<{}.{}}", cell_text(*e, col.key), col.width, col.width);
             else
               line += fmt::format("{:<{}}", cell_text(*e, col.key), col.width);
             break;
@@ -792,7 +814,9 @@ Result<void> write_report(std::ostream& out, const profile::Profile& profile,
       out << "# " << name << ": " << list->front() << "\n";
     }
   }
-  if (!options.quiet) out << "#\n# Total Lost Samples: " << profile.lost_samples << "\n";
+  // perf's evlist__tty_browse_hists(): the "#" after this line is its own, not a
+  // section's (sections after the first start at "# Samples").
+  if (!options.quiet) out << "#\n# Total Lost Samples: " << profile.lost_samples << "\n#\n";
   for (std::uint32_t ev = 0; ev < profile.events.size(); ++ev) {
     if (profile.events[ev].total_samples == 0) continue;
     EventReport r(profile, options, ev);

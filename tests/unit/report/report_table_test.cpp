@@ -169,8 +169,10 @@ profile::Profile merge_profile() {
       frame("main", "app", profile::FrameKind::kUser), frame("a", "app", profile::FrameKind::kUser),
       frame("b", "app", profile::FrameKind::kUser), frame("b", "app", profile::FrameKind::kUser),
       frame("c", "app", profile::FrameKind::kUser)};
+  // Two addresses in one function b (its symbol starts at 0x10).
   p.frames[2].address = p.frames[2].map_address = 0x10;
   p.frames[3].address = p.frames[3].map_address = 0x20;
+  p.frames[3].symbol_offset = 0x10;
   p.stacks = {{0, 1, 2}, {0, 1, 3}, {0, 1, 4}, {0, 1}};
   p.threads = {{10, 10, "app"}};
   profile::Event ev{"cpu-clock", "nanoseconds"};
@@ -184,6 +186,19 @@ profile::Profile merge_profile() {
   p.samples.push_back(sample(2, 0, 1));
   p.samples.push_back(sample(3, 0, 50));
   return p;
+}
+
+// perf's sym key is the symbol, not its name (sort__sym_cmp() compares starts): two C++
+// overloads print alike without their parameters and are two rows.
+TEST(ReportTable, SymbolsOfTheSameNameAreRowsOfTheirOwnLikePerf) {
+  auto p = merge_profile();
+  p.frames[3].symbol_offset = 0;  // b at 0x20 is another symbol b
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.sort = {"sym"};
+  const std::string text = run(o, p);
+  EXPECT_NE(text.find("    54.45%  [.] b\n    36.30%  [.] b\n"), std::string::npos) << text;
 }
 
 // perf merges callchains by function (not by address or stack); folded prints the hits
