@@ -116,13 +116,15 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   auto stack_of = [&](const symbol::ThreadState& t, const record::Sample& s,
                       std::uint16_t misc) -> std::uint32_t {
     const auto key = stack_key(s, options.callchains);
-    const bool cacheable = !key.empty();
+    bool cacheable = !key.empty();
     if (cacheable) {
       if (auto hit =
               stack_cache.find(machine.maps_generation(), t.maps.get(), record::cpumode(misc), key))
         return *hit;
     }
-    sample_locations(machine, t, s, misc, options.callchains, table, locs);
+    // A corrupt callchain gives the sample ip alone: not the callchain's stack to cache.
+    if (sample_locations(machine, t, s, misc, options.callchains, table, locs))
+      cacheable = false;
     auto [it, inserted] =
         stack_index.try_emplace(locs, static_cast<std::uint32_t>(loc_stacks.size()));
     if (inserted) {

@@ -194,7 +194,7 @@ void LocationTable::resolve_all(bool source_lines, bool inline_frames, unsigned 
       todo.size());
 }
 
-void sample_locations(symbol::Machine& machine, const symbol::ThreadState& thread,
+bool sample_locations(symbol::Machine& machine, const symbol::ThreadState& thread,
                       const record::Sample& sample, std::uint16_t misc, bool callchains,
                       LocationTable& table, std::vector<std::uint32_t>& out,
                       std::vector<std::uint64_t>* ips, std::size_t* first_unwound) {
@@ -210,20 +210,32 @@ void sample_locations(symbol::Machine& machine, const symbol::ThreadState& threa
   const std::uint16_t mode = static_cast<std::uint16_t>(misc & PERF_RECORD_MISC_CPUMODE_MASK);
   bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
   bool user_frames = false;  // the callchain has user entries (no DWARF unwinding then)
+  bool corrupt = false;
   if (callchains && sample.has(PERF_SAMPLE_CALLCHAIN) && !sample.callchain.empty()) {
     for (std::uint64_t ip : sample.callchain) {
       if (ip >= static_cast<std::uint64_t>(PERF_CONTEXT_MAX)) {
         if (ip == static_cast<std::uint64_t>(PERF_CONTEXT_KERNEL) ||
-            ip == static_cast<std::uint64_t>(PERF_CONTEXT_GUEST_KERNEL))
+            ip == static_cast<std::uint64_t>(PERF_CONTEXT_GUEST_KERNEL)) {
           kernel = true;
-        else if (ip == static_cast<std::uint64_t>(PERF_CONTEXT_USER) ||
-                 ip == static_cast<std::uint64_t>(PERF_CONTEXT_GUEST_USER))
+        } else if (ip == static_cast<std::uint64_t>(PERF_CONTEXT_USER) ||
+                   ip == static_cast<std::uint64_t>(PERF_CONTEXT_GUEST_USER)) {
           kernel = false;
+        } else if (ip != static_cast<std::uint64_t>(PERF_CONTEXT_HV) &&
+                   ip != static_cast<std::uint64_t>(PERF_CONTEXT_GUEST)) {
+          corrupt = true;  // (a frame-pointer walk through code built without them)
+          break;
+        }
         continue;
       }
       add(ip, kernel);
       user_frames = user_frames || !kernel;
     }
+  }
+  if (corrupt) {  // perf resets the cursor, then unwinds a user stack copy as usual
+    out.clear();
+    if (ips != nullptr) ips->clear();
+    kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
+    user_frames = false;
   }
   // --call-graph dwarf: the kernel gave registers and a stack copy instead of the user
   // callchain (exclude_callchain_user); unwind them after the kernel frames, as perf's
@@ -247,6 +259,7 @@ void sample_locations(symbol::Machine& machine, const symbol::ThreadState& threa
   }
   if (out.empty() && sample.has(PERF_SAMPLE_IP)) add(sample.ip, kernel);
   if (first_unwound != nullptr) *first_unwound = std::min(unwound_at, out.size());
+  return corrupt;
 }
 
 }  // namespace perfx::profile

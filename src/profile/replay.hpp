@@ -103,14 +103,17 @@ class LocationTable {
 };
 
 /// The callchain of a sample as locations, leaf first, the way perf walks it:
-/// PERF_CONTEXT_* markers switch between kernel and user, other markers are skipped.
+/// PERF_CONTEXT_* markers switch between kernel and user (HV, and the guest ones, are
+/// kept too); any other value from PERF_CONTEXT_MAX up means a corrupt callchain, which
+/// perf discards whole (add_callchain_ip()): then `out` has the sample ip alone and the
+/// result is true (the stack depends on more than the callchain's bytes).
 /// With REGS_USER + STACK_USER (`--call-graph dwarf`) and no user entries in the
 /// callchain, the user frames are unwound from the stack copy (symbol::Unwinder) and
 /// follow the kernel ones. Without a callchain, the sample ip alone (cpumode from the
 /// record's misc). `first_unwound`, when given, receives the index in `out` of the first
 /// DWARF-unwound frame (out.size() when none): perf 6.1 expands inline scopes for those
 /// frames only.
-void sample_locations(symbol::Machine& machine, const symbol::ThreadState& thread,
+bool sample_locations(symbol::Machine& machine, const symbol::ThreadState& thread,
                       const record::Sample& sample, std::uint16_t misc, bool callchains,
                       LocationTable& table, std::vector<std::uint32_t>& out,
                       std::vector<std::uint64_t>* ips = nullptr,

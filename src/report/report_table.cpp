@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 namespace perfx::report {
@@ -673,6 +674,13 @@ class EventReport {
     std::uint64_t hit = 0;
   };
 
+  // perf's callchain threshold: a chain is shown when its period reaches the event's
+  // total times the threshold percentage, cut to an integer (output_resort()'s u64
+  // min_callchain_hits): with 350 samples and 0.5%, one sample is enough.
+  [[nodiscard]] bool above_threshold(std::uint64_t period, double total) const {
+    return static_cast<double>(period) >= std::floor(total * o_.graph_threshold / 100.0);
+  }
+
   // perf's sort_chain_flat(): every node where chains end (hit >= the threshold), as the
   // path from the root. Ordered by hit, descending (equal hits: by path).
   struct FlatChain {
@@ -684,7 +692,7 @@ class EventReport {
                     std::vector<FlatChain>& out) const {
     for (const auto& k : node.kids) {
       path.push_back(k.name);
-      if (k.hit > 0 && 100.0 * static_cast<double>(k.hit) / total >= o_.graph_threshold)
+      if (k.hit > 0 && above_threshold(k.hit, total))
         out.push_back(FlatChain{path, k.hit, k.period});
       collect_flat(k, path, total, out);
       path.pop_back();
@@ -714,7 +722,7 @@ class EventReport {
                    double total) const {
     std::vector<const Node*> kids;
     for (const auto& k : node.kids)
-      if (100.0 * static_cast<double>(k.period) / total >= o_.graph_threshold) kids.push_back(&k);
+      if (above_threshold(k.period, total)) kids.push_back(&k);
     std::sort(kids.begin(), kids.end(),
               [](const Node* a, const Node* b) { return a->period > b->period; });
     if (kids.size() == 1 && kids[0]->period == node.period) {
@@ -765,9 +773,13 @@ class EventReport {
       }
       return;
     }
-    if (100.0 * static_cast<double>(root.period) / total < o_.graph_threshold) return;
+    if (!above_threshold(root.period, total)) return;
+    // perf leaves chains under the threshold out of the graph, and prints no blank line
+    // for a graph with nothing in it (a leaf's entry whose callees are all below it).
+    if (std::none_of(root.kids.begin(), root.kids.end(),
+                     [&](const Node& k) { return above_threshold(k.period, total); }))
+      return;
     // The first node hangs off "---"; everything below is indented under it.
-    if (root.kids.empty()) return;
     if (root.kids.size() == 1) {
       out << "            |\n";
       const Node& first = root.kids[0];

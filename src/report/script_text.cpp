@@ -316,6 +316,7 @@ class CommNames {
 struct AttrInfo {
   std::uint32_t fields = 0;
   std::string name;
+  std::string column;  // the name right-aligned to the longest event name (perf's)
   bool tracepoint = false;
   bool callchain = false;
   bool checked = false;
@@ -393,6 +394,19 @@ Result<void> write_script(std::ostream& out, const std::string& path,
       if (t->fields() == fields) return t.get();
     return texts.emplace_back(std::make_unique<LocationTexts>(table, fields)).get();
   };
+  // perf script's layout choices over the whole event list: event names right-aligned to
+  // the longest (evlist__max_name_len()); and when a tracepoint has callchains, every
+  // tracepoint's default fields add ip, sym, symoff and dso (not in pipe mode, where
+  // perf knows no events yet when it decides).
+  std::size_t name_width = 0;
+  bool tracepoint_chains = false;
+  for (std::size_t i = 0; i < reader.attrs().size(); ++i) {
+    name_width = std::max(name_width, reader.event_name(i).size());
+    const auto& attr = reader.attrs()[i].attr;
+    if (attr.type == PERF_TYPE_TRACEPOINT && (attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+        !reader.is_pipe())
+      tracepoint_chains = true;
+  }
   auto attr_info = [&](int index) -> AttrInfo& {
     const std::size_t i = index < 0 ? 0 : static_cast<std::size_t>(index);
     if (attrs.size() <= i) attrs.resize(i + 1);
@@ -401,6 +415,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
     a.checked = true;
     const auto& attr = reader.attrs()[i].attr;
     a.name = reader.event_name(i);
+    a.column = fmt::format("{:>{}}", a.name, name_width);
     a.tracepoint = attr.type == PERF_TYPE_TRACEPOINT;
     a.callchain = (attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
     const std::uint64_t st = attr.sample_type;
@@ -413,6 +428,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
       a.fields = user_fields;
     } else if (a.tracepoint) {
       a.fields = kComm | kTid | kCpu | kTime | kEvent | kTrace;
+      if (tracepoint_chains) a.fields |= kIp | kSym | kSymoff | kDso;
     } else {
       a.fields = kComm | kTid | kTime | kEvent | kIp | kSym | kSymoff | kDso | kPeriod;
       if (st & PERF_SAMPLE_CPU) a.fields |= kCpu;
@@ -462,10 +478,26 @@ Result<void> write_script(std::ostream& out, const std::string& path,
                              const record::Sample& s) {
     ScriptBatch& batch = pipeline.batch();
     const std::uint32_t f = row.head.fields;
+#ifdef PERFX_HAVE_TRACEEVENT
+    auto trace_text = [&] { return formats.format(s.raw, static_cast<int>(s.cpu), s.time); };
+#else
+    auto trace_text = [] { return std::string(); };
+#endif
     if (item.thread != nullptr && (f & (kIp | kSym | kDso | kSrcline))) {
+      if (a.tracepoint && (f & kTrace)) {
+        row.trace_begin = static_cast<std::uint32_t>(batch.text.size());
+        batch.text.append(trace_text());
+        row.trace_end = static_cast<std::uint32_t>(batch.text.size());
+      }
       const bool chain = row.head.comm_unpadded;
-      profile::sample_locations(machine, *item.thread, s, item.record.header.misc, chain, table,
-                                locs, &ips, &first_unwound);
+      // A corrupt callchain is discarded whole: perf prints no frame for it.
+      if (profile::sample_locations(machine, *item.thread, s, item.record.header.misc, chain,
+                                    table, locs, &ips, &first_unwound) &&
+          first_unwound == locs.size()) {
+        locs.clear();
+        ips.clear();
+        first_unwound = 0;
+      }
       row.begin = static_cast<std::uint32_t>(batch.frames.size());
       if (chain) {
         row.body = ScriptRow::Body::kChain;
@@ -482,9 +514,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
       row.body = ScriptRow::Body::kText;
       row.begin = static_cast<std::uint32_t>(batch.text.size());
       append_line_head(batch.text, row.head, options.ns);
-#ifdef PERFX_HAVE_TRACEEVENT
-      batch.text.append(formats.format(s.raw, static_cast<int>(s.cpu), s.time));
-#endif
+      batch.text.append(trace_text());
       batch.text.push_back('\n');
       row.end = static_cast<std::uint32_t>(batch.text.size());
     }
@@ -503,7 +533,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
     ScriptLineHead& head = row.head;
     head.comm_unpadded = (a.fields & kIp) && a.callchain;
     head.comm = comms.of(item.thread);
-    head.event = &a.name;
+    head.event = &a.column;
     if (s != nullptr) {
       head.fields = a.fields;
       head.pid = static_cast<std::int32_t>(s->pid);

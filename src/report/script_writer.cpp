@@ -29,6 +29,7 @@ void append_row(TextBuffer& out, const ScriptBatch& batch, const ScriptRow& row,
     return;
   }
   append_line_head(out, row.head, ns);
+  out.append(batch.text.view().substr(row.trace_begin, row.trace_end - row.trace_begin));
   switch (row.body) {
     case ScriptRow::Body::kFrame:
       if (row.begin == row.end) {

@@ -122,6 +122,10 @@ struct ScriptRow {
   Body body = Body::kNewline;
   std::uint32_t begin = 0;
   std::uint32_t end = 0;
+  /// kFrame, kChain: bytes [trace_begin, trace_end) of the batch's text go after the head
+  /// (a tracepoint's fields before its callchain, as perf prints them).
+  std::uint32_t trace_begin = 0;
+  std::uint32_t trace_end = 0;
   ScriptLineHead head;
 };
 

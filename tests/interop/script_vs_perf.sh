@@ -1,8 +1,9 @@
 #!/bin/bash
 # Interop: `perfx script` output equals `perf script` output up to runs of whitespace,
 # on files perf records here: cpu-clock with -g, cpu-clock without callchains, a
-# tracepoint (fields formatted by libtraceevent), and --call-graph dwarf (user frames
-# unwound from the sampled registers and stack copy, inline scopes as perf prints them).
+# tracepoint (fields formatted by libtraceevent), both with -g (compared byte for byte
+# too), and --call-graph dwarf (user frames unwound from the sampled registers and stack
+# copy, inline scopes as perf prints them).
 set -u
 source "$(dirname "$0")/common.bash"
 perf record -q -e cpu-clock -F 2000 -g -o "$tmp/g.data" -- "$fixture" 30000000 >/dev/null 2>&1 ||
@@ -11,6 +12,11 @@ perf record -q -e cpu-clock -F 2000 -o "$tmp/ng.data" -- "$fixture" 30000000 >/d
 perf record -q -e syscalls:sys_enter_write -o "$tmp/tp.data" -- sh -c 'for i in 1 2 3 4; do echo hi; done' \
   >/dev/null 2>&1 || { echo "tracepoint recording not possible"; exit 77; }
 record_dwarf dw.data 300
+# Two events, one a tracepoint, with -g: perf right-aligns event names to the longest
+# and gives tracepoints with callchains ip,sym,symoff,dso by default.
+perf record -q -e cpu-clock,syscalls:sys_enter_write -F 2000 -g -o "$tmp/mix.data" -- \
+  sh -c 'for i in $(seq 50); do echo hi; done; i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' \
+  >/dev/null 2>&1 || { echo "tracepoint recording not possible"; exit 77; }
 # Whitespace runs are folded. A sample in a PLT stub is "<name>@plt+0x.." in both (perfx
 # synthesizes perf 6.1's PLT symbols), so it is compared as it is.
 norm() { tr -s ' \t' ' ' | sed -e 's/ $//'; }
@@ -39,6 +45,13 @@ check() {  # file, args...
 }
 check g.data
 check ng.data
+check mix.data
+# ... byte for byte, padding included.
+perf script -i "$tmp/mix.data" 2>/dev/null > "$tmp/perf.raw"
+"$PERFX" script -i "$tmp/mix.data" 2>/dev/null > "$tmp/perfx.raw"
+cmp -s "$tmp/perf.raw" "$tmp/perfx.raw" ||
+  { echo "DIFF (exact): script -i mix.data"; diff "$tmp/perf.raw" "$tmp/perfx.raw" | head; fail=1; }
+grep -q 'sys_enter_write: fd: ' "$tmp/perfx.raw" || { echo "mix.data: no tracepoint rows"; fail=1; }
 check tp.data
 check g.data --ns
 check g.data --show-task-events --show-mmap-events

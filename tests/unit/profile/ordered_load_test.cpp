@@ -200,6 +200,42 @@ TEST(LoadProfile, RepeatedCallchainFollowsANewMapping) {
   EXPECT_EQ(by_leaf_dso["second.so"], 2u);
 }
 
+// A callchain with a value in the context-marker range that is no context (a
+// frame-pointer walk through code built without frame pointers) is corrupt: perf discards
+// it whole (add_callchain_ip()) and the sample counts at its ip alone. Two samples with
+// the same corrupt chain but other ips get stacks of their own.
+TEST(LoadProfile, CorruptCallchainLeavesTheSampleIpAloneLikePerf) {
+  TempDir dir;
+  const std::string path = dir.file("corrupt.data");
+  const std::uint64_t bogus = 0xffffffffffffff00u;  // -256: no PERF_CONTEXT_*
+  const std::vector<std::uint64_t> chain{PERF_CONTEXT_USER, 0x400100, bogus, 0x400200};
+  {
+    auto w = PerfDataWriter::create(path, {{cpu_clock(), "cpu-clock", {}}}, {});
+    ASSERT_TRUE(w);
+    Record comm;
+    comm.body = Comm{7, 7, "prog"};
+    ASSERT_TRUE(w->write(with_id(comm, 1)));
+    ASSERT_TRUE(w->write(mmap2(2, "/nonexistent/prog")));
+    std::uint64_t time = 10;
+    for (std::uint64_t ip : {0x400300u, 0x400400u, 0x400300u}) {
+      Record r = sample(time++, chain);
+      std::get<record::Sample>(r.body).ip = ip;
+      ASSERT_TRUE(w->write(r));
+    }
+    ASSERT_TRUE(w->finalize());
+  }
+  auto prof = load_profile(path, {});
+  ASSERT_TRUE(prof) << prof.error().message();
+  ASSERT_EQ(prof->samples.size(), 3u);
+  std::vector<std::uint64_t> leaves;
+  for (const auto& smp : prof->samples) {
+    const auto& stack = prof->stacks[smp.stack];
+    ASSERT_EQ(stack.size(), 1u);
+    leaves.push_back(prof->frames[stack[0]].map_address);
+  }
+  EXPECT_EQ(leaves, (std::vector<std::uint64_t>{0x300, 0x400, 0x300}));
+}
+
 TEST(LoadProfile, MergeRunsKeepsEachThreadsRunsInTimeOrder) {
   TempDir dir;
   const std::string path = dir.file("runs.data");

@@ -201,6 +201,21 @@ TEST(ReportTable, SymbolsOfTheSameNameAreRowsOfTheirOwnLikePerf) {
   EXPECT_NE(text.find("    54.45%  [.] b\n    36.30%  [.] b\n"), std::string::npos) << text;
 }
 
+// perf's callchain threshold is a whole number of periods: total * percent / 100 cut to
+// an integer (551 * 9.1% = 50.1 -> 50), so a chain of 9.07% passes a 9.1% threshold.
+TEST(ReportTable, CallchainThresholdIsCutToWholePeriodsLikePerf) {
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kFolded;
+  o.graph_threshold = 9.1;
+  o.sort = {"sym"};
+  EXPECT_NE(run(o, merge_profile()).find("\n9.07% a;main\n"), std::string::npos);
+  o.graph_threshold = 9.2;  // 50.7 -> 50: still shown
+  EXPECT_NE(run(o, merge_profile()).find("\n9.07% a;main\n"), std::string::npos);
+  o.graph_threshold = 9.3;  // 51.2 -> 51
+  EXPECT_EQ(run(o, merge_profile()).find("\n9.07% a;main\n"), std::string::npos);
+}
+
 // perf merges callchains by function (not by address or stack); folded prints the hits
 // of the chains ending at a node, flat the node's cumulative period; both hide chains
 // below the threshold.
