@@ -76,6 +76,8 @@ struct Entry {
   char level = '.';
   // Callchains for -g output: (stack << 16 | first frame shown) -> period.
   std::unordered_map<std::uint64_t, std::uint64_t> chains;
+  // The longest chain given to the entry (perf's callchain_root::max_depth), in frames.
+  std::size_t max_depth = 0;
 };
 
 std::string pct(double v) { return fmt::format("{:.2f}%", v); }
@@ -257,6 +259,7 @@ class EventReport {
         if (want_chains_) le.chains[chain_base] += g.period;
         continue;
       }
+      le.max_depth = std::max(le.max_depth, hi - lo);
       seen.clear();
       // perf walks its callchain cursor in display order and gives each entry the rest of
       // the chain from that frame on (once per sample, for the first occurrence): in
@@ -275,7 +278,10 @@ class EventReport {
         e.acc += g.period;
         if (!want_chains_) continue;
         std::uint64_t part = 0;  // 0 = the whole chain
-        if (idx != leaf_idx) part = callee_children_ ? (i + 1) & 0xffffu : i & 0xffffu;
+        if (idx != leaf_idx) {
+          part = callee_children_ ? (i + 1) & 0xffffu : i & 0xffffu;
+          e.max_depth = std::max(e.max_depth, callee_children_ ? i + 1 - lo : hi - i);
+        }
         e.chains[chain_base | part] += g.period;
       }
     }
@@ -295,6 +301,11 @@ class EventReport {
                                      }) != cols_.end();
     std::sort(rows.begin(), rows.end(), [&](const Entry* a, const Entry* b) {
       if (by_acc && a->acc != b->acc) return a->acc > b->acc;
+      // perf's __hpp__sort_acc(): of a thread's entries of equal children period, the one
+      // given the longer chain first (a caller above its callees; -g callee: the reverse).
+      if (by_acc && want_chains_ && a->max_depth != b->max_depth &&
+          p_.threads[a->thread].tid == p_.threads[b->thread].tid)
+        return callee_children_ ? a->max_depth < b->max_depth : a->max_depth > b->max_depth;
       if (a->self != b->self) return a->self > b->self;
       return tie_break(*a, *b) < 0;
     });
@@ -637,22 +648,27 @@ class EventReport {
 
   [[nodiscard]] std::string frame_name(std::uint32_t fi) const {
     const auto& f = p_.frames[fi];
-    // perf's "%#" PRIx64: "0" for a zero address.
-    if (unresolved(f))
-      return f.map_address == 0 ? std::string("0") : fmt::format("{:#x}", f.map_address);
+    // perf's "%#" PRIx64 of the instruction address (callchain_list__sym_name(): cl->ip,
+    // not the map-relative one the Symbol column shows): "0" for a zero address.
+    if (unresolved(f)) return f.address == 0 ? std::string("0") : fmt::format("{:#x}", f.address);
     return f.inlined ? f.function + " (inlined)" : f.function;
   }
 
   // The callchain of a stack for display, leaf first (callee order) unless caller order.
-  [[nodiscard]] std::vector<std::string> chain_names(std::uint64_t chain) const {
+  // A node of a callchain as perf shows it, and a frame of it (for sibling order).
+  struct ChainLink {
+    std::string name;
+    std::uint32_t frame = 0;
+  };
+  [[nodiscard]] std::vector<ChainLink> chain_names(std::uint64_t chain) const {
     const auto stack = static_cast<std::uint32_t>(chain >> 16);
     const auto& st = p_.stacks[stack];
     const std::size_t part = chain & 0xffffu;
     const auto [lo, hi] = shown_range(stack);  // --max-stack
-    std::vector<std::string> names;
+    std::vector<ChainLink> names;
     auto add = [&](std::size_t i) {
       if (o_.hide_unresolved && unresolved(p_.frames[st[i]])) return;
-      names.push_back(frame_name(st[i]));
+      names.push_back({frame_name(st[i]), st[i]});
     };
     if (callee_children_ && part != 0) {  // stack[part-1] and its callers
       for (std::size_t i = part; i-- > lo;) add(i);
@@ -672,7 +688,24 @@ class EventReport {
     std::uint64_t period = 0;
     std::vector<Node> kids;
     std::uint64_t hit = 0;
+    std::uint32_t frame = 0;  // the first frame merged into it
   };
+
+  // The order perf gives siblings of equal period: that of its rb_root_in, where a new
+  // node goes left of those it compares greater to (append_chain_children()), so
+  // descending by match_chain(): inline frames by name, symbols by DSO, then start,
+  // other frames by DSO, then address. perf compares DSOs by pointer: here by their
+  // mapping's index, which is as arbitrary (siblings of equal period from two DSOs may
+  // come in the other order).
+  [[nodiscard]] bool before_at_equal_period(const Node& a, const Node& b) const {
+    const auto& fa = p_.frames[a.frame];
+    const auto& fb = p_.frames[b.frame];
+    const bool symbols = !unresolved(fa) && !unresolved(fb);
+    if (symbols && (fa.inlined || fb.inlined)) return a.name > b.name;
+    if (fa.mapping != fb.mapping) return fa.mapping > fb.mapping;
+    if (symbols) return fa.address - fa.symbol_offset > fb.address - fb.symbol_offset;
+    return fa.address > fb.address;
+  }
 
   // perf's callchain threshold: a chain is shown when its period reaches the event's
   // total times the threshold percentage, cut to an integer (output_resort()'s u64
@@ -699,15 +732,15 @@ class EventReport {
     }
   }
 
-  static void add_chain(Node& root, const std::vector<std::string>& names, std::size_t from,
+  static void add_chain(Node& root, const std::vector<ChainLink>& names, std::size_t from,
                         std::uint64_t period) {
     Node* cur = &root;
     for (std::size_t i = from; i < names.size(); ++i) {
       Node* next = nullptr;
       for (auto& k : cur->kids)
-        if (k.name == names[i]) next = &k;
+        if (k.name == names[i].name) next = &k;
       if (next == nullptr) {
-        cur->kids.push_back(Node{names[i], 0, {}});
+        cur->kids.push_back(Node{names[i].name, 0, {}, 0, names[i].frame});
         next = &cur->kids.back();
       }
       next->period += period;
@@ -723,8 +756,9 @@ class EventReport {
     std::vector<const Node*> kids;
     for (const auto& k : node.kids)
       if (above_threshold(k.period, total)) kids.push_back(&k);
-    std::sort(kids.begin(), kids.end(),
-              [](const Node* a, const Node* b) { return a->period > b->period; });
+    std::sort(kids.begin(), kids.end(), [&](const Node* a, const Node* b) {
+      return a->period != b->period ? a->period > b->period : before_at_equal_period(*a, *b);
+    });
     if (kids.size() == 1 && kids[0]->period == node.period) {
       out << prefix << kids[0]->name << "\n";
       print_graph(out, *kids[0], prefix, total);
