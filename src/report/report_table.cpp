@@ -78,6 +78,9 @@ struct Entry {
   std::unordered_map<std::uint64_t, std::uint64_t> chains;
   // The longest chain given to the entry (perf's callchain_root::max_depth), in frames.
   std::size_t max_depth = 0;
+  // An unresolved frame reached through a callchain with --children: perf keys and shows
+  // it by its instruction address, not the map-relative one (see add_sample()).
+  bool raw = false;
 };
 
 std::string pct(double v) { return fmt::format("{:.2f}%", v); }
@@ -254,13 +257,12 @@ class EventReport {
       }
       const auto leaf_idx = static_cast<std::uint32_t>(&le - entries_.data());
       const std::uint64_t chain_base = static_cast<std::uint64_t>(si.stack) << 16;
-      if (!children_) {
-        le.acc += g.period;
-        if (want_chains_) le.chains[chain_base] += g.period;
-        continue;
-      }
+      le.acc += g.period;
+      if (want_chains_) le.chains[chain_base] += g.period;
+      if (!children_) continue;
       le.max_depth = std::max(le.max_depth, hi - lo);
       seen.clear();
+      seen.push_back(leaf_idx);
       // perf walks its callchain cursor in display order and gives each entry the rest of
       // the chain from that frame on (once per sample, for the first occurrence): in
       // caller order the frame and its callees (the leaf: the whole chain), in callee
@@ -271,7 +273,13 @@ class EventReport {
         if (p_.frames[stack[i]].inlined) continue;
         if (o_.hide_unresolved && unresolved(p_.frames[stack[i]])) continue;
         level = level_of(p_.frames[stack[i]], level);
-        Entry& e = entry_for(stack[i], si, filtered, level);
+        // perf fills these entries from its callchain nodes, whose address is the
+        // instruction's own (fill_callchain_info()): an unresolved frame in a mapped DSO
+        // (a stripped binary) is then another entry than the sample's map-relative one,
+        // also for the leaf (perf shows both rows).
+        const auto& f = p_.frames[stack[i]];
+        Entry& e =
+            entry_for(stack[i], si, filtered, level, unresolved(f) && f.address != f.map_address);
         const auto idx = static_cast<std::uint32_t>(&e - entries_.data());
         if (std::find(seen.begin(), seen.end(), idx) != seen.end()) continue;
         seen.push_back(idx);
@@ -510,7 +518,8 @@ class EventReport {
     return f.kind == profile::FrameKind::kKernel ? 'k' : '.';
   }
 
-  Entry& entry_for(std::uint32_t frame, const SampleInfo& si, bool filtered, char level) {
+  Entry& entry_for(std::uint32_t frame, const SampleInfo& si, bool filtered, char level,
+                   bool raw = false) {
     key_buf_.clear();
     const auto& th = p_.threads[si.thread];
     for (Key k : keys_) {
@@ -528,7 +537,8 @@ class EventReport {
           key_buf_.push_back(frame_dso_[frame]);
           break;
         case Key::kSym:
-          key_buf_.push_back(frame_sym_[frame]);
+          key_buf_.push_back(raw ? syms_.id(fmt::format("\x04{:x}", p_.frames[frame].address))
+                                 : frame_sym_[frame]);
           break;
         case Key::kSrcline:
           key_buf_.push_back(frame_srcline_[frame]);
@@ -550,16 +560,23 @@ class EventReport {
       e.cpu = si.cpu;
       e.filtered = filtered;
       e.level = level;
+      e.raw = raw;
       entries_.push_back(std::move(e));
     }
     return entries_[it->second];
   }
 
-  [[nodiscard]] static std::string sym_text(const profile::Frame& f, char level) {
+  // The address an unresolved entry is shown and ordered by.
+  [[nodiscard]] static std::uint64_t shown_address(const profile::Frame& f, bool raw) {
+    return raw ? f.address : f.map_address;
+  }
+  [[nodiscard]] static std::string sym_text(const profile::Frame& f, char level, bool raw) {
     // perf's "%#018llx": C drops the "0x" of a zero.
-    if (unresolved(f))
-      return f.map_address == 0 ? fmt::format("[{}] {:016x}", level, 0)
-                                : fmt::format("[{}] {:#018x}", level, f.map_address);
+    if (unresolved(f)) {
+      const std::uint64_t a = shown_address(f, raw);
+      return a == 0 ? fmt::format("[{}] {:016x}", level, 0)
+                    : fmt::format("[{}] {:#018x}", level, a);
+    }
     return fmt::format("[{}] {}", level, f.function);
   }
 
@@ -595,8 +612,8 @@ class EventReport {
           if (unresolved(fa) != unresolved(fb))
             r = unresolved(fa) ? 1 : -1;
           else if (unresolved(fa))
-            r = num(static_cast<std::int64_t>(fa.map_address),
-                    static_cast<std::int64_t>(fb.map_address));
+            r = num(static_cast<std::int64_t>(shown_address(fa, a.raw)),
+                    static_cast<std::int64_t>(shown_address(fb, b.raw)));
           else
             r = fa.function.compare(fb.function);
           break;
@@ -625,7 +642,7 @@ class EventReport {
       case Key::kDso:
         return f.dso;
       case Key::kSym:
-        return sym_text(f, e.level);
+        return sym_text(f, e.level, e.raw);
       case Key::kSrcline:
         return frame_srcline(f);
       case Key::kSrcfile:
