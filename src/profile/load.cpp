@@ -123,8 +123,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
         return *hit;
     }
     // A corrupt callchain gives the sample ip alone: not the callchain's stack to cache.
-    if (sample_locations(machine, t, s, misc, options.callchains, table, locs))
-      cacheable = false;
+    if (sample_locations(machine, t, s, misc, options.callchains, table, locs)) cacheable = false;
     auto [it, inserted] =
         stack_index.try_emplace(locs, static_cast<std::uint32_t>(loc_stacks.size()));
     if (inserted) {

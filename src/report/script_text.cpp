@@ -491,8 +491,8 @@ Result<void> write_script(std::ostream& out, const std::string& path,
       }
       const bool chain = row.head.comm_unpadded;
       // A corrupt callchain is discarded whole: perf prints no frame for it.
-      if (profile::sample_locations(machine, *item.thread, s, item.record.header.misc, chain,
-                                    table, locs, &ips, &first_unwound) &&
+      if (profile::sample_locations(machine, *item.thread, s, item.record.header.misc, chain, table,
+                                    locs, &ips, &first_unwound) &&
           first_unwound == locs.size()) {
         locs.clear();
         ips.clear();

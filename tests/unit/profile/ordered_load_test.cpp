@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "../temp_dir.hpp"
@@ -81,17 +82,23 @@ Record sample(std::uint64_t time, const std::vector<std::uint64_t>& chain) {
   return r;
 }
 
+// A recording of `prog` (pid 7, mapped at 0x400000) with its COMM and MMAP2 written.
+PerfDataWriter prog_writer(const std::string& path, const WriterOptions& opts = {}) {
+  auto w = PerfDataWriter::create(path, {{cpu_clock(), "cpu-clock", {}}}, opts);
+  if (!w) throw std::runtime_error(w.error().message());
+  Record comm;
+  comm.body = Comm{7, 7, "prog"};
+  EXPECT_TRUE(w->write(with_id(comm, 1)));
+  EXPECT_TRUE(w->write(mmap2(2, "/nonexistent/prog")));
+  return std::move(*w);
+}
+
 // `rounds` rounds of `per_round` samples whose times are shuffled within the round and
 // overlap the previous round's (as two per-CPU buffers do), so ordering is exercised
 // both inside a round and across round boundaries; 30k samples span several batches.
 std::uint64_t write_shuffled(const std::string& path, const WriterOptions& opts, int rounds,
                              int per_round) {
-  auto w = PerfDataWriter::create(path, {{cpu_clock(), "cpu-clock", {}}}, opts);
-  EXPECT_TRUE(w);
-  Record comm;
-  comm.body = Comm{7, 7, "prog"};
-  EXPECT_TRUE(w->write(with_id(comm, 1)));
-  EXPECT_TRUE(w->write(mmap2(2, "/nonexistent/prog")));
+  auto w = prog_writer(path, opts);
   std::mt19937 rng(42);
   std::uint64_t n = 0;
   const std::vector<std::uint64_t> chain{PERF_CONTEXT_USER, 0x400100, 0x400200};
@@ -101,12 +108,12 @@ std::uint64_t write_shuffled(const std::string& path, const WriterOptions& opts,
       times.push_back(1000 + static_cast<std::uint64_t>(r * per_round + i - per_round / 2));
     std::shuffle(times.begin(), times.end(), rng);
     for (auto t : times) {
-      EXPECT_TRUE(w->write(sample(t, chain)));
+      EXPECT_TRUE(w.write(sample(t, chain)));
       ++n;
     }
-    EXPECT_TRUE(w->finish_round());
+    EXPECT_TRUE(w.finish_round());
   }
-  EXPECT_TRUE(w->finalize());
+  EXPECT_TRUE(w.finalize());
   return n;
 }
 
@@ -210,19 +217,14 @@ TEST(LoadProfile, CorruptCallchainLeavesTheSampleIpAloneLikePerf) {
   const std::uint64_t bogus = 0xffffffffffffff00u;  // -256: no PERF_CONTEXT_*
   const std::vector<std::uint64_t> chain{PERF_CONTEXT_USER, 0x400100, bogus, 0x400200};
   {
-    auto w = PerfDataWriter::create(path, {{cpu_clock(), "cpu-clock", {}}}, {});
-    ASSERT_TRUE(w);
-    Record comm;
-    comm.body = Comm{7, 7, "prog"};
-    ASSERT_TRUE(w->write(with_id(comm, 1)));
-    ASSERT_TRUE(w->write(mmap2(2, "/nonexistent/prog")));
+    auto w = prog_writer(path);
     std::uint64_t time = 10;
     for (std::uint64_t ip : {0x400300u, 0x400400u, 0x400300u}) {
       Record r = sample(time++, chain);
       std::get<record::Sample>(r.body).ip = ip;
-      ASSERT_TRUE(w->write(r));
+      ASSERT_TRUE(w.write(r));
     }
-    ASSERT_TRUE(w->finalize());
+    ASSERT_TRUE(w.finalize());
   }
   auto prof = load_profile(path, {});
   ASSERT_TRUE(prof) << prof.error().message();
@@ -242,16 +244,11 @@ TEST(LoadProfile, MergeRunsKeepsEachThreadsRunsInTimeOrder) {
   const std::vector<std::uint64_t> a{PERF_CONTEXT_USER, 0x400100, 0x400200};
   const std::vector<std::uint64_t> b{PERF_CONTEXT_USER, 0x400300, 0x400200};
   {
-    auto w = PerfDataWriter::create(path, {{cpu_clock(), "cpu-clock", {}}}, {});
-    ASSERT_TRUE(w);
-    Record comm;
-    comm.body = Comm{7, 7, "prog"};
-    ASSERT_TRUE(w->write(with_id(comm, 1)));
-    ASSERT_TRUE(w->write(mmap2(2, "/nonexistent/prog")));
+    auto w = prog_writer(path);
     // a a b a a a: three runs, the stack of the first run comes back later.
     const std::vector<const std::vector<std::uint64_t>*> order{&a, &a, &b, &a, &a, &a};
-    for (std::size_t i = 0; i < order.size(); ++i) ASSERT_TRUE(w->write(sample(10 + i, *order[i])));
-    ASSERT_TRUE(w->finalize());
+    for (std::size_t i = 0; i < order.size(); ++i) ASSERT_TRUE(w.write(sample(10 + i, *order[i])));
+    ASSERT_TRUE(w.finalize());
   }
   LoadOptions opts;
   opts.merge_runs = true;

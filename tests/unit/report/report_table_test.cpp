@@ -188,27 +188,29 @@ profile::Profile merge_profile() {
   return p;
 }
 
+// --no-children, by symbol, with this callchain layout.
+ReportOptions self_by_sym(GraphMode graph) {
+  ReportOptions o;
+  o.children = false;
+  o.graph = graph;
+  o.sort = {"sym"};
+  return o;
+}
+
 // perf's sym key is the symbol, not its name (sort__sym_cmp() compares starts): two C++
 // overloads print alike without their parameters and are two rows.
 TEST(ReportTable, SymbolsOfTheSameNameAreRowsOfTheirOwnLikePerf) {
   auto p = merge_profile();
   p.frames[3].symbol_offset = 0;  // b at 0x20 is another symbol b
-  ReportOptions o;
-  o.children = false;
-  o.graph = GraphMode::kNone;
-  o.sort = {"sym"};
-  const std::string text = run(o, p);
+  const std::string text = run(self_by_sym(GraphMode::kNone), p);
   EXPECT_NE(text.find("    54.45%  [.] b\n    36.30%  [.] b\n"), std::string::npos) << text;
 }
 
 // perf's callchain threshold is a whole number of periods: total * percent / 100 cut to
 // an integer (551 * 9.1% = 50.1 -> 50), so a chain of 9.07% passes a 9.1% threshold.
 TEST(ReportTable, CallchainThresholdIsCutToWholePeriodsLikePerf) {
-  ReportOptions o;
-  o.children = false;
-  o.graph = GraphMode::kFolded;
+  ReportOptions o = self_by_sym(GraphMode::kFolded);
   o.graph_threshold = 9.1;
-  o.sort = {"sym"};
   EXPECT_NE(run(o, merge_profile()).find("\n9.07% a;main\n"), std::string::npos);
   o.graph_threshold = 9.2;  // 50.7 -> 50: still shown
   EXPECT_NE(run(o, merge_profile()).find("\n9.07% a;main\n"), std::string::npos);
