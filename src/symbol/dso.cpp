@@ -13,10 +13,13 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <sstream>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
+#include "core/build_id_note.hpp"
 #include "core/huge_pages.hpp"
 #include "symbol/debug_sections.hpp"
 #include "symbol/demangle.hpp"
@@ -105,6 +108,21 @@ std::string to_hex(const unsigned char* p, std::size_t n) {
     s += kDigits[p[i] & 0xf];
   }
   return s;
+}
+
+// The running kernel's build-id (hex) from its notes file, "" when unknown.
+std::string running_kernel_build_id(const std::string& notes_path) {
+  if (notes_path.empty()) return {};
+  const auto notes = FileText::open(notes_path);
+  if (!notes) return {};
+  const auto id = core::build_id_from_notes(std::as_bytes(std::span(notes->text())));
+  return id ? to_hex(id->data(), id->size()) : std::string();
+}
+
+// Build-ids as hex, equal but for zero padding (perf's header pads them to 20 bytes).
+bool same_build_id(std::string_view a, std::string_view b) {
+  if (a.size() > b.size()) std::swap(a, b);
+  return b.starts_with(a) && b.find_first_not_of('0', a.size()) == std::string_view::npos;
 }
 
 std::string elf_build_id(Elf* elf) {
@@ -579,6 +597,19 @@ void Dso::Impl::load_kernel(const Dso& self) const {
   if (recorded_build_id.size() > 2) {
     text = FileText::open(home_debug_dir(paths) + "/[kernel.kallsyms]/" + recorded_build_id +
                           "/kallsyms");
+  }
+  if (!text && self.kind_ == DsoKind::kKernel && recorded_build_id.size() > 2) {
+    // A recording of another kernel (perf's dso__find_kallsyms()): the running kernel's
+    // symbols would name the wrong functions. Without its kallsyms in the build-id cache,
+    // its addresses stay unresolved, as in perf.
+    const std::string running = running_kernel_build_id(paths.kernel_notes);
+    if (!running.empty() && !same_build_id(running, recorded_build_id)) {
+      warning = "the recording's kernel (build-id " + recorded_build_id +
+                ") is not the running one (" + running + ") and " + home_debug_dir(paths) +
+                "/[kernel.kallsyms]/" + recorded_build_id +
+                "/kallsyms is not there: kernel addresses are left unresolved";
+      return;
+    }
   }
   if (!text) text = FileText::open(paths.kallsyms);
   if (!text) {

@@ -58,7 +58,10 @@ struct SearchPaths {
   std::string buildid_dir;                   ///< perf's cache, "" = $HOME/.debug
   std::string debug_dir = "/usr/lib/debug";  ///< global debug directory
   std::string kallsyms = "/proc/kallsyms";   ///< live kernel symbols
-  bool demangle_params = false;              ///< C++ parameter lists (perf report -v)
+  /// The running kernel's notes (its build-id): kallsyms is not used for a recording of
+  /// another kernel. "" = do not check.
+  std::string kernel_notes = "/sys/kernel/notes";
+  bool demangle_params = false;  ///< C++ parameter lists (perf report -v)
 };
 
 class Dso {

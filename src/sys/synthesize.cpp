@@ -15,6 +15,7 @@
 #include <memory>
 #include <string_view>
 
+#include "core/build_id_note.hpp"
 #include "record/encoder.hpp"
 #include "record/records.hpp"
 #include "sys/unique_fd.hpp"
@@ -79,29 +80,6 @@ Result<void> emit(record::Record::Body body, std::uint16_t misc, const record::S
 struct ElfCloser {
   void operator()(Elf* e) const { elf_end(e); }
 };
-
-std::optional<std::vector<std::uint8_t>> build_id_from_notes(const std::byte* data,
-                                                             std::size_t size) {
-  std::size_t off = 0;
-  while (off + 12 <= size) {
-    std::uint32_t namesz = 0, descsz = 0, type = 0;
-    std::memcpy(&namesz, data + off, 4);
-    std::memcpy(&descsz, data + off + 4, 4);
-    std::memcpy(&type, data + off + 8, 4);
-    off += 12;
-    const std::size_t name_pad = (static_cast<std::size_t>(namesz) + 3) & ~std::size_t{3};
-    const std::size_t desc_pad = (static_cast<std::size_t>(descsz) + 3) & ~std::size_t{3};
-    if (name_pad > size - off || desc_pad > size - off - name_pad) break;
-    const bool gnu = namesz == 4 && std::memcmp(data + off, "GNU", 4) == 0;
-    if (gnu && type == 3 /* NT_GNU_BUILD_ID */ && descsz > 0 && descsz <= 20) {
-      std::vector<std::uint8_t> id(descsz);
-      std::memcpy(id.data(), data + off + name_pad, descsz);
-      return id;
-    }
-    off += name_pad + desc_pad;
-  }
-  return std::nullopt;
-}
 
 }  // namespace
 
@@ -299,7 +277,8 @@ std::optional<std::vector<std::uint8_t>> read_elf_build_id(const std::string& pa
     if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != SHT_NOTE) continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
     if (data == nullptr || data->d_buf == nullptr) continue;
-    auto id = build_id_from_notes(static_cast<const std::byte*>(data->d_buf), data->d_size);
+    auto id = core::build_id_from_notes(
+        std::span(static_cast<const std::byte*>(data->d_buf), data->d_size));
     if (id) return id;
   }
   return std::nullopt;
@@ -308,7 +287,7 @@ std::optional<std::vector<std::uint8_t>> read_elf_build_id(const std::string& pa
 std::optional<std::vector<std::uint8_t>> read_kernel_build_id(const std::string& notes) {
   auto text = slurp_file(notes);
   if (!text) return std::nullopt;
-  return build_id_from_notes(reinterpret_cast<const std::byte*>(text->data()), text->size());
+  return core::build_id_from_notes(std::as_bytes(std::span(text->data(), text->size())));
 }
 
 void HitTracker::add_map(std::uint32_t pid, std::uint64_t start, std::uint64_t len,

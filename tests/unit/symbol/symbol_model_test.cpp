@@ -84,6 +84,38 @@ TEST(Kallsyms, KernelAndModuleDsosReadTheFileTheyKeepMapped) {
   EXPECT_TRUE(k.warning().empty()) << k.warning();
 }
 
+// A recording of another kernel (its build-id is not the running kernel's, read from
+// the notes file) does not take the running kernel's symbols: they would name the wrong
+// functions. Its addresses stay unresolved, with a warning, as in perf; the same
+// build-id (perf's header pads it with zeros) or no notes to compare: kallsyms is used.
+TEST(Kallsyms, ARecordingOfAnotherKernelDoesNotUseTheRunningOnes) {
+  test_support::TempDir dir("perfx_kallsyms");
+  const std::string path = dir.file("kallsyms");
+  const std::string notes = dir.file("notes");
+  {
+    std::ofstream out(path);
+    out << "ffffffff81000000 T _text\nffffffff81000100 T running_fn\n";
+    std::ofstream n(notes, std::ios::binary);
+    const std::uint32_t head[3] = {4, 4, 3};  // namesz, descsz, NT_GNU_BUILD_ID
+    n.write(reinterpret_cast<const char*>(head), sizeof head);
+    n.write("GNU\0\xab\xcd\xef\x01", 8);
+  }
+  SearchPaths paths;
+  paths.kallsyms = path;
+  paths.kernel_notes = notes;
+  paths.buildid_dir = dir.file("no-cache");
+  Dso other("[kernel.kallsyms]", DsoKind::kKernel, "11223344", paths);
+  EXPECT_EQ(other.find(0xffffffff81000110), nullptr);
+  EXPECT_NE(other.warning().find("not the running one (abcdef01)"), std::string::npos)
+      << other.warning();
+  Dso same("[kernel.kallsyms]", DsoKind::kKernel, "abcdef01000000000000", paths);
+  ASSERT_NE(same.find(0xffffffff81000110), nullptr);
+  EXPECT_EQ(same.find(0xffffffff81000110)->name, "running_fn");
+  paths.kernel_notes = dir.file("missing");
+  Dso unknown("[kernel.kallsyms]", DsoKind::kKernel, "11223344", paths);
+  EXPECT_NE(unknown.find(0xffffffff81000110), nullptr);
+}
+
 TEST(Kallsyms, ParsesTypesModulesAndFixesEnds) {
   const char* text =
       "ffffffff81000000 T _text\n"
