@@ -208,7 +208,8 @@ bool sample_locations(symbol::Machine& machine, const symbol::ThreadState& threa
     if (ips != nullptr) ips->push_back(ip);
   };
   const std::uint16_t mode = static_cast<std::uint16_t>(misc & PERF_RECORD_MISC_CPUMODE_MASK);
-  bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
+  const bool kernel_mode = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
+  bool kernel = kernel_mode;
   bool user_frames = false;  // the callchain has user entries (no DWARF unwinding then)
   bool corrupt = false;
   if (callchains && sample.has(PERF_SAMPLE_CALLCHAIN) && !sample.callchain.empty()) {
@@ -234,7 +235,7 @@ bool sample_locations(symbol::Machine& machine, const symbol::ThreadState& threa
   if (corrupt) {  // perf resets the cursor, then unwinds a user stack copy as usual
     out.clear();
     if (ips != nullptr) ips->clear();
-    kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
+    kernel = kernel_mode;
     user_frames = false;
   }
   // --call-graph dwarf: the kernel gave registers and a stack copy instead of the user

@@ -171,6 +171,7 @@ class EventReport {
     // Per-frame key parts.
     frame_dso_.resize(p_.frames.size());
     frame_sym_.resize(p_.frames.size());
+    frame_raw_sym_.resize(p_.frames.size());
     frame_srcline_.resize(p_.frames.size());
     frame_srcfile_.resize(p_.frames.size());
     for (std::size_t i = 0; i < p_.frames.size(); ++i) {
@@ -187,6 +188,7 @@ class EventReport {
         frame_sym_[i] = syms_.id(
             fmt::format("{}\x02{}\x03{:x}", f.dso, f.function, f.map_address - f.symbol_offset));
       }
+      if (raw_frame(f)) frame_raw_sym_[i] = syms_.id(fmt::format("\x04{:x}", f.address));
       if (need(Key::kSrcline)) frame_srcline_[i] = strs_.id(frame_srcline(f));
       if (need(Key::kSrcfile)) frame_srcfile_[i] = strs_.id(f.file.empty() ? "" : basename(f.file));
     }
@@ -277,9 +279,7 @@ class EventReport {
         // instruction's own (fill_callchain_info()): an unresolved frame in a mapped DSO
         // (a stripped binary) is then another entry than the sample's map-relative one,
         // also for the leaf (perf shows both rows).
-        const auto& f = p_.frames[stack[i]];
-        Entry& e =
-            entry_for(stack[i], si, filtered, level, unresolved(f) && f.address != f.map_address);
+        Entry& e = entry_for(stack[i], si, filtered, level, raw_frame(p_.frames[stack[i]]));
         const auto idx = static_cast<std::uint32_t>(&e - entries_.data());
         if (std::find(seen.begin(), seen.end(), idx) != seen.end()) continue;
         seen.push_back(idx);
@@ -537,8 +537,7 @@ class EventReport {
           key_buf_.push_back(frame_dso_[frame]);
           break;
         case Key::kSym:
-          key_buf_.push_back(raw ? syms_.id(fmt::format("\x04{:x}", p_.frames[frame].address))
-                                 : frame_sym_[frame]);
+          key_buf_.push_back(raw ? frame_raw_sym_[frame] : frame_sym_[frame]);
           break;
         case Key::kSrcline:
           key_buf_.push_back(frame_srcline_[frame]);
@@ -566,6 +565,11 @@ class EventReport {
     return entries_[it->second];
   }
 
+  // An unresolved frame of a mapped DSO: its callchain entries (--children) are keyed and
+  // shown by its instruction address (Entry::raw).
+  [[nodiscard]] static bool raw_frame(const profile::Frame& f) {
+    return unresolved(f) && f.address != f.map_address;
+  }
   // The address an unresolved entry is shown and ordered by.
   [[nodiscard]] static std::uint64_t shown_address(const profile::Frame& f, bool raw) {
     return raw ? f.address : f.map_address;
@@ -851,6 +855,7 @@ class EventReport {
   bool callee_children_ = false;  // -g ...,callee with --children
   Interner dsos_, syms_, strs_, comms_;
   std::vector<std::uint64_t> frame_dso_, frame_sym_, frame_srcline_, frame_srcfile_;
+  std::vector<std::uint64_t> frame_raw_sym_;  // sym key of a raw_frame()'s callchain entries
   std::unordered_map<std::uint64_t, SampleInfo> sample_info_;
   mutable std::unordered_map<std::int32_t, const std::string*> last_comm_;
   std::vector<Entry> entries_;

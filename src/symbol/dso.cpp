@@ -594,10 +594,9 @@ void Dso::Impl::load_elf(const Dso& self) const {
 void Dso::Impl::load_kernel(const Dso& self) const {
   if (preset) return;
   std::optional<FileText> text;
-  if (recorded_build_id.size() > 2) {
-    text = FileText::open(home_debug_dir(paths) + "/[kernel.kallsyms]/" + recorded_build_id +
-                          "/kallsyms");
-  }
+  const std::string cached =
+      home_debug_dir(paths) + "/[kernel.kallsyms]/" + recorded_build_id + "/kallsyms";
+  if (recorded_build_id.size() > 2) text = FileText::open(cached);
   if (!text && self.kind_ == DsoKind::kKernel && recorded_build_id.size() > 2) {
     // A recording of another kernel (perf's dso__find_kallsyms()): the running kernel's
     // symbols would name the wrong functions. Without its kallsyms in the build-id cache,
@@ -605,9 +604,8 @@ void Dso::Impl::load_kernel(const Dso& self) const {
     const std::string running = running_kernel_build_id(paths.kernel_notes);
     if (!running.empty() && !same_build_id(running, recorded_build_id)) {
       warning = "the recording's kernel (build-id " + recorded_build_id +
-                ") is not the running one (" + running + ") and " + home_debug_dir(paths) +
-                "/[kernel.kallsyms]/" + recorded_build_id +
-                "/kallsyms is not there: kernel addresses are left unresolved";
+                ") is not the running one (" + running + ") and " + cached +
+                " is not there: kernel addresses are left unresolved";
       return;
     }
   }
