@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "profile/load.hpp"
 #include "record/ownership_check.hpp"
@@ -40,7 +41,7 @@ int run_diff(int argc, char** argv) {
   app.add_flag("--icicle", icicle, "html: draw roots at the top");
   app.add_flag("-f,--force", force, "read perf.data files not owned by the current user or root");
   try {
-    app.parse(argc, argv);
+    parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }

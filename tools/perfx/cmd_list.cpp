@@ -11,6 +11,7 @@
 #include <string>
 
 #include "command.hpp"
+#include "option_prefix.hpp"
 #include "event/event_list.hpp"
 #include "report/event_list_format.hpp"
 #include "sys/event_probe.hpp"
@@ -37,7 +38,7 @@ int run_list(int argc, char** argv) {
                  "glob ('sched:*'), substring, or class: hw, sw, cache, pmu, tracepoint, "
                  "breakpoint, raw, uprobe");
   try {
-    app.parse(argc, argv);
+    parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }

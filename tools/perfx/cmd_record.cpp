@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "option_prefix.hpp"
 #include "event/event_spec.hpp"
 #include "event/parse.hpp"
 #include "perfx/sampler.hpp"
@@ -227,6 +228,7 @@ int run_record(int argc, char** argv) {
     (after_dashdash ? o.command : args).push_back(argv[i]);
   }
   try {
+    expand_option_prefixes(app, args);
     std::vector<std::string> rev(args.rbegin(), args.rend());
     app.parse(rev);
   } catch (const CLI::ParseError& e) {

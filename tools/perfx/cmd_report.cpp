@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "perfx/perf_data.hpp"
 #include "profile/load.hpp"
@@ -138,7 +139,7 @@ int run_report(int argc, char** argv) {
   app.add_option("-o,--output", output, "write to this file instead of stdout");
   app.add_option("-j,--jobs", jobs, "symbolization threads (0 = all cores)");
   try {
-    app.parse(argc, argv);
+    parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "record/ownership_check.hpp"
 #include "report/script_text.hpp"
@@ -40,7 +41,7 @@ int run_script(int argc, char** argv) {
                "C++ names with parameter lists (what perf script -v shows)");
   app.add_option("-o,--output", output, "write to this file instead of stdout");
   try {
-    app.parse(argc, argv);
+    parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "option_prefix.hpp"
 #include "event/parse.hpp"
 #include "report/stat_format.hpp"
 #include "report/stat_model.hpp"
@@ -83,7 +84,7 @@ int run_stat(int argc, char** argv) {
   app.add_flag("-v,--verbose", verbose, "say why an event is <not supported>");
   app.prefix_command();
   try {
-    app.parse(argc, argv);
+    parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
