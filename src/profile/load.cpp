@@ -285,6 +285,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     f.symbol_offset = res.sym != nullptr ? res.sym_addr - res.sym->start : 0;
     f.file = res.srcfile;
     f.line = res.line;
+    f.addr2line_function = res.addr2line_function;
     if (res.inlines.size() > 1) {
       // inlines: innermost first; the last one is the real function (res.sym).
       Frame outer = f;

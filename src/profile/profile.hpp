@@ -36,7 +36,10 @@ struct Frame {
   std::uint64_t symbol_offset = 0;  ///< address - symbol start, when resolved
   std::string file;                 ///< source file, empty when no debug info
   std::uint32_t line = 0;           ///< source line, 0 when unknown
-  bool inlined = false;             ///< an inline frame expanded from the next-outer frame
+  /// Looked up without a line, but in a file where GNU addr2line names a function at the
+  /// address (perf's srcline is then "??:0", not symbol+offset).
+  bool addr2line_function = false;
+  bool inlined = false;  ///< an inline frame expanded from the next-outer frame
   FrameKind kind = FrameKind::kUnknown;
   std::int32_t mapping = -1;  ///< index into Profile::mappings, -1 if none
   /// perf's map-relative address (map_ip: ip - map start + pgoff; absolute for kernel,

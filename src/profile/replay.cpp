@@ -146,6 +146,8 @@ void LocationTable::resolve_one(std::uint32_t id, bool source_lines, bool inline
     if (auto sl = loc.dso->srcline(r.sym_addr)) {
       r.srcfile = std::move(sl->first);
       r.line = sl->second;
+    } else {
+      r.addr2line_function = loc.dso->addr2line_names_function(r.sym_addr);
     }
   }
   if (inline_frames && r.sym != nullptr) r.inlines = loc.dso->inline_chain(r.sym_addr);

@@ -66,6 +66,8 @@ struct Resolved {
   std::uint64_t sym_addr = 0;           ///< address in the DSO's symbol space
   std::string srcfile;                  ///< with source lines on
   std::uint32_t line = 0;
+  /// No line, but addr2line would name a function (symbol::Dso::addr2line_names_function())
+  bool addr2line_function = false;
   std::vector<symbol::InlineFrame> inlines;  ///< with inline frames on (innermost first)
 };
 

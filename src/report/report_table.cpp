@@ -87,9 +87,14 @@ std::string pct(double v) { return fmt::format("{:.2f}%", v); }
 
 }  // namespace
 
+// perf's __get_srcline() with GNU addr2line: the line when there is one; "??:0" when
+// addr2line names a function but no line ("??:?", which perf reads as file "??", line
+// 0); else the symbol and offset, or the DSO and address for an unresolved one.
 std::string frame_srcline(const profile::Frame& f) {
   if (!f.file.empty() && f.line > 0) return fmt::format("{}:{}", basename(f.file), f.line);
+  if (f.addr2line_function) return "??:0";
   if (f.function != "[unknown]") return fmt::format("{}+{}", f.function, f.symbol_offset);
+  if (f.mapping >= 0) return fmt::format("{}[{:x}]", f.dso, f.map_address);
   return "??:0";
 }
 
@@ -161,7 +166,10 @@ namespace {
 class EventReport {
  public:
   EventReport(const profile::Profile& p, const ReportOptions& o, std::uint32_t event)
-      : p_(p), o_(o), event_(event), keys_(entry_keys(o)) {}
+      : p_(p), o_(o), event_(event), keys_(entry_keys(o)) {
+    const auto at = std::find(keys_.begin(), keys_.end(), Key::kSrcline);
+    if (at != keys_.end()) srcline_key_ = static_cast<std::size_t>(at - keys_.begin());
+  }
 
   void build() {
     const auto& ev = p_.events[event_];
@@ -326,6 +334,9 @@ class EventReport {
       // earlier, longer comm is cut to it ("perf-ex" for perf-exec before the exec).
       if (keys_[col.key] == Key::kComm) {
         for (const auto* e : rows) w = std::max(w, last_comm(p_.threads[e->thread].tid).size());
+      } else if (keys_[col.key] == Key::kSrcline) {
+        for (const auto* e : rows)
+          if (srcline_found_early(*e)) w = std::max(w, cell_text(*e, col.key).size());
       } else if (keys_[col.key] != Key::kCpu) {
         for (const auto* e : rows) w = std::max(w, cell_text(*e, col.key).size());
       }
@@ -397,10 +408,13 @@ class EventReport {
             line += fmt::format("{:>12}", e->self);  // perf: the self period
             break;
           case ColKind::kKey:
-            // perf pads every column but a last "Symbol" one.
+            // perf pads every column but a last "Symbol" or "Source:Line" one, and cuts
+            // source lines to the column ("%-.*s").
             if (c + 1 == cols_.size() && keys_[col.key] == Key::kSym)
               line += cell_text(*e, col.key);
-            else if (keys_[col.key] == Key::kComm)
+            else if (c + 1 == cols_.size() && keys_[col.key] == Key::kSrcline)
+              line += fmt::format("{:.{}}", cell_text(*e, col.key), col.width);
+            else if (keys_[col.key] == Key::kComm || keys_[col.key] == Key::kSrcline)
               line += fmt::format("{:<{}.{}}", cell_text(*e, col.key), col.width, col.width);
             else
               line += fmt::format("{:<{}}", cell_text(*e, col.key), col.width);
@@ -550,6 +564,7 @@ class EventReport {
           break;
       }
     }
+    if (srcline_key_ != kNoKey) note_srcline_group(frame);
     auto [it, ins] = index_.try_emplace(key_buf_, entries_.size());
     if (ins) {
       Entry e;
@@ -563,6 +578,22 @@ class EventReport {
       entries_.push_back(std::move(e));
     }
     return entries_[it->second];
+  }
+
+  // perf finds an entry's source line when collapsing compares it with an entry of the
+  // same earlier keys and another address (sort__srcline_collapse()); the column is sized
+  // before the rest are found, so only entries of such groups widen it.
+  void note_srcline_group(std::uint32_t frame) {
+    std::vector<std::uint64_t> prefix(key_buf_.begin(),
+                                      key_buf_.begin() + static_cast<std::ptrdiff_t>(srcline_key_));
+    auto [g, added] = srcline_groups_.try_emplace(std::move(prefix), SrclineGroup{frame, false});
+    if (!added && g->second.frame != frame) g->second.several = true;
+  }
+  [[nodiscard]] bool srcline_found_early(const Entry& e) const {
+    std::vector<std::uint64_t> prefix(e.key.begin(),
+                                      e.key.begin() + static_cast<std::ptrdiff_t>(srcline_key_));
+    const auto g = srcline_groups_.find(prefix);
+    return g != srcline_groups_.end() && g->second.several;
   }
 
   // An unresolved frame of a mapped DSO: its callchain entries (--children) are keyed and
@@ -856,6 +887,13 @@ class EventReport {
   Interner dsos_, syms_, strs_, comms_;
   std::vector<std::uint64_t> frame_dso_, frame_sym_, frame_srcline_, frame_srcfile_;
   std::vector<std::uint64_t> frame_raw_sym_;  // sym key of a raw_frame()'s callchain entries
+  static constexpr std::size_t kNoKey = ~std::size_t{0};
+  std::size_t srcline_key_ = kNoKey;  // position of the srcline key in keys_
+  struct SrclineGroup {
+    std::uint32_t frame;  // the first entry's frame
+    bool several;         // another address came with the same earlier keys
+  };
+  std::unordered_map<std::vector<std::uint64_t>, SrclineGroup, U64VecHash> srcline_groups_;
   std::unordered_map<std::uint64_t, SampleInfo> sample_info_;
   mutable std::unordered_map<std::int32_t, const std::string*> last_comm_;
   std::vector<Entry> entries_;

@@ -931,6 +931,23 @@ const std::string& Dso::warning() const {
   load();
   return impl_->warning;
 }
+bool Dso::addr2line_names_function(std::uint64_t addr) const {
+  // perf's dso__name(): no addr2line for bracketed names and perf-PID.map files.
+  if (path_.starts_with('[') || path_.starts_with("/tmp/perf-") || file_path().empty())
+    return false;
+  // No function of the file's own is in .plt; elsewhere BFD takes the nearest symbol at
+  // or before the address (sections are not told apart here).
+  if (const Symbol* in = find(addr); in != nullptr && in->name.ends_with("@plt")) return false;
+  const SymbolTable& syms = symbols();
+  auto it = std::upper_bound(syms.begin(), syms.end(), addr,
+                             [](std::uint64_t a, const Symbol& s) { return a < s.start; });
+  while (it != syms.begin()) {
+    --it;
+    if (!it->name.ends_with("@plt")) return true;
+  }
+  return false;
+}
+
 std::size_t Dso::symbol_count() const {
   load();
   return impl_->symbols.size();

@@ -100,6 +100,12 @@ class Dso {
   /// kept on disk by build-id (symbol/srcline_cache.hpp) for the next run.
   [[nodiscard]] std::optional<std::pair<std::string, std::uint32_t>> srcline(
       std::uint64_t addr) const;
+  /// Whether GNU addr2line, which perf runs for source lines, names a function at `addr`
+  /// (symbol space) when it finds no line there: the DSO is a file perf would hand it
+  /// (not "[kernel.kallsyms]", "[vdso]" or a /tmp/perf-PID.map) and one of the file's
+  /// own symbols (not a synthesized `name@plt`) starts at or before `addr`. perf then
+  /// shows "??:0" for the source line, where it otherwise falls back to `symbol+offset`.
+  [[nodiscard]] bool addr2line_names_function(std::uint64_t addr) const;
   /// Inline chain at `addr`, innermost first, ending with the containing function
   /// (empty when there is no DWARF). A non-inlined address gives one frame.
   [[nodiscard]] std::vector<InlineFrame> inline_chain(std::uint64_t addr) const;

@@ -4,8 +4,9 @@
 # --no-children -g none --sort dso,sym and for the default --children report; and on a
 # --call-graph dwarf recording (user chains unwound from the stack copies), the
 # --children report; and the tables of a two-event recording with a tracepoint, byte for
-# byte. Rows perf makes for inline scopes ("(inlined)") are not compared:
-# perfx report does not expand inline scopes into entries yet.
+# byte; and the source lines of a binary without debug info. Rows perf makes for inline
+# scopes ("(inlined)") are not compared: perfx report does not expand inline scopes into
+# entries yet.
 set -u
 source "$(dirname "$0")/common.bash"
 perf record -q -e cpu-clock -F 4000 -g -o "$tmp/g.data" -- "$fixture" 100000000 >/dev/null 2>&1 ||
@@ -80,6 +81,26 @@ if [ -x "$touch" ] && perf record -q -e cpu-clock,exceptions:page_fault_user -F 
   done
 else
   echo "note: no exceptions:page_fault_user recording here; the exact table check is skipped"
+fi
+
+# Source lines of a binary built without -g: perf's GNU addr2line names the function but
+# no line ("??:?"), so perf shows "??:0" (not symbol+offset); the Source:Line column is
+# sized and cut as perf does (tables byte for byte).
+if cc -O1 -fno-omit-frame-pointer -o "$tmp/nodebug" "$SOURCE_DIR/tests/fixtures/sym_pinned.c" &&
+  perf record -q -e cpu-clock -F 4000 -o "$tmp/nodebug.data" -- "$tmp/nodebug" 30000000 \
+    >/dev/null 2>&1; then
+  for sort in sym,srcline srcline,sym dso,srcline; do
+    args=(--no-children -g none --sort "$sort" --dsos nodebug)
+    perf report -i "$tmp/nodebug.data" --stdio "${args[@]}" 2>/dev/null |
+      sed '/^# (Tip:/,$d' | sed '${/^#$/d}' >"$tmp/perf.srcline"
+    "$PERFX" report -i "$tmp/nodebug.data" --stdio "${args[@]}" 2>/dev/null >"$tmp/perfx.srcline"
+    if ! grep -q '??:0' "$tmp/perf.srcline" || ! cmp -s "$tmp/perf.srcline" "$tmp/perfx.srcline"; then
+      echo "srcline (--sort $sort): perfx report differs from perf report:"
+      diff "$tmp/perf.srcline" "$tmp/perfx.srcline" | head -20; fail=1
+    fi
+  done
+else
+  echo "note: could not build and record a binary without debug info; srcline check skipped"
 fi
 
 data=dw.data

@@ -366,5 +366,56 @@ TEST(ReportTable, SrclineText) {
   EXPECT_EQ(frame_srcline(frame("[unknown]", "x", profile::FrameKind::kUnknown)), "??:0");
 }
 
+// perf with GNU addr2line: a function without a line is "??:0" ("??:?" read as file
+// "??", line 0); where addr2line names nothing (a PLT entry, a kernel without vmlinux)
+// perf falls back to symbol+offset, or to dso[address] without a symbol.
+TEST(ReportTable, SrclineWithoutLinesFollowsAddr2line) {
+  profile::Frame f = frame("work", "t", profile::FrameKind::kUser);
+  f.symbol_offset = 68;
+  f.mapping = 0;
+  f.addr2line_function = true;
+  EXPECT_EQ(frame_srcline(f), "??:0");
+  f.addr2line_function = false;  // free@plt: addr2line finds no function in .plt
+  EXPECT_EQ(frame_srcline(f), "work+68");
+  profile::Frame unresolved = frame("[unknown]", "sleep", profile::FrameKind::kUser);
+  unresolved.mapping = 0;
+  unresolved.map_address = 0x2afd;
+  EXPECT_EQ(frame_srcline(unresolved), "sleep[2afd]");
+  unresolved.addr2line_function = true;  // an address after the file's first function
+  EXPECT_EQ(frame_srcline(unresolved), "??:0");
+}
+
+// perf sizes Source:Line by the entries whose line it found while collapsing (those
+// sharing their earlier keys with an entry at another address), cuts the others to the
+// column, and does not pad it as the last column.
+TEST(ReportTable, SrclineColumnIsSizedAndCutLikePerf) {
+  auto fr = [](std::string fn, std::string file, std::uint32_t line, std::uint64_t addr) {
+    profile::Frame f = frame(std::move(fn), "app", profile::FrameKind::kUser);
+    f.file = std::move(file);
+    f.line = line;
+    f.mapping = 0;
+    f.map_address = addr;
+    return f;
+  };
+  profile::Profile p = app_profile({fr("work", "w.c", 1, 0x10), fr("work", "w.c", 2, 0x14),
+                                    fr("lonely", "a-very-long-file-name.c", 175, 0x40)},
+                                   {{0}, {1}, {2}}, 4);
+  p.samples = {sample(0, 0, 100), sample(0, 0, 100), sample(1, 0, 100), sample(2, 0, 100)};
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.sort = {"sym", "srcline"};
+  std::string s = run(o, p);
+  EXPECT_NE(s.find("# Overhead  Symbol      Source:Line\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    50.00%  [.] work    w.c:1\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    25.00%  [.] lonely  a-very-long\n"), std::string::npos) << s;
+  // As the first key every entry is compared: the column fits them all.
+  o.sort = {"srcline", "sym"};
+  s = run(o, p);
+  EXPECT_NE(s.find("    25.00%  a-very-long-file-name.c:175  [.] lonely\n"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("    50.00%  w.c:1                        [.] work\n"), std::string::npos) << s;
+}
+
 }  // namespace
 }  // namespace perfx::report

@@ -247,6 +247,27 @@ TEST_F(SymbolElfTest, PltEntriesAreSynthesizedLikePerf) {
   EXPECT_EQ(s->name, plt[0]->name);
 }
 
+TEST_F(SymbolElfTest, Addr2lineNamesAFunctionAfterTheFilesOwnSymbols) {
+  // perf's srcline is "??:0" where GNU addr2line names a function without a line, and
+  // symbol+offset where it names none: in .plt (no symbol of the file there) and below
+  // the first symbol; never for "[...]" DSOs, which perf does not hand to addr2line.
+  Dso dso(dir_ + "/pinned", DsoKind::kElf, "", paths());
+  const Symbol* plt = nullptr;
+  const Symbol* fn = nullptr;
+  for (const auto& s : dso.symbols()) {
+    if (plt == nullptr && s.name.ends_with("@plt")) plt = &s;
+    if (fn == nullptr && !s.name.ends_with("@plt")) fn = &s;
+  }
+  ASSERT_NE(plt, nullptr);
+  ASSERT_NE(fn, nullptr);
+  EXPECT_TRUE(dso.addr2line_names_function(fn->start));
+  EXPECT_TRUE(dso.addr2line_names_function(fn->end + 0x100000));  // past it: still named
+  EXPECT_FALSE(dso.addr2line_names_function(plt->start + 4));
+  EXPECT_FALSE(dso.addr2line_names_function(dso.symbols().front().start - 1));
+  Dso vdso("[vdso]", DsoKind::kVdso, "", paths());
+  EXPECT_FALSE(vdso.addr2line_names_function(fn->start));
+}
+
 TEST_F(SymbolElfTest, AssemblerAliasesNameTheScopeLikeAddr2line) {
   // gas gives each alias of an assembler function its own DW_TAG_subprogram; perf 6.1's
   // inline scopes come from binutils' addr2line, which names the last one.
