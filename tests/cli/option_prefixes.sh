@@ -31,4 +31,16 @@ check "stat takes prefixes too (--field-sep, --out)" 'grep -q ";task-clock" "$tm
 "$PERFX" record -o "$tmp/r.data" --call=fp -- echo --call >"$tmp/rec.out" 2>&1
 rc=$?
 check "record --call is --call-graph" '[ $rc -eq 0 ] && grep -qx -- "--call" "$tmp/rec.out"'
+# An unknown option before the workload is an error naming it, not the workload's name
+# (stat) or silently dropped (record with "--").
+"$PERFX" stat -e task-clock --bogus true >/dev/null 2>"$tmp/stat_bogus.err"
+rc=$?
+check "stat --bogus fails naming it" '[ $rc -ne 0 ] && grep -q "unknown option: --bogus" "$tmp/stat_bogus.err"'
+"$PERFX" record -o "$tmp/bogus.data" --bogus -- true >/dev/null 2>"$tmp/rec_bogus.err"
+rc=$?
+check "record --bogus -- true fails naming it" \
+  '[ $rc -ne 0 ] && grep -q "unknown option: --bogus" "$tmp/rec_bogus.err" && [ ! -e "$tmp/bogus.data" ]'
+# perf: the workload starts at its first word; a "--" after it is the workload's.
+"$PERFX" record -o "$tmp/dd.data" echo -- -n hi >"$tmp/dd.out" 2>/dev/null
+check "record echo -- -n hi runs echo with all three" 'grep -qx -- "-- -n hi" "$tmp/dd.out"'
 exit $fail

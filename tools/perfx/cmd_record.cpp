@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "command.hpp"
-#include "option_prefix.hpp"
 #include "event/event_spec.hpp"
 #include "event/parse.hpp"
+#include "option_prefix.hpp"
 #include "perfx/sampler.hpp"
 #include "record/features.hpp"
 #include "record/perf_data_writer.hpp"
@@ -231,11 +231,19 @@ int run_record(int argc, char** argv) {
     expand_option_prefixes(app, args);
     std::vector<std::string> rev(args.rbegin(), args.rend());
     app.parse(rev);
+    reject_unknown_option(app.remaining());
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
-  if (!after_dashdash) o.command = app.remaining();
+  if (!after_dashdash) {
+    o.command = app.remaining();
+  } else if (auto first = app.remaining(); !first.empty()) {
+    // perf: the workload starts at the first non-option; a later "--" is its own
+    // (`perfx record ls -- -l` runs `ls -- -l`).
+    first.push_back("--");
+    o.command.insert(o.command.begin(), first.begin(), first.end());
+  }
 
   auto die = [&](const Error& e) {
     fmt::print(stderr, "perfx record: {}\n", e.message());

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "command.hpp"
-#include "option_prefix.hpp"
 #include "event/parse.hpp"
+#include "option_prefix.hpp"
 #include "report/stat_format.hpp"
 #include "report/stat_model.hpp"
 #include "sys/breakpoint_check.hpp"
@@ -85,6 +85,7 @@ int run_stat(int argc, char** argv) {
   app.prefix_command();
   try {
     parse_args(app, argc, argv);
+    reject_unknown_option(app.remaining());
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }

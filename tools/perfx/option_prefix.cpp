@@ -83,4 +83,11 @@ void parse_args(CLI::App& app, int argc, char** argv) {
   app.parse(args);
 }
 
+void reject_unknown_option(const std::vector<std::string>& remaining) {
+  if (remaining.empty() || remaining.front() == "--" || remaining.front().size() < 2 ||
+      remaining.front()[0] != '-')
+    return;
+  throw CLI::ParseError("unknown option: " + remaining.front(), CLI::ExitCodes::ExtrasError);
+}
+
 }  // namespace perfx::cli

@@ -24,4 +24,9 @@ void expand_option_prefixes(const CLI::App& app, std::vector<std::string>& args)
 /// app.parse(argc, argv) with perf's option prefixes (expand_option_prefixes()).
 void parse_args(CLI::App& app, int argc, char** argv);
 
+/// For a prefix command (stat, record), CLI11 takes an unknown option for the workload's
+/// first word: `perfx stat --bogus true` would run "--bogus". Throws CLI::ParseError
+/// naming it when what the parse left (app.remaining()) starts with an option.
+void reject_unknown_option(const std::vector<std::string>& remaining);
+
 }  // namespace perfx::cli
