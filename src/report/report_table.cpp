@@ -164,11 +164,18 @@ Result<void> validate_fields(const std::vector<std::string>& fields) {
 namespace {
 
 class EventReport {
+  struct LazyKey {    // a srcline or srcfile key (see note_group())
+    std::size_t key;  // its position in keys_
+    // Samples seen per value of the keys before it: 1, or 2 for "more than one".
+    std::unordered_map<std::vector<std::uint64_t>, std::uint8_t, U64VecHash> groups;
+  };
+
  public:
   EventReport(const profile::Profile& p, const ReportOptions& o, std::uint32_t event)
       : p_(p), o_(o), event_(event), keys_(entry_keys(o)) {
-    const auto at = std::find(keys_.begin(), keys_.end(), Key::kSrcline);
-    if (at != keys_.end()) srcline_key_ = static_cast<std::size_t>(at - keys_.begin());
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      if (keys_[i] == Key::kSrcline || keys_[i] == Key::kSrcfile) lazy_.push_back({i, {}});
+    }
   }
 
   void build() {
@@ -255,7 +262,7 @@ class EventReport {
       // from each callchain entry in turn; an entry without a map keeps the level left by
       // the one before it (fill_callchain_info() leaves it alone).
       char level = leaf_frame.kind == profile::FrameKind::kKernel ? 'k' : '.';
-      Entry& le = entry_for(stack[leaf], si, filtered, level);
+      Entry& le = entry_for(stack[leaf], si, filtered, level, false, g.count);
       le.self += g.period;
       le.nr_samples += g.count;
       // perf counts a sample as kept when its leaf's entry is (hists__inc_nr_samples()
@@ -287,7 +294,8 @@ class EventReport {
         // instruction's own (fill_callchain_info()): an unresolved frame in a mapped DSO
         // (a stripped binary) is then another entry than the sample's map-relative one,
         // also for the leaf (perf shows both rows).
-        Entry& e = entry_for(stack[i], si, filtered, level, raw_frame(p_.frames[stack[i]]));
+        Entry& e =
+            entry_for(stack[i], si, filtered, level, raw_frame(p_.frames[stack[i]]), g.count);
         const auto idx = static_cast<std::uint32_t>(&e - entries_.data());
         if (std::find(seen.begin(), seen.end(), idx) != seen.end()) continue;
         seen.push_back(idx);
@@ -336,7 +344,10 @@ class EventReport {
         for (const auto* e : rows) w = std::max(w, last_comm(p_.threads[e->thread].tid).size());
       } else if (keys_[col.key] == Key::kSrcline) {
         for (const auto* e : rows)
-          if (srcline_found_early(*e)) w = std::max(w, cell_text(*e, col.key).size());
+          if (found_early(col.key, *e)) w = std::max(w, cell_text(*e, col.key).size());
+      } else if (keys_[col.key] == Key::kSrcfile) {
+        for (const auto* e : rows)
+          if (found_early(col.key, *e)) w = std::max(w, cell_text(*e, col.key).size());
       } else if (keys_[col.key] != Key::kCpu) {
         for (const auto* e : rows) w = std::max(w, cell_text(*e, col.key).size());
       }
@@ -408,13 +419,15 @@ class EventReport {
             line += fmt::format("{:>12}", e->self);  // perf: the self period
             break;
           case ColKind::kKey:
-            // perf pads every column but a last "Symbol" or "Source:Line" one, and cuts
-            // source lines to the column ("%-.*s").
+            // perf pads every column but a last "Symbol", "Source:Line" or "Source File"
+            // one, and cuts source lines and files to the column ("%-.*s").
             if (c + 1 == cols_.size() && keys_[col.key] == Key::kSym)
               line += cell_text(*e, col.key);
-            else if (c + 1 == cols_.size() && keys_[col.key] == Key::kSrcline)
+            else if (c + 1 == cols_.size() &&
+                     (keys_[col.key] == Key::kSrcline || keys_[col.key] == Key::kSrcfile))
               line += fmt::format("{:.{}}", cell_text(*e, col.key), col.width);
-            else if (keys_[col.key] == Key::kComm || keys_[col.key] == Key::kSrcline)
+            else if (keys_[col.key] == Key::kComm || keys_[col.key] == Key::kSrcline ||
+                     keys_[col.key] == Key::kSrcfile)
               line += fmt::format("{:<{}.{}}", cell_text(*e, col.key), col.width, col.width);
             else
               line += fmt::format("{:<{}}", cell_text(*e, col.key), col.width);
@@ -532,8 +545,9 @@ class EventReport {
     return f.kind == profile::FrameKind::kKernel ? 'k' : '.';
   }
 
-  Entry& entry_for(std::uint32_t frame, const SampleInfo& si, bool filtered, char level,
-                   bool raw = false) {
+  // `count`: the recorded samples this one stands for (Sample::count).
+  Entry& entry_for(std::uint32_t frame, const SampleInfo& si, bool filtered, char level, bool raw,
+                   std::uint64_t count) {
     key_buf_.clear();
     const auto& th = p_.threads[si.thread];
     for (Key k : keys_) {
@@ -564,7 +578,7 @@ class EventReport {
           break;
       }
     }
-    if (srcline_key_ != kNoKey) note_srcline_group(frame);
+    for (auto& lazy : lazy_) note_group(lazy, count);
     auto [it, ins] = index_.try_emplace(key_buf_, entries_.size());
     if (ins) {
       Entry e;
@@ -580,20 +594,25 @@ class EventReport {
     return entries_[it->second];
   }
 
-  // perf finds an entry's source line when collapsing compares it with an entry of the
-  // same earlier keys and another address (sort__srcline_collapse()); the column is sized
-  // before the rest are found, so only entries of such groups widen it.
-  void note_srcline_group(std::uint32_t frame) {
+  // perf 6.1 looks an entry's source line or file up only when adding a sample compares
+  // it with an entry of the same earlier keys (sort__srcline_cmp(), sort__srcfile_cmp());
+  // the column is sized before the rest are looked up, so only entries of groups that
+  // had more than one sample widen it (a lone sample's line is cut to the column).
+  void note_group(LazyKey& lazy, std::uint64_t count) {
     std::vector<std::uint64_t> prefix(key_buf_.begin(),
-                                      key_buf_.begin() + static_cast<std::ptrdiff_t>(srcline_key_));
-    auto [g, added] = srcline_groups_.try_emplace(std::move(prefix), SrclineGroup{frame, false});
-    if (!added && g->second.frame != frame) g->second.several = true;
+                                      key_buf_.begin() + static_cast<std::ptrdiff_t>(lazy.key));
+    auto [g, added] = lazy.groups.try_emplace(std::move(prefix), std::uint8_t{1});
+    if (!added || count > 1) g->second = 2;
   }
-  [[nodiscard]] bool srcline_found_early(const Entry& e) const {
-    std::vector<std::uint64_t> prefix(e.key.begin(),
-                                      e.key.begin() + static_cast<std::ptrdiff_t>(srcline_key_));
-    const auto g = srcline_groups_.find(prefix);
-    return g != srcline_groups_.end() && g->second.several;
+  [[nodiscard]] bool found_early(std::size_t key, const Entry& e) const {
+    for (const auto& lazy : lazy_) {
+      if (lazy.key != key) continue;
+      std::vector<std::uint64_t> prefix(e.key.begin(),
+                                        e.key.begin() + static_cast<std::ptrdiff_t>(key));
+      const auto g = lazy.groups.find(prefix);
+      return g != lazy.groups.end() && g->second > 1;
+    }
+    return true;
   }
 
   // An unresolved frame of a mapped DSO: its callchain entries (--children) are keyed and
@@ -887,13 +906,7 @@ class EventReport {
   Interner dsos_, syms_, strs_, comms_;
   std::vector<std::uint64_t> frame_dso_, frame_sym_, frame_srcline_, frame_srcfile_;
   std::vector<std::uint64_t> frame_raw_sym_;  // sym key of a raw_frame()'s callchain entries
-  static constexpr std::size_t kNoKey = ~std::size_t{0};
-  std::size_t srcline_key_ = kNoKey;  // position of the srcline key in keys_
-  struct SrclineGroup {
-    std::uint32_t frame;  // the first entry's frame
-    bool several;         // another address came with the same earlier keys
-  };
-  std::unordered_map<std::vector<std::uint64_t>, SrclineGroup, U64VecHash> srcline_groups_;
+  std::vector<LazyKey> lazy_;
   std::unordered_map<std::uint64_t, SampleInfo> sample_info_;
   mutable std::unordered_map<std::int32_t, const std::string*> last_comm_;
   std::vector<Entry> entries_;

@@ -385,9 +385,9 @@ TEST(ReportTable, SrclineWithoutLinesFollowsAddr2line) {
   EXPECT_EQ(frame_srcline(unresolved), "??:0");
 }
 
-// perf sizes Source:Line by the entries whose line it found while collapsing (those
-// sharing their earlier keys with an entry at another address), cuts the others to the
-// column, and does not pad it as the last column.
+// perf 6.1 sizes Source:Line by the entries whose line it looked up while adding samples
+// (those whose earlier keys had more than one sample), cuts the others to the column, and
+// does not pad it as the last column.
 TEST(ReportTable, SrclineColumnIsSizedAndCutLikePerf) {
   auto fr = [](std::string fn, std::string file, std::uint32_t line, std::uint64_t addr) {
     profile::Frame f = frame(std::move(fn), "app", profile::FrameKind::kUser);
@@ -415,6 +415,11 @@ TEST(ReportTable, SrclineColumnIsSizedAndCutLikePerf) {
   EXPECT_NE(s.find("    25.00%  a-very-long-file-name.c:175  [.] lonely\n"), std::string::npos)
       << s;
   EXPECT_NE(s.find("    50.00%  w.c:1                        [.] work\n"), std::string::npos) << s;
+  // Two samples of the lonely one (merged into one Sample while loading): looked up.
+  p.samples.back().count = 2;
+  o.sort = {"sym", "srcfile"};
+  s = run(o, p);
+  EXPECT_NE(s.find("    25.00%  [.] lonely  a-very-long-file-name.c\n"), std::string::npos) << s;
 }
 
 }  // namespace
