@@ -342,14 +342,9 @@ class EventReport {
       // earlier, longer comm is cut to it ("perf-ex" for perf-exec before the exec).
       if (keys_[col.key] == Key::kComm) {
         for (const auto* e : rows) w = std::max(w, last_comm(p_.threads[e->thread].tid).size());
-      } else if (keys_[col.key] == Key::kSrcline) {
-        for (const auto* e : rows)
-          if (found_early(col.key, *e)) w = std::max(w, cell_text(*e, col.key).size());
-      } else if (keys_[col.key] == Key::kSrcfile) {
-        for (const auto* e : rows)
-          if (found_early(col.key, *e)) w = std::max(w, cell_text(*e, col.key).size());
       } else if (keys_[col.key] != Key::kCpu) {
-        for (const auto* e : rows) w = std::max(w, cell_text(*e, col.key).size());
+        for (const auto* e : rows)
+          if (found_early(col.key, *e)) w = std::max(w, cell_text(*e, col.key).size());
       }
       // perf's hists__set_unres_dso_col_len(): an entry without a symbol widens Shared
       // Object to an address's 16 digits (not with --dsos).
@@ -599,11 +594,13 @@ class EventReport {
   // the column is sized before the rest are looked up, so only entries of groups that
   // had more than one sample widen it (a lone sample's line is cut to the column).
   void note_group(LazyKey& lazy, std::uint64_t count) {
-    std::vector<std::uint64_t> prefix(key_buf_.begin(),
-                                      key_buf_.begin() + static_cast<std::ptrdiff_t>(lazy.key));
-    auto [g, added] = lazy.groups.try_emplace(std::move(prefix), std::uint8_t{1});
+    // Per sample and frame: the prefix buffer is reused; the map copies it when new.
+    prefix_buf_.assign(key_buf_.begin(), key_buf_.begin() + static_cast<std::ptrdiff_t>(lazy.key));
+    auto [g, added] = lazy.groups.try_emplace(prefix_buf_, std::uint8_t{1});
     if (!added || count > 1) g->second = 2;
   }
+  // Whether the entry's value of key `key` widens its column: always, but for a srcline
+  // or srcfile key only when perf looked it up before sizing (note_group()).
   [[nodiscard]] bool found_early(std::size_t key, const Entry& e) const {
     for (const auto& lazy : lazy_) {
       if (lazy.key != key) continue;
@@ -907,6 +904,7 @@ class EventReport {
   std::vector<std::uint64_t> frame_dso_, frame_sym_, frame_srcline_, frame_srcfile_;
   std::vector<std::uint64_t> frame_raw_sym_;  // sym key of a raw_frame()'s callchain entries
   std::vector<LazyKey> lazy_;
+  std::vector<std::uint64_t> prefix_buf_;  // note_group()'s lookup key
   std::unordered_map<std::uint64_t, SampleInfo> sample_info_;
   mutable std::unordered_map<std::int32_t, const std::string*> last_comm_;
   std::vector<Entry> entries_;
