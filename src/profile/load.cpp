@@ -52,6 +52,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   symbol::SearchPaths paths;
   paths.buildid_dir = options.buildid_dir;
   paths.demangle_params = options.demangle_params;
+  paths.demangle = options.demangle;
   symbol::Machine machine(paths);
   Profile prof;
   const auto& feats = reader.features();
@@ -64,10 +65,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   if (feats.hostname) prof.hostname = *feats.hostname;
   TimeFilter time_filter;
   if (!options.time.empty()) {
-    std::optional<std::pair<std::uint64_t, std::uint64_t>> span;
-    if (feats.sample_time)
-      span = std::pair{feats.sample_time->first_ns, feats.sample_time->last_ns};
-    PERFX_TRY(f, parse_time_filter(options.time, span));
+    PERFX_TRY(f, recording_time_filter(reader, options.time));
     time_filter = std::move(f);
   }
   bool no_cpu_field = false;  // --cpu on an event without PERF_SAMPLE_CPU
@@ -87,9 +85,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     }
   };
   sync_events();
-  // perf_session__cpu_bitmap()'s check and wording.
-  constexpr const char* kNoCpu = "File does not contain CPU events. Remove -C option to proceed.";
-  if (no_cpu_field) return fail(Errc::kInvalidArgument, "{}", kNoCpu);
+  PERFX_CHECK(check_cpu_list(reader, options.cpus));
 
   LocationTable table;
   std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, VecHash> stack_index;
@@ -236,7 +232,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   // A damaged file keeps what was read before the damage: the error is reported with the
   // profile, not instead of it (perf also shows what it could read).
   prof.damage = describe_damage(reader, replayed);
-  if (no_cpu_field) return fail(Errc::kInvalidArgument, "{}", kNoCpu);
+  if (no_cpu_field) return fail(Errc::kInvalidArgument, "{}", kNoCpuEvents);
   if (options.progress != nullptr) options.progress(reader.file_size(), reader.file_size());
 
   table.resolve_all(options.source_lines, options.inline_frames, options.threads);

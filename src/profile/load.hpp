@@ -47,6 +47,8 @@ struct LoadOptions {
   std::string buildid_dir;
   /// Demangle C++ names with parameter lists (what perf report -v shows).
   bool demangle_params = false;
+  /// false: symbol names as the binaries have them (perf's --no-demangle).
+  bool demangle = true;
   /// Called now and then with (bytes done, bytes total) while reading; may be empty.
   void (*progress)(std::uint64_t done, std::uint64_t total) = nullptr;
 };

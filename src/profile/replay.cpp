@@ -56,6 +56,42 @@ std::string build_id_hex(const std::uint8_t* data, std::size_t size) {
   return s;
 }
 
+Result<TimeFilter> recording_time_filter(const record::PerfDataReader& reader,
+                                        std::string_view spec, bool relative) {
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> span;
+  if (const auto& st = reader.features().sample_time)
+    span = std::pair{st->first_ns, st->last_ns};
+  PERFX_TRY(filter, parse_time_filter(spec, span));
+  if (!relative || spec.find('%') != std::string_view::npos) return filter;
+  if (!span)
+    return fail(Errc::kInvalidArgument,
+                "--reltime with --time needs the first sample's time, which this recording "
+                "does not have (no HEADER_SAMPLE_TIME)");
+  for (auto& r : filter.ranges) {  // 0 stays open
+    if (r.start != 0) r.start += span->first;
+    if (r.end != 0) r.end += span->first;
+  }
+  return filter;
+}
+
+Result<void> check_cpu_list(const record::PerfDataReader& reader,
+                            const std::vector<std::uint32_t>& cpus) {
+  if (cpus.empty()) return {};
+  for (std::size_t i = 0; i < reader.attrs().size(); ++i) {
+    if (!(reader.attrs()[i].attr.sample_type & PERF_SAMPLE_CPU))
+      return fail(Errc::kInvalidArgument, "{}", kNoCpuEvents);
+  }
+  if (const auto& n = reader.features().nrcpus; n && n->available > 0) {
+    for (const auto cpu : cpus) {
+      if (cpu >= n->available)
+        return fail(Errc::kInvalidArgument,
+                    "Requested CPU {} too large (the recording's machine had {} CPUs)", cpu,
+                    n->available);
+    }
+  }
+  return {};
+}
+
 std::string describe_damage(const record::PerfDataReader& reader, const Result<void>& replayed) {
   const auto& stats = reader.stats();
   if (stats.skipped_bytes == 0) return replayed ? std::string() : replayed.error().message();

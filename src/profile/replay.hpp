@@ -13,10 +13,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "profile/time_filter.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/records.hpp"
 #include "symbol/machine.hpp"
@@ -43,6 +45,24 @@ struct ReplayItem {
 /// before the damage was delivered: callers show it, then this line, then fail.
 [[nodiscard]] std::string describe_damage(const record::PerfDataReader& reader,
                                           const Result<void>& replayed);
+
+/// perf's --time windows `spec` for `reader`'s recording: the percent forms are of the
+/// span its HEADER_SAMPLE_TIME feature gives (parse_time_filter()). `relative` (perf
+/// script --reltime): seconds count from the first sample (percent forms are already
+/// of the span; perf 6.1 shifts those too and then shows nothing).
+[[nodiscard]] Result<TimeFilter> recording_time_filter(const record::PerfDataReader& reader,
+                                                       std::string_view spec,
+                                                       bool relative = false);
+
+/// perf_session__cpu_bitmap()'s checks of a --cpu list, in perf's words: every event of
+/// the recording has PERF_SAMPLE_CPU, and every CPU is below the recording's CPU count
+/// (HEADER_NRCPUS, when present). kInvalidArgument otherwise; nothing to check when
+/// `cpus` is empty.
+[[nodiscard]] Result<void> check_cpu_list(const record::PerfDataReader& reader,
+                                          const std::vector<std::uint32_t>& cpus);
+/// The first check's message (pipe mode finds events later).
+inline constexpr std::string_view kNoCpuEvents =
+    "File does not contain CPU events. Remove -C option to proceed.";
 
 /// An interned code location: a DSO (or none) and the map-relative address.
 struct Location {

@@ -174,8 +174,8 @@ namespace {
 // at it while a worker formats them.
 class LocationTexts {
  public:
-  LocationTexts(profile::LocationTable& table, std::uint32_t fields)
-      : table_(table), fields_(fields) {}
+  LocationTexts(profile::LocationTable& table, std::uint32_t fields, bool full_source_path)
+      : table_(table), fields_(fields), full_source_path_(full_source_path) {}
   [[nodiscard]] std::uint32_t fields() const noexcept { return fields_; }
 
   /// Location `id` as a line of a callchain block; `scopes`: one line per inline scope
@@ -238,7 +238,7 @@ class LocationTexts {
       fmt::format_to(ti, " ({})", loc.dso != nullptr ? loc.dso->long_name() : "[unknown]");
     if (f & kSrcline) {
       if (!res.srcfile.empty()) {
-        auto slash = res.srcfile.rfind('/');
+        const auto slash = full_source_path_ ? std::string::npos : res.srcfile.rfind('/');
         fmt::format_to(ti, "\n  {}:{}",
                        slash == std::string::npos ? res.srcfile : res.srcfile.substr(slash + 1),
                        res.line);
@@ -285,6 +285,7 @@ class LocationTexts {
 
   profile::LocationTable& table_;
   const std::uint32_t fields_;
+  const bool full_source_path_;
   std::vector<Text*> by_id_;
   std::deque<Text> texts_;  // deque: growing keeps the addresses rows point at
 };
@@ -360,8 +361,100 @@ std::string side_band_text(const record::Record& r) {
                        alt_hex(m2->len), alt_hex(m2->pgoff), m2->maj, m2->min, m2->ino,
                        m2->ino_generation, prot, m2->filename);
   }
+  if (const auto* l = r.get<record::Lost>()) return fmt::format("PERF_RECORD_LOST lost {}\n", l->lost);
+  const bool sw = r.get<record::Switch>() != nullptr;
+  if (const auto* cw = r.get<record::SwitchCpuWide>(); sw || cw != nullptr) {
+    // perf_event__fprintf_switch()
+    const bool out = (r.header.misc & PERF_RECORD_MISC_SWITCH_OUT) != 0;
+    const char* dir = !out ? "IN         "
+                      : (r.header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) != 0 ? "OUT preempt"
+                                                                                  : "OUT        ";
+    const char* name = sw ? "SWITCH" : "SWITCH_CPU_WIDE";
+    if (sw) return fmt::format("PERF_RECORD_{} {}\n", name, dir);
+    return fmt::format("PERF_RECORD_{} {}  {} pid/tid: {:5}/{:<5}\n", name, dir,
+                       out ? "next" : "prev", static_cast<std::int32_t>(cw->next_prev_pid),
+                       static_cast<std::int32_t>(cw->next_prev_tid));
+  }
   return {};
 }
+
+// Which side-band records are shown (perf script's --show-*-events).
+bool shows_side_band(const record::Record& r, const ScriptOptions& o) {
+  if (r.get<record::Comm>() || r.get<record::Fork>() || r.get<record::Exit>())
+    return o.show_task_events;
+  if (r.get<record::Mmap>() || r.get<record::Mmap2>()) return o.show_mmap_events;
+  if (r.get<record::Lost>()) return o.show_lost_events;
+  if (r.get<record::Switch>() || r.get<record::SwitchCpuWide>()) return o.show_switch_events;
+  return false;
+}
+
+// perf script's sample filters (process_sample_event(): --time, filter_cpu(), then
+// machine__resolve()'s thread, DSO and symbol tests of the sample's own ip).
+class SampleFilter {
+ public:
+  SampleFilter(const ScriptOptions& o, profile::TimeFilter time) : o_(o), time_(std::move(time)) {}
+
+  /// filter_cpu(): a CPU not listed (a record without one, -1, passes).
+  [[nodiscard]] bool skips_cpu(std::uint32_t cpu) const {
+    return !o_.cpus.empty() && cpu != 0xffffffffu && !listed(o_.cpus, cpu);
+  }
+  /// Everything but the DSO and symbol.
+  [[nodiscard]] bool keeps(const symbol::ThreadState* t, const record::Sample& s) const {
+    if (time_.skip(s.time) || skips_cpu(s.cpu)) return false;
+    if (o_.comms.empty() && o_.pids.empty() && o_.tids.empty()) return true;
+    if (t == nullptr) return false;
+    return (o_.comms.empty() || listed(o_.comms, t->comm)) &&
+           (o_.pids.empty() || listed(o_.pids, t->pid)) &&
+           (o_.tids.empty() || listed(o_.tids, t->tid));
+  }
+  [[nodiscard]] bool by_location() const { return !o_.dsos.empty() || !o_.symbols.empty(); }
+  /// The DSO and symbol tests of the sample's ip, resolved (`ip`: its runtime address).
+  [[nodiscard]] bool keeps_location(const profile::Location& loc, const profile::Resolved& res,
+                                    std::uint64_t ip) const {
+    if (!o_.dsos.empty() &&
+        (loc.dso == nullptr ||
+         !(listed(o_.dsos, loc.dso->short_name()) || listed(o_.dsos, loc.dso->long_name()))))
+      return false;
+    if (o_.symbols.empty()) return true;
+    if (res.sym == nullptr) return false;
+    return listed(o_.symbols, std::string(res.sym->name)) ||
+           listed(o_.symbols, fmt::format("{:#x}", ip - (res.sym_addr - res.sym->start)));
+  }
+
+ private:
+  template <typename T>
+  static bool listed(const std::vector<T>& v, const T& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  }
+  const ScriptOptions& o_;
+  profile::TimeFilter time_;
+};
+
+// --reltime / --deltatime: the time column as perf_sample__fprintf_start() shifts it.
+class TimeShift {
+ public:
+  explicit TimeShift(ScriptOptions::TimeBase base) : base_(base) {}
+  std::uint64_t operator()(std::uint64_t t) {
+    switch (base_) {
+      case ScriptOptions::TimeBase::kAbsolute:
+        return t;
+      case ScriptOptions::TimeBase::kRelative:
+        if (initial_ == 0) initial_ = t;
+        return t - initial_;
+      case ScriptOptions::TimeBase::kDelta: {
+        const std::uint64_t d = previous_ != 0 ? t - previous_ : 0;
+        previous_ = t;
+        return d;
+      }
+    }
+    return t;
+  }
+
+ private:
+  ScriptOptions::TimeBase base_;
+  std::uint64_t initial_ = 0;
+  std::uint64_t previous_ = 0;
+};
 
 // Worker threads formatting beside the replay thread: one per other core, up to two
 // (replay stays the slower half, so more would idle).
@@ -379,8 +472,19 @@ Result<void> write_script(std::ostream& out, const std::string& path,
   symbol::SearchPaths paths;
   paths.buildid_dir = options.buildid_dir;
   paths.demangle_params = options.demangle_params;
+  paths.demangle = options.demangle;
   symbol::Machine machine(paths);
   profile::LocationTable table;
+  profile::TimeFilter time_filter;
+  if (!options.time.empty()) {
+    PERFX_TRY(tf, profile::recording_time_filter(
+                           reader, options.time,
+                           options.time_base == ScriptOptions::TimeBase::kRelative));
+    time_filter = std::move(tf);
+  }
+  PERFX_CHECK(profile::check_cpu_list(reader, options.cpus));
+  SampleFilter filter(options, std::move(time_filter));
+  TimeShift shift_time(options.time_base);
 
   std::deque<AttrInfo> attrs;                         // deque: rows point at the names
   std::vector<std::unique_ptr<LocationTexts>> texts;  // one per distinct field set
@@ -392,7 +496,9 @@ Result<void> write_script(std::ostream& out, const std::string& path,
   auto texts_for = [&](std::uint32_t fields) {
     for (const auto& t : texts)
       if (t->fields() == fields) return t.get();
-    return texts.emplace_back(std::make_unique<LocationTexts>(table, fields)).get();
+    return texts
+        .emplace_back(std::make_unique<LocationTexts>(table, fields, options.full_source_path))
+        .get();
   };
   // perf script's layout choices over the whole event list: event names right-aligned to
   // the longest (evlist__max_name_len()); and when a tracepoint has callchains, every
@@ -404,7 +510,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
     name_width = std::max(name_width, reader.event_name(i).size());
     const auto& attr = reader.attrs()[i].attr;
     if (attr.type == PERF_TYPE_TRACEPOINT && (attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
-        !reader.is_pipe())
+        !reader.is_pipe() && !options.hide_call_graph)
       tracepoint_chains = true;
   }
   auto attr_info = [&](int index) -> AttrInfo& {
@@ -417,7 +523,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
     a.name = reader.event_name(i);
     a.column = fmt::format("{:>{}}", a.name, name_width);
     a.tracepoint = attr.type == PERF_TYPE_TRACEPOINT;
-    a.callchain = (attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+    a.callchain = (attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0 && !options.hide_call_graph;
     const std::uint64_t st = attr.sample_type;
     FieldSpec spec = specs.all;
     for (const auto& [type, ts] : specs.by_type) {
@@ -498,6 +604,11 @@ Result<void> write_script(std::ostream& out, const std::string& path,
         ips.clear();
         first_unwound = 0;
       }
+      if (chain && options.max_stack && locs.size() > *options.max_stack) {
+        locs.resize(*options.max_stack);
+        ips.resize(*options.max_stack);
+        first_unwound = std::min(first_unwound, locs.size());
+      }
       row.begin = static_cast<std::uint32_t>(batch.frames.size());
       if (chain) {
         row.body = ScriptRow::Body::kChain;
@@ -523,12 +634,19 @@ Result<void> write_script(std::ostream& out, const std::string& path,
   auto on_item = [&](const profile::ReplayItem& item) -> bool {
     const auto& r = item.record;
     const auto* s = r.get<record::Sample>();
-    const bool task = r.get<record::Comm>() || r.get<record::Fork>() || r.get<record::Exit>();
-    const bool mmap = r.get<record::Mmap>() || r.get<record::Mmap2>();
-    if (s == nullptr && !((task && options.show_task_events) || (mmap && options.show_mmap_events)))
+    if (s == nullptr ? !shows_side_band(r, options) || filter.skips_cpu(r.sample_id.cpu)
+                     : !filter.keeps(item.thread, *s))
       return true;
     AttrInfo& a = attr_info(r.attr_index);
     if (!field_error) return false;
+    if (s != nullptr && filter.by_location()) {
+      if (item.thread == nullptr) return true;
+      profile::sample_locations(machine, *item.thread, *s, r.header.misc, false, table, locs, &ips);
+      if (locs.empty() ||
+          !filter.keeps_location(table.location(locs[0]),
+                                 table.resolve(locs[0], (a.fields & kSrcline) != 0, false), ips[0]))
+        return true;
+    }
     ScriptRow row;
     ScriptLineHead& head = row.head;
     head.comm_unpadded = (a.fields & kIp) && a.callchain;
@@ -539,7 +657,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
       head.pid = static_cast<std::int32_t>(s->pid);
       head.tid = static_cast<std::int32_t>(s->tid);
       head.cpu = s->cpu;
-      head.time = s->time;
+      head.time = (head.fields & kTime) ? shift_time(s->time) : s->time;
       head.period = s->period;
       head.addr = s->addr;
       add_sample_body(row, item, a, *s);
@@ -549,7 +667,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
       head.pid = static_cast<std::int32_t>(sid.pid);
       head.tid = static_cast<std::int32_t>(sid.tid);
       head.cpu = sid.cpu;
-      head.time = sid.time;
+      head.time = (head.fields & kTime) ? shift_time(sid.time) : sid.time;
       ScriptBatch& batch = pipeline.batch();
       row.body = ScriptRow::Body::kText;
       row.begin = static_cast<std::uint32_t>(batch.text.size());

@@ -4,9 +4,11 @@
 /// block and a blank line for samples with callchains), in time order. Tracepoint
 /// samples print their fields through libtraceevent with the live tracefs format
 /// files (when built with PERFX_HAVE_TRACEEVENT). Side-band records (COMM, FORK,
-/// EXIT, MMAP, MMAP2) only with show_task_events / show_mmap_events.
+/// EXIT, MMAP, MMAP2, LOST, SWITCH) only with the show_*_events options. perf script's
+/// filters (--comms, --pid, --tid, --cpu, --time, --dsos, --symbols) pick the samples.
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -25,6 +27,29 @@ struct ScriptOptions {
   std::string tracefs = "/sys/kernel/tracing";  ///< where tracepoint format files live
   std::string buildid_dir;                      ///< perf's build-id cache, "" = $HOME/.debug
   bool demangle_params = false;                 ///< C++ parameter lists (perf script -v)
+  bool demangle = true;                         ///< false: mangled names (--no-demangle)
+  bool full_source_path = false;                ///< srcline with the file's whole path
+  /// perf script's filters (empty = all). A sample is shown when its thread's comm, pid
+  /// and tid at that time, its CPU, its time (perf's --time windows), and the DSO
+  /// (short or long name) and symbol (name, or "0x<start>") of its ip are listed.
+  /// Side-band records (show_*_events) are filtered by CPU only, as perf does.
+  std::vector<std::string> comms;
+  std::vector<std::int32_t> pids;
+  std::vector<std::int32_t> tids;
+  std::vector<std::uint32_t> cpus;
+  std::vector<std::string> dsos;
+  std::vector<std::string> symbols;
+  std::string time;
+  /// -G/--hide-call-graph: one line per sample, as if it had no callchain.
+  bool hide_call_graph = false;
+  /// --max-stack: the callchain entries shown per sample, nearest the leaf first.
+  std::optional<std::size_t> max_stack;
+  /// Time column: absolute (perf's clock), --reltime (since the first event shown) or
+  /// --deltatime (since the previous one).
+  enum class TimeBase : std::uint8_t { kAbsolute, kRelative, kDelta };
+  TimeBase time_base = TimeBase::kAbsolute;
+  bool show_lost_events = false;    ///< PERF_RECORD_LOST records
+  bool show_switch_events = false;  ///< PERF_RECORD_SWITCH / SWITCH_CPU_WIDE records
   /// Callchain frames with DWARF inline scopes print one "(inlined)" line per scope, as
   /// perf script does by default (--no-inline turns it off).
   bool inline_frames = true;

@@ -74,7 +74,7 @@ bool is_rust_legacy_demangled(std::string_view d) noexcept {
 std::string demangle(std::string_view name, DemangleOptions options) {
   // Every mangling libiberty knows starts with '_' (_Z: Itanium C++ and Rust legacy,
   // _R: Rust v0, _GLOBAL_$I$: old constructor names); perf passes every name.
-  if (name.size() < 3 || name[0] != '_') return std::string(name);
+  if (!options.enabled || name.size() < 3 || name[0] != '_') return std::string(name);
   std::string mangled(name);
   const int flags = options.params ? (DMGL_PARAMS | DMGL_ANSI) : DMGL_NO_OPTS;
   std::unique_ptr<char, decltype(&std::free)> out(cplus_demangle(mangled.c_str(), flags),

@@ -19,6 +19,8 @@ struct DemangleOptions {
   /// Parameter lists, cv-qualifiers and clone suffixes (perf report -v); false = perf's
   /// default, the qualified name only.
   bool params = false;
+  /// false: names as the binary has them (perf's --no-demangle).
+  bool enabled = true;
 };
 
 /// Demangles `name` when it is a mangled C++ or Rust (legacy or v0) name; returns it

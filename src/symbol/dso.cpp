@@ -567,7 +567,7 @@ void Dso::Impl::load_elf(const Dso& self) const {
     }
   }
   std::vector<RawSym> raw;
-  const DemangleOptions dm{paths.demangle_params};
+  const DemangleOptions dm = paths.demangle_options();
   std::string debug_path =
       self.kind_ == DsoKind::kVdso ? std::string{} : find_debug_file(path, main_elf.get());
   if (!debug_path.empty()) {
@@ -884,7 +884,7 @@ std::vector<InlineFrame> Dso::inline_chain(std::uint64_t addr) const {
     const int tag = dwarf_tag(&die);
     const char* name = die_name(&die);
     out.push_back(InlineFrame{
-        name != nullptr ? demangle(name, {impl_->paths.demangle_params}) : std::string("[unknown]"),
+        name != nullptr ? demangle(name, impl_->paths.demangle_options()) : std::string("[unknown]"),
         file, line});
     if (tag != DW_TAG_inlined_subroutine) break;
     // The caller's location is this inline's call site.

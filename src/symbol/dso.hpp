@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/huge_pages.hpp"
+#include "symbol/demangle.hpp"
 #include "symbol/name_arena.hpp"
 
 namespace perfx::symbol {
@@ -62,6 +63,10 @@ struct SearchPaths {
   /// another kernel. "" = do not check.
   std::string kernel_notes = "/sys/kernel/notes";
   bool demangle_params = false;  ///< C++ parameter lists (perf report -v)
+  bool demangle = true;          ///< false: mangled names (perf's --no-demangle)
+  [[nodiscard]] DemangleOptions demangle_options() const noexcept {
+    return {demangle_params, demangle};
+  }
 };
 
 class Dso {

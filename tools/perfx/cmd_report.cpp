@@ -12,11 +12,11 @@
 #include <charconv>
 #include <cstdio>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "command.hpp"
+#include "list_options.hpp"
 #include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "perfx/perf_data.hpp"
@@ -42,31 +42,12 @@ int damage_exit(const profile::Profile& prof) {
   return error_exit(fmt::format("{}; showing the {} samples read before it", prof.damage, samples));
 }
 
-std::vector<std::string> split(const std::string& s, char sep = ',') {
-  std::vector<std::string> out;
-  std::string cur;
-  std::istringstream in(s);
-  while (std::getline(in, cur, sep))
-    if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
 void show_progress(std::uint64_t done, std::uint64_t total) {
   if (total == 0) return;
   const auto pct =
       static_cast<unsigned>(100.0 * static_cast<double>(done) / static_cast<double>(total));
   fmt::print(stderr, "\rLoading samples: {:3}%", pct > 100 ? 100 : pct);
   if (done >= total) fmt::print(stderr, "\r                      \r");
-}
-
-template <typename T>
-bool parse_int_list(const std::string& s, std::vector<T>& out) {
-  for (const auto& tok : split(s)) {
-    long long v = 0;
-    if (std::from_chars(tok.data(), tok.data() + tok.size(), v).ec != std::errc{}) return false;
-    out.push_back(static_cast<T>(v));
-  }
-  return true;
 }
 
 int run_report(int argc, char** argv) {
@@ -170,10 +151,10 @@ int run_report(int argc, char** argv) {
   }
 
   report::ReportOptions ro;
-  ro.fields = split(fields);
+  ro.fields = split_list(fields);
   if (auto ok = report::validate_fields(ro.fields); !ok) return error_exit(ok.error().message());
   if (!sort.empty())
-    ro.sort = split(sort);
+    ro.sort = split_list(sort);
   else if (!ro.fields.empty())
     ro.sort = report::sort_keys_of_fields(ro.fields);  // perf: -F alone also sorts by them
   if (auto ok = report::validate_sort_keys(ro.sort); !ok) return error_exit(ok.error().message());
@@ -181,14 +162,14 @@ int run_report(int argc, char** argv) {
   if (max_stack >= 0) ro.max_stack = static_cast<std::size_t>(max_stack);
   ro.hide_unresolved = hide_unresolved;
   ro.relative_percentage = percentage == "relative";
-  ro.comms = split(comms);
+  ro.comms = split_list(comms);
   ro.children = !no_children;
   ro.percent_limit = percent_limit;
   ro.show_nr_samples = nr_samples;
-  ro.dsos = split(dsos);
-  ro.symbols = split(symbols);
+  ro.dsos = split_list(dsos);
+  ro.symbols = split_list(symbols);
   ro.header_hint = !header;
-  for (const auto& tok : split(call_graph)) {
+  for (const auto& tok : split_list(call_graph)) {
     if (tok == "graph")
       ro.graph = report::GraphMode::kGraph;
     else if (tok == "flat")
@@ -219,10 +200,10 @@ int run_report(int argc, char** argv) {
 
   profile::LoadOptions lo;
   lo.threads = jobs;
-  lo.comms = split(comms);
+  lo.comms = split_list(comms);
   if (!parse_int_list(pids, lo.pids)) return error_exit(fmt::format("bad --pid '{}'", pids));
   if (!parse_int_list(tids, lo.tids)) return error_exit(fmt::format("bad --tid '{}'", tids));
-  if (!parse_int_list(cpus, lo.cpus)) return error_exit(fmt::format("bad --cpu '{}'", cpus));
+  if (!parse_cpu_list(cpus, lo.cpus)) return error_exit(fmt::format("bad --cpu '{}'", cpus));
   if (!time_range.empty()) {
     // Checked here for a clear error before loading; percent forms need the file's
     // first/last sample time and are checked by load_profile().
