@@ -90,8 +90,9 @@ std::string pct(double v) { return fmt::format("{:.2f}%", v); }
 // perf's __get_srcline() with GNU addr2line: the line when there is one; "??:0" when
 // addr2line names a function but no line ("??:?", which perf reads as file "??", line
 // 0); else the symbol and offset, or the DSO and address for an unresolved one.
-std::string frame_srcline(const profile::Frame& f) {
-  if (!f.file.empty() && f.line > 0) return fmt::format("{}:{}", basename(f.file), f.line);
+std::string frame_srcline(const profile::Frame& f, bool full_path) {
+  if (!f.file.empty() && f.line > 0)
+    return fmt::format("{}:{}", full_path ? f.file : basename(f.file), f.line);
   if (f.addr2line_function) return "??:0";
   if (f.function != "[unknown]") return fmt::format("{}+{}", f.function, f.symbol_offset);
   if (f.mapping >= 0) return fmt::format("{}[{:x}]", f.dso, f.map_address);
@@ -204,8 +205,8 @@ class EventReport {
             fmt::format("{}\x02{}\x03{:x}", f.dso, f.function, f.map_address - f.symbol_offset));
       }
       if (raw_frame(f)) frame_raw_sym_[i] = syms_.id(fmt::format("\x04{:x}", f.address));
-      if (need(Key::kSrcline)) frame_srcline_[i] = strs_.id(frame_srcline(f));
-      if (need(Key::kSrcfile)) frame_srcfile_[i] = strs_.id(f.file.empty() ? "" : basename(f.file));
+      if (need(Key::kSrcline)) frame_srcline_[i] = strs_.id(frame_srcline(f, o_.full_source_path));
+      if (need(Key::kSrcfile)) frame_srcfile_[i] = strs_.id(srcfile_of(f));
     }
     // Group samples by (stack, thread, cpu).
     struct Group {
@@ -251,10 +252,16 @@ class EventReport {
       }
       if (leaf == stack.size()) continue;
       const auto& leaf_frame = p_.frames[stack[leaf]];
-      // perf report drops such a sample before its histograms (but not from the header's
-      // event totals, which count every sample read).
-      if (o_.hide_unresolved && unresolved(leaf_frame)) continue;
-      const bool filtered = !passes_filters(leaf_frame);
+      // perf report drops such a sample before its histograms, whose statistics are the
+      // header's sample count and event count.
+      if (o_.hide_unresolved && unresolved(leaf_frame)) {
+        hidden_period_ += g.period;
+        hidden_samples_ += g.count;
+        continue;
+      }
+      // perf's thread filter marks the sample's entries like --dsos/--symbols do (and an
+      // entry keeps the verdict of the sample that created it).
+      const bool filtered = !passes_filters(leaf_frame) || !thread_passes(p_.threads[si.thread]);
       // The leaf's entry always gets the sample (perf adds it from the sample's own ip);
       // the other frames only within --max-stack.
       const auto [lo, hi] = shown_range(si.stack);
@@ -313,7 +320,8 @@ class EventReport {
 
   void print(std::ostream& out) {
     const auto& ev = p_.events[event_];
-    const std::uint64_t total_period = o_.relative_percentage ? kept_period_ : ev.total_period;
+    const std::uint64_t total_period =
+        o_.relative_percentage ? kept_period_ : ev.total_period - hidden_period_;
     const double total = static_cast<double>(total_period);
     // The entries the --dsos/--symbols filters let through (perf's hist_entry::filtered).
     std::vector<const Entry*> rows;
@@ -347,15 +355,18 @@ class EventReport {
           if (found_early(col.key, *e)) w = std::max(w, cell_text(*e, col.key).size());
       }
       // perf's hists__set_unres_dso_col_len(): an entry without a symbol widens Shared
-      // Object to an address's 16 digits (not with --dsos).
+      // Object to an address's 16 digits (not with --dsos or a field separator).
       if (keys_[col.key] == Key::kDso && w < 16 && o_.dsos.empty() &&
+          o_.field_separator.empty() &&
           std::any_of(rows.begin(), rows.end(),
                       [&](const Entry* e) { return unresolved(p_.frames[e->frame]); }))
         w = 16;
       col.width = w;
     }
+    const bool separated = !o_.field_separator.empty();
     if (!o_.quiet) {
-      std::uint64_t n = o_.relative_percentage ? kept_samples_ : ev.total_samples;
+      std::uint64_t n =
+          o_.relative_percentage ? kept_samples_ : ev.total_samples - hidden_samples_;
       char unit = ' ';
       if (n > 1000) {
         n /= 1000;
@@ -377,7 +388,7 @@ class EventReport {
       std::string dots = "#";
       for (std::size_t c = 0; c < cols_.size(); ++c) {
         const Col& col = cols_[c];
-        const std::string_view sep = c == 0 ? " " : "  ";
+        const std::string_view sep = c == 0 ? " " : (separated ? o_.field_separator : "  ");
         hdr += sep;
         dots += sep;
         if (col.kind == ColKind::kKey)
@@ -386,7 +397,11 @@ class EventReport {
           hdr += fmt::format("{:>{}}", col.header, col.width);
         dots += std::string(col.width, '.');
       }
-      out << hdr << "\n" << dots << "\n#\n";
+      // perf prints no dot rule (nor the "#" under it) with a field separator.
+      if (separated)
+        out << hdr << "\n";
+      else
+        out << hdr << "\n" << dots << "\n#\n";
     }
     auto percent = [&](std::uint64_t v) {
       return pct(total > 0 ? 100.0 * static_cast<double>(v) / total : 0.0);
@@ -395,9 +410,14 @@ class EventReport {
       const double shown =
           total > 0 ? 100.0 * static_cast<double>(by_acc ? e->acc : e->self) / total : 0.0;
       if (o_.percent_limit > 0 && shown < o_.percent_limit) continue;
-      std::string line = " ";
+      std::string line = separated ? "" : " ";
       for (std::size_t c = 0; c < cols_.size(); ++c) {
         const Col& col = cols_[c];
+        if (separated) {
+          if (c > 0) line += o_.field_separator;
+          line += separated_cell(*e, col, c + 1 == cols_.size(), percent);
+          continue;
+        }
         line += " ";
         if (c > 0) line += " ";
         switch (col.kind) {
@@ -414,18 +434,7 @@ class EventReport {
             line += fmt::format("{:>12}", e->self);  // perf: the self period
             break;
           case ColKind::kKey:
-            // perf pads every column but a last "Symbol", "Source:Line" or "Source File"
-            // one, and cuts source lines and files to the column ("%-.*s").
-            if (c + 1 == cols_.size() && keys_[col.key] == Key::kSym)
-              line += cell_text(*e, col.key);
-            else if (c + 1 == cols_.size() &&
-                     (keys_[col.key] == Key::kSrcline || keys_[col.key] == Key::kSrcfile))
-              line += fmt::format("{:.{}}", cell_text(*e, col.key), col.width);
-            else if (keys_[col.key] == Key::kComm || keys_[col.key] == Key::kSrcline ||
-                     keys_[col.key] == Key::kSrcfile)
-              line += fmt::format("{:<{}.{}}", cell_text(*e, col.key), col.width, col.width);
-            else
-              line += fmt::format("{:<{}}", cell_text(*e, col.key), col.width);
+            line += key_cell(cell_text(*e, col.key), col, c + 1 == cols_.size());
             break;
         }
       }
@@ -443,6 +452,46 @@ class EventReport {
     std::string header;
     std::size_t width = 8;
   };
+
+  // A cell with -t (perf's field_sep): a value as " %.2f%%" / " %llu" padded after it to
+  // the column width (hist_entry__snprintf_alignment()); a key as without -t, the
+  // separator's first character in it turned into '.' (repsep_snprintf()).
+  template <typename Percent>
+  [[nodiscard]] std::string separated_cell(const Entry& e, const Col& col, bool last,
+                                           const Percent& percent) const {
+    std::string v;
+    switch (col.kind) {
+      case ColKind::kChildren:
+        v = " " + (children_ ? percent(e.acc) : std::string("N/A"));
+        break;
+      case ColKind::kSelf:
+        v = " " + percent(e.self);
+        break;
+      case ColKind::kSamples:
+        v = fmt::format(" {}", e.nr_samples);
+        break;
+      case ColKind::kPeriod:
+        v = fmt::format(" {}", e.self);
+        break;
+      case ColKind::kKey:
+        v = cell_text(e, col.key);
+        std::replace(v.begin(), v.end(), o_.field_separator.front(), '.');
+        return key_cell(std::move(v), col, last);
+    }
+    return fmt::format("{:<{}}", v, col.width);
+  }
+
+  // A key column's cell: perf pads every column but a last "Symbol", "Source:Line" or
+  // "Source File" one, and cuts commands, source lines and files to the column ("%-.*s").
+  [[nodiscard]] std::string key_cell(std::string v, const Col& col, bool last) const {
+    const Key k = keys_[col.key];
+    if (last && k == Key::kSym) return v;
+    if (last && (k == Key::kSrcline || k == Key::kSrcfile))
+      return fmt::format("{:.{}}", v, col.width);
+    if (k == Key::kComm || k == Key::kSrcline || k == Key::kSrcfile)
+      return fmt::format("{:<{}.{}}", v, col.width, col.width);
+    return fmt::format("{:<{}}", v, col.width);
+  }
 
   // perf's output fields: -F as given (then the sort keys it lacks), else Children + Self
   // (or Overhead), -n's Samples and the sort keys. Keys of one-value filters are elided.
@@ -464,6 +513,7 @@ class EventReport {
         cols_.push_back(Col{ColKind::kSelf, 0, "Overhead", 8});
       }
       if (o_.show_nr_samples) cols_.push_back(Col{ColKind::kSamples, 0, "Samples", 12});
+      if (o_.show_total_period) cols_.push_back(Col{ColKind::kPeriod, 0, "Period", 12});
     } else {
       for (const auto& f : o_.fields) {
         if (f == "overhead")
@@ -493,6 +543,14 @@ class EventReport {
                                                            f.function) == o_.symbols.end()))
       return false;
     return true;
+  }
+
+  // --comms, --pid, --tid (perf's thread__is_filtered()).
+  [[nodiscard]] bool thread_passes(const profile::Thread& t) const {
+    auto listed = [](const auto& list, const auto& v) {
+      return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
+    };
+    return listed(o_.comms, t.comm) && listed(o_.pids, t.pid) && listed(o_.tids, t.tid);
   }
 
   // --max-stack: the frames [first, last) of the stack that count. perf reads the first N
@@ -695,15 +753,20 @@ class EventReport {
       case Key::kSym:
         return sym_text(f, e.level, e.raw);
       case Key::kSrcline:
-        return frame_srcline(f);
+        return frame_srcline(f, o_.full_source_path);
       case Key::kSrcfile:
-        return f.file.empty() ? std::string() : basename(f.file);
+        return srcfile_of(f);
       case Key::kCpu:
         // perf's "%*.*d" of sample->cpu, which is -1 when the event has no CPU field.
         if (!p_.events[event_].has_cpu) return "-001";
         return fmt::format("{:03}", e.cpu);
     }
     return {};
+  }
+
+  [[nodiscard]] std::string srcfile_of(const profile::Frame& f) const {
+    if (f.file.empty()) return {};
+    return o_.full_source_path ? f.file : basename(f.file);
   }
 
   // The comm a thread had last (perf prints thread__comm_str() at the end): threads are
@@ -913,6 +976,8 @@ class EventReport {
   std::vector<Col> cols_;
   std::uint64_t kept_period_ = 0;  // samples that pass --dsos/--symbols (relative %)
   std::uint64_t kept_samples_ = 0;
+  std::uint64_t hidden_period_ = 0;  // --hide-unresolved: samples left out of the totals
+  std::uint64_t hidden_samples_ = 0;
 };
 
 }  // namespace

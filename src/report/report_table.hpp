@@ -37,8 +37,13 @@ struct ReportOptions {
   bool header_hint = true;           ///< the "To display the perf.data header info" line
   /// The --time text, shown as perf does: "# Samples: 1K of event 'x' (time slices: ...)".
   std::string time_slices;
-  /// --comms, only for perf's "# comm: X" line (comm filtering is done by load_profile()).
+  /// --comms, --pid, --tid: samples of other threads are left out of the entries (but
+  /// not of the header's totals, as perf). A profile loaded with these filters
+  /// (LoadOptions) has none of those samples, which gives the same entries, but it
+  /// cannot take their unresolved ones out of the totals for --hide-unresolved.
   std::vector<std::string> comms;
+  std::vector<std::int32_t> pids;
+  std::vector<std::int32_t> tids;
   /// -F/--fields: the output columns, perf's names: `overhead` (self), `overhead_children`,
   /// `sample`, `period` and sort keys; sort keys missing from it are appended (perf).
   /// Empty = perf's default (Children + Self or Overhead, -n Samples, the sort keys).
@@ -52,6 +57,15 @@ struct ReportOptions {
   /// --percentage relative: percentages of the samples that pass --dsos/--symbols, and the
   /// header's sample count and event count are theirs (perf). Default: absolute.
   bool relative_percentage = false;
+  /// --show-total-period: a Period column (self period) after Samples, in the default
+  /// columns only (not with -F), as perf.
+  bool show_total_period = false;
+  /// -t/--field-separator: columns joined by it instead of spaces: values not aligned
+  /// (perf's " 12.50%" padded after), the separator's first character turned into '.'
+  /// inside key values, no dot rule under the header (perf's symbol_conf.field_sep).
+  std::string field_separator;
+  /// --full-source-path: srcline and srcfile with the whole path of the source file.
+  bool full_source_path = false;
 };
 
 /// The sort keys named by -F fields (for -F without -s, as perf).
@@ -68,7 +82,8 @@ struct ReportOptions {
 [[nodiscard]] Result<void> write_report(std::ostream& out, const profile::Profile& profile,
                                         const ReportOptions& options);
 
-/// perf's srcline text for a frame: "file.c:12" (basename), else "sym+offset", else "??:0".
-[[nodiscard]] std::string frame_srcline(const profile::Frame& f);
+/// perf's srcline text for a frame: "file.c:12" (basename; the whole path with
+/// `full_path`), else "sym+offset", else "??:0".
+[[nodiscard]] std::string frame_srcline(const profile::Frame& f, bool full_path = false);
 
 }  // namespace perfx::report

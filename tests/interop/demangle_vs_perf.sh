@@ -1,7 +1,8 @@
 #!/bin/bash
 # Interop: C++ (and, when rustc is here, Rust v0) names in `perfx report` and
 # `perfx script` are demangled as perf 6.1 prints them: no parameter lists or clone
-# suffixes ("ns::Box<long>::spin"); `--demangle-params` gives what perf -v prints.
+# suffixes ("ns::Box<long>::spin"); `--demangle-params` gives what perf -v prints,
+# `--no-demangle` the mangled names, as perf's.
 set -u
 : "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
 command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
@@ -39,6 +40,13 @@ perf report -v -i "$tmp/cxx.data" --stdio --no-children -g none 2>/dev/null |
 if [ ! -s "$tmp/perf.v" ] || ! diff -u "$tmp/perf.v" "$tmp/perfx.v"; then
   echo "--demangle-params differs from perf report -v"; fail=1
 fi
+# --no-demangle: the names as the binary has them (_ZNK2ns3BoxIlE4spinEl.isra.0), report and script.
+pat='_ZN|outer|other'
+check report_mangled "$pat" report -i "$tmp/cxx.data" --stdio --no-children -g none --no-demangle -- \
+  report -i "$tmp/cxx.data" --stdio --no-children -g none --no-demangle
+check script_mangled "$pat" script -i "$tmp/cxx.data" --no-demangle -- \
+  script -i "$tmp/cxx.data" --no-demangle
+grep -q '_ZNK2ns3Box' "$tmp/perfx.report_mangled" || { echo "--no-demangle: no _ZNK2ns3Box row"; fail=1; }
 
 rustc=$(command -v rustc || echo "$HOME/.cargo/bin/rustc")
 if [ -x "$rustc" ]; then

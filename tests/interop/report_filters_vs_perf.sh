@@ -4,7 +4,8 @@
 # percentages), and reject a --time it cannot parse, naming the text; --cpu (totals of
 # the selected CPUs only) and, on a file without PERF_SAMPLE_CPU, perf's -C error and
 # its "-001" for -s cpu; -g folded / flat callchains (merged by function, threshold),
-# compared as sorted lines (perf orders equal-overhead entries by its rbtree insertion).
+# compared as sorted lines (perf orders equal-overhead entries by its rbtree insertion);
+# -t, --show-total-period, and --hide-unresolved's totals with and without thread filters.
 set -u
 source "$(dirname "$0")/common.bash"
 perf record -q -e cpu-clock -F 4000 -g -o "$tmp/g.data" -- "$fixture" 100000000 >/dev/null 2>&1 ||
@@ -125,6 +126,29 @@ mv "$tmp/g.data" "$tmp/g.orig" && cp "$tmp/cpu.data" "$tmp/g.data"
 cpu=$(perf script -i "$tmp/g.data" -F cpu 2>/dev/null | tr -dc '0-9\n' | sed -n '1s/^0*\([0-9]\)/\1/p')
 same cpu_one --no-children -g none --cpu "${cpu:-0}"
 same cpu_sort --no-children -g none -s cpu,comm
+mv "$tmp/g.orig" "$tmp/g.data"
+
+# Layout options: -t (perf's field separator: values unaligned and padded after, no dot
+# rule, no 16-wide Shared Object for unresolved entries), --show-total-period, -c.
+same opt_separator -t ';' -g none
+same opt_separator_cols -t , -n --show-total-period --no-children -g none
+same opt_total_period --show-total-period -n -g none
+same opt_comms_short -c sym_pinned --no-children -g none
+# A shell loop (dash has no symbols: unresolved leaves) and a child: --hide-unresolved
+# takes those samples out of the header's totals, also those of threads --comms/--pid
+# leave out; a thread filter marks the entries like --dsos (perf's relative totals).
+perf record -q -e cpu-clock -F 4000 -g -o "$tmp/sh.data" -- \
+  sh -c 'i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done; seq 300000 >/dev/null' >/dev/null 2>&1 ||
+  { echo "perf record of a shell loop failed"; exit 77; }
+mv "$tmp/g.data" "$tmp/g.orig" && cp "$tmp/sh.data" "$tmp/g.data"
+sh_pid=$(perf script -i "$tmp/g.data" -F comm,pid 2>/dev/null | awk '$1 == "sh" {print $2; exit}')
+seq_tid=$(perf script -i "$tmp/g.data" -F comm,tid 2>/dev/null | awk '$1 == "seq" {print $2; exit}')
+same sh_hide -U -g none
+same sh_hide_self -U --no-children -g none
+same sh_hide_comm -c sh -U -g none
+same --may-be-empty sh_hide_pid --pid "${sh_pid:-0}" -U --no-children -g none
+same --may-be-empty sh_tid_relative --tid "${seq_tid:-0}" --percentage relative -g none
+same --may-be-empty sh_tid_hide_relative --tid "${seq_tid:-0}" -U --percentage relative -g none
 mv "$tmp/g.orig" "$tmp/g.data"
 
 [ $fail = 0 ] && echo "perfx report filters match perf report"

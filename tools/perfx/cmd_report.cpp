@@ -89,7 +89,7 @@ int run_report(int argc, char** argv) {
   int max_stack = -1;
   app.add_option("--max-stack", max_stack, "only the N callchain frames nearest the leaf");
   bool hide_unresolved = false;
-  app.add_flag("--hide-unresolved", hide_unresolved, "leave out samples without a symbol");
+  app.add_flag("-U,--hide-unresolved", hide_unresolved, "leave out samples without a symbol");
   std::string percentage = "absolute";
   app.add_option("--percentage", percentage,
                  "absolute (of all samples) or relative (of the filtered ones)")
@@ -100,7 +100,7 @@ int run_report(int argc, char** argv) {
                  "graph|flat|folded|none[,threshold][,caller|callee]");
   app.add_option("--percent-limit", percent_limit, "hide entries below this percentage");
   app.add_flag("-n,--show-nr-samples", nr_samples, "show the number of samples");
-  app.add_option("--comms", comms, "only these commands (comma separated)");
+  app.add_option("-c,--comms", comms, "only these commands (comma separated)");
   app.add_option("-d,--dsos", dsos, "only these shared objects (comma separated)");
   app.add_option("-S,--symbols", symbols, "only these symbols (comma separated)");
   app.add_option("--pid", pids, "only these process ids");
@@ -112,6 +112,15 @@ int run_report(int argc, char** argv) {
   bool demangle_params = false;
   app.add_flag("--demangle-params", demangle_params,
                "C++ names with parameter lists (what perf report -v shows)");
+  bool no_demangle = false;
+  app.add_flag("--no-demangle", no_demangle, "symbol names as the binaries have them");
+  bool full_source_path = false;
+  app.add_flag("--full-source-path", full_source_path, "srcline with the file's whole path");
+  bool show_total_period = false;
+  app.add_flag("--show-total-period", show_total_period, "a Period column");
+  std::string field_separator;
+  app.add_option("-t,--field-separator", field_separator,
+                 "separate columns with this string (no padding of values, no dot rule)");
   app.add_flag("--header", header, "show the recording's header before the report");
   app.add_flag("--header-only", header_only, "show only the recording's header");
   app.add_option("--format", format,
@@ -159,6 +168,9 @@ int run_report(int argc, char** argv) {
     ro.sort = report::sort_keys_of_fields(ro.fields);  // perf: -F alone also sorts by them
   if (auto ok = report::validate_sort_keys(ro.sort); !ok) return error_exit(ok.error().message());
   ro.quiet = quiet;
+  ro.show_total_period = show_total_period;
+  ro.field_separator = field_separator;
+  ro.full_source_path = full_source_path;
   if (max_stack >= 0) ro.max_stack = static_cast<std::size_t>(max_stack);
   ro.hide_unresolved = hide_unresolved;
   ro.relative_percentage = percentage == "relative";
@@ -200,9 +212,15 @@ int run_report(int argc, char** argv) {
 
   profile::LoadOptions lo;
   lo.threads = jobs;
-  lo.comms = split_list(comms);
-  if (!parse_int_list(pids, lo.pids)) return error_exit(fmt::format("bad --pid '{}'", pids));
-  if (!parse_int_list(tids, lo.tids)) return error_exit(fmt::format("bad --tid '{}'", tids));
+  if (!parse_int_list(pids, ro.pids)) return error_exit(fmt::format("bad --pid '{}'", pids));
+  if (!parse_int_list(tids, ro.tids)) return error_exit(fmt::format("bad --tid '{}'", tids));
+  // The exports filter threads while loading; the text report filters them itself, so
+  // that --hide-unresolved can take their unresolved samples out of the totals (perf).
+  if (!format.empty()) {
+    lo.comms = ro.comms;
+    lo.pids = ro.pids;
+    lo.tids = ro.tids;
+  }
   if (!parse_cpu_list(cpus, lo.cpus)) return error_exit(fmt::format("bad --cpu '{}'", cpus));
   if (!time_range.empty()) {
     // Checked here for a clear error before loading; percent forms need the file's
@@ -220,6 +238,7 @@ int run_report(int argc, char** argv) {
   if (report::export_wants_source_lines(format)) lo.source_lines = true;
   lo.inline_frames = inline_frames;
   lo.demangle_params = demangle_params;
+  lo.demangle = !no_demangle;
   // The text report and the per-stack exports need no per-sample times: merge samples
   // per stack while loading, so time and memory follow unique stacks.
   lo.aggregate = format.empty() || !report::format_needs_each_sample(format);
