@@ -57,10 +57,9 @@ std::string build_id_hex(const std::uint8_t* data, std::size_t size) {
 }
 
 Result<TimeFilter> recording_time_filter(const record::PerfDataReader& reader,
-                                        std::string_view spec, bool relative) {
+                                         std::string_view spec, bool relative) {
   std::optional<std::pair<std::uint64_t, std::uint64_t>> span;
-  if (const auto& st = reader.features().sample_time)
-    span = std::pair{st->first_ns, st->last_ns};
+  if (const auto& st = reader.features().sample_time) span = std::pair{st->first_ns, st->last_ns};
   PERFX_TRY(filter, parse_time_filter(spec, span));
   if (!relative || spec.find('%') != std::string_view::npos) return filter;
   if (!span)

@@ -356,8 +356,7 @@ class EventReport {
       }
       // perf's hists__set_unres_dso_col_len(): an entry without a symbol widens Shared
       // Object to an address's 16 digits (not with --dsos or a field separator).
-      if (keys_[col.key] == Key::kDso && w < 16 && o_.dsos.empty() &&
-          o_.field_separator.empty() &&
+      if (keys_[col.key] == Key::kDso && w < 16 && o_.dsos.empty() && o_.field_separator.empty() &&
           std::any_of(rows.begin(), rows.end(),
                       [&](const Entry* e) { return unresolved(p_.frames[e->frame]); }))
         w = 16;
@@ -365,8 +364,7 @@ class EventReport {
     }
     const bool separated = !o_.field_separator.empty();
     if (!o_.quiet) {
-      std::uint64_t n =
-          o_.relative_percentage ? kept_samples_ : ev.total_samples - hidden_samples_;
+      std::uint64_t n = o_.relative_percentage ? kept_samples_ : ev.total_samples - hidden_samples_;
       char unit = ' ';
       if (n > 1000) {
         n /= 1000;

@@ -361,14 +361,15 @@ std::string side_band_text(const record::Record& r) {
                        alt_hex(m2->len), alt_hex(m2->pgoff), m2->maj, m2->min, m2->ino,
                        m2->ino_generation, prot, m2->filename);
   }
-  if (const auto* l = r.get<record::Lost>()) return fmt::format("PERF_RECORD_LOST lost {}\n", l->lost);
+  if (const auto* l = r.get<record::Lost>())
+    return fmt::format("PERF_RECORD_LOST lost {}\n", l->lost);
   const bool sw = r.get<record::Switch>() != nullptr;
   if (const auto* cw = r.get<record::SwitchCpuWide>(); sw || cw != nullptr) {
     // perf_event__fprintf_switch()
     const bool out = (r.header.misc & PERF_RECORD_MISC_SWITCH_OUT) != 0;
-    const char* dir = !out ? "IN         "
+    const char* dir = !out                                                         ? "IN         "
                       : (r.header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) != 0 ? "OUT preempt"
-                                                                                  : "OUT        ";
+                                                                                   : "OUT        ";
     const char* name = sw ? "SWITCH" : "SWITCH_CPU_WIDE";
     if (sw) return fmt::format("PERF_RECORD_{} {}\n", name, dir);
     return fmt::format("PERF_RECORD_{} {}  {} pid/tid: {:5}/{:<5}\n", name, dir,
@@ -411,9 +412,8 @@ class SampleFilter {
   /// The DSO and symbol tests of the sample's ip, resolved (`ip`: its runtime address).
   [[nodiscard]] bool keeps_location(const profile::Location& loc, const profile::Resolved& res,
                                     std::uint64_t ip) const {
-    if (!o_.dsos.empty() &&
-        (loc.dso == nullptr ||
-         !(listed(o_.dsos, loc.dso->short_name()) || listed(o_.dsos, loc.dso->long_name()))))
+    if (!o_.dsos.empty() && (loc.dso == nullptr || !(listed(o_.dsos, loc.dso->short_name()) ||
+                                                     listed(o_.dsos, loc.dso->long_name()))))
       return false;
     if (o_.symbols.empty()) return true;
     if (res.sym == nullptr) return false;
@@ -477,9 +477,9 @@ Result<void> write_script(std::ostream& out, const std::string& path,
   profile::LocationTable table;
   profile::TimeFilter time_filter;
   if (!options.time.empty()) {
-    PERFX_TRY(tf, profile::recording_time_filter(
-                           reader, options.time,
-                           options.time_base == ScriptOptions::TimeBase::kRelative));
+    PERFX_TRY(tf,
+              profile::recording_time_filter(
+                  reader, options.time, options.time_base == ScriptOptions::TimeBase::kRelative));
     time_filter = std::move(tf);
   }
   PERFX_CHECK(profile::check_cpu_list(reader, options.cpus));

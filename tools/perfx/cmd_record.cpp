@@ -12,7 +12,6 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -21,15 +20,14 @@
 
 #include "command.hpp"
 #include "event/event_spec.hpp"
-#include "event/parse.hpp"
 #include "option_prefix.hpp"
 #include "perfx/sampler.hpp"
 #include "record/features.hpp"
 #include "record/perf_data_writer.hpp"
 #include "record/sample_layout.hpp"
+#include "sampling_setup.hpp"
 #include "sys/cgroup.hpp"
 #include "sys/cpu_list.hpp"
-#include "sys/event_resolver.hpp"
 #include "sys/process.hpp"
 #include "sys/signals.hpp"
 #include "sys/synthesize.hpp"
@@ -104,44 +102,6 @@ Result<CallGraph> parse_call_graph(const RecordOptions& o) {
   return cg;
 }
 
-// -m: a number of pages, or a size with B/K/M/G; rounded up to a power of two.
-Result<std::size_t> parse_mmap_pages(const std::string& text, bool& rounded) {
-  rounded = false;
-  if (text.empty()) return std::size_t{0};
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(text.c_str(), &end, 10);
-  if (end == text.c_str()) {
-    return fail(Errc::kInvalidArgument, "-m '{}': expected pages or a size like 512K", text);
-  }
-  std::uint64_t pages = n;
-  const std::string unit(end);
-  const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-  auto bytes_to_pages = [&](std::uint64_t mul) { return (n * mul + page - 1) / page; };
-  if (unit.empty()) {
-    pages = n;
-  } else if (unit == "B" || unit == "b") {
-    pages = bytes_to_pages(1);
-  } else if (unit == "K" || unit == "k") {
-    pages = bytes_to_pages(1024);
-  } else if (unit == "M" || unit == "m") {
-    pages = bytes_to_pages(1024 * 1024);
-  } else if (unit == "G" || unit == "g") {
-    pages = bytes_to_pages(1024ULL * 1024 * 1024);
-  } else {
-    return fail(Errc::kInvalidArgument, "-m '{}': unknown unit '{}'", text, unit);
-  }
-  if (pages == 0) return fail(Errc::kInvalidArgument, "-m '{}': must be at least 1 page", text);
-  const std::uint64_t p2 = std::bit_ceil(pages);
-  rounded = p2 != pages;
-  return static_cast<std::size_t>(p2);
-}
-
-std::optional<long long> max_sample_rate() {
-  auto v = sys::read_int_file("/proc/sys/kernel/perf_event_max_sample_rate");
-  if (!v) return std::nullopt;
-  return *v;
-}
-
 // Keeps the previous output as <name>.old. rename(2) works on directory entries, so a
 // symlink named <name>.old is replaced, never followed.
 Result<void> keep_old_output(const std::string& path) {
@@ -156,35 +116,11 @@ Result<void> keep_old_output(const std::string& path) {
   return {};
 }
 
-// Walks whole records in contiguous bytes.
-template <typename Fn>
-void for_each_record(std::span<const std::byte> bytes, Fn&& fn) {
-  std::size_t off = 0;
-  while (off + 8 <= bytes.size()) {
-    std::uint16_t size = 0;
-    std::memcpy(&size, bytes.data() + off + 6, 2);
-    if (size < 8 || size > bytes.size() - off) break;
-    fn(bytes.subspan(off, size));
-    off += size;
-  }
-}
-
 std::string hex_build_id(const std::vector<std::uint8_t>& id) {
   std::string s;
   for (auto b : id) s += fmt::format("{:02x}", b);
   return s;
 }
-
-struct EventChoice {
-  std::string name;
-  std::string canonical;
-  raw::EventAttr attr{};
-  event::EventKind kind = event::EventKind::kSoftware;
-  std::uint64_t default_period = 0;
-  bool period_from_term = false;
-  bool is_default = false;
-  int group_leader = -1;
-};
 
 int run_record(int argc, char** argv) {
   RecordOptions o;
@@ -299,38 +235,9 @@ int run_record(int argc, char** argv) {
   }
 
   // ---- events
-  std::vector<EventChoice> events;
-  const bool default_event = o.events.empty();
-  {
-    std::string spec;
-    for (const auto& e : o.events) spec += (spec.empty() ? "" : ",") + e;
-    if (default_event) spec = "cycles";
-    auto groups = event::parse_event_list(spec, sys::system_resolver());
-    if (!groups) return die(groups.error());
-    for (const auto& g : *groups) {
-      const int leader = static_cast<int>(events.size());
-      for (std::size_t i = 0; i < g.events.size(); ++i) {
-        const auto& ev = g.events[i];
-        EventChoice c;
-        c.name = ev.name;
-        c.canonical = ev.canonical;
-        c.attr = ev.attr_for_open();
-        c.kind = ev.kind;
-        c.default_period = ev.default_period;
-        c.period_from_term = ev.period_from_term;
-        c.is_default = default_event;
-        c.group_leader = (g.is_group && i > 0) ? leader : -1;
-        events.push_back(std::move(c));
-      }
-    }
-    // Uprobe attrs point at the EventSpec's path string: keep the specs alive.
-    static std::vector<event::EventGroup> keep;
-    keep = std::move(*groups);
-    std::size_t k = 0;
-    for (const auto& g : keep) {
-      for (const auto& ev : g.events) events[k++].attr = ev.attr_for_open();
-    }
-  }
+  auto choices = parse_event_choices(o.events);
+  if (!choices) return die(choices.error());
+  std::vector<EventChoice>& events = choices->events;
 
   // Pipe mode: the data goes to the original stdout; perfx and the workload get stderr as
   // their stdout (as perf does), so nothing else lands in the stream.
@@ -365,32 +272,10 @@ int run_record(int argc, char** argv) {
       cgroup_fd = std::move(*fd);
     }
   } else if (has_task_target) {
-    pids.clear();
-    if (!o.pids.empty()) {
-      auto list = sys::parse_pid_list(o.pids);
-      if (!list) return die(list.error());
-      for (pid_t p : *list) {
-        auto threads = sys::process_threads(p);
-        if (!threads) return die(threads.error());
-        pids.insert(pids.end(), threads->begin(), threads->end());
-        synth_pids.push_back(p);
-      }
-    }
-    if (!o.tids.empty()) {
-      auto list = sys::parse_pid_list(o.tids);
-      if (!list) return die(list.error());
-      for (pid_t t : *list) {
-        pids.push_back(t);
-        auto status = sys::read_text_file(fmt::format("/proc/{}/status", t));
-        if (!status) {
-          return die(Error(Errc::kNotFound, fmt::format("no thread with tid {}", t)));
-        }
-        const auto pos = status->find("\nTgid:");
-        pid_t tgid = t;
-        if (pos != std::string::npos) tgid = std::atoi(status->c_str() + pos + 6);
-        synth_pids.push_back(tgid);
-      }
-    }
+    auto target = resolve_task_target(o.pids, o.tids);
+    if (!target) return die(target.error());
+    pids = std::move(target->tasks);
+    synth_pids = std::move(target->synth_pids);
   }
   if (!o.command.empty() && !has_cpu_target && !has_task_target) {
     auto w = sys::Workload::prepare(o.command);
@@ -493,21 +378,7 @@ int run_record(int argc, char** argv) {
     }
   }
   sys::raise_fd_limit();  // one fd per event, CPU and thread: use the hard limit, as perf
-  auto sampler = Sampler::open(build_options());
-  if (!sampler && default_event && events[0].attr.type == PERF_TYPE_HARDWARE &&
-      (sampler.error().sys_errno() == ENOENT || sampler.error().sys_errno() == EOPNOTSUPP ||
-       sampler.error().sys_errno() == ENODEV)) {
-    if (o.verbose > 0) {
-      fmt::print(stderr,
-                 "Warning:\nThe cycles event is not supported, trying to fall back to "
-                 "cpu-clock\n");
-    }
-    events[0].name = "cpu-clock";
-    events[0].attr.type = PERF_TYPE_SOFTWARE;
-    events[0].attr.config = PERF_COUNT_SW_CPU_CLOCK;
-    events[0].kind = event::EventKind::kSoftware;
-    sampler = Sampler::open(build_options());
-  }
+  auto sampler = open_with_fallback(*choices, build_options, o.verbose > 0);
   if (!sampler) return die(sampler.error());
 
   // Signals are caught from here on: a Ctrl-C or SIGTERM while the output is created and

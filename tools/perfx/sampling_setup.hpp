@@ -1,0 +1,81 @@
+#pragma once
+// What `perfx record` and `perfx top` set up alike before sampling: the events of -e
+// (perf's default "cycles", and its fallback to cpu-clock on a machine without a PMU),
+// the tasks of -p/-t, the -m ring size and the kernel's sample-rate cap.
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "event/event_spec.hpp"
+#include "perfx/error.hpp"
+#include "perfx/raw.hpp"
+#include "perfx/sampler.hpp"
+
+namespace perfx::cli {
+
+/// One event to sample, from -e (or the default).
+struct EventChoice {
+  std::string name;
+  std::string canonical;
+  raw::EventAttr attr{};
+  event::EventKind kind = event::EventKind::kSoftware;
+  std::uint64_t default_period = 0;
+  bool period_from_term = false;
+  bool is_default = false;
+  int group_leader = -1;
+};
+
+/// The parsed -e list. Uprobe attrs point at strings of `specs`: keep them together
+/// (moving the struct keeps those addresses).
+struct EventChoices {
+  std::vector<EventChoice> events;
+  std::vector<event::EventGroup> specs;
+  bool default_event = false;  ///< no -e: perf's "cycles"
+};
+
+/// Parses the -e values (perf's syntax, several per value, groups in braces); none =
+/// "cycles". Errors name the bad token.
+[[nodiscard]] Result<EventChoices> parse_event_choices(const std::vector<std::string>& specs);
+
+/// Sampler::open() with perf's fallback: when the default cycles event has no PMU
+/// (ENOENT, EOPNOTSUPP, ENODEV), the first event becomes cpu-clock and it opens again.
+/// `options_for` builds the options from the (possibly changed) events.
+[[nodiscard]] Result<Sampler> open_with_fallback(EventChoices& choices,
+                                                 const std::function<SamplerOptions()>& options_for,
+                                                 bool verbose);
+
+/// The tasks of -p (processes: all their threads) and -t (threads).
+struct TaskTarget {
+  std::vector<pid_t> tasks;       ///< what perf_event_open follows
+  std::vector<pid_t> synth_pids;  ///< the processes whose maps are synthesized
+};
+[[nodiscard]] Result<TaskTarget> resolve_task_target(const std::string& pids,
+                                                     const std::string& tids);
+
+/// -m: a number of pages, or a size with B/K/M/G; rounded up to a power of two
+/// (`rounded` says so). "" = 0 (the sampler's default).
+[[nodiscard]] Result<std::size_t> parse_mmap_pages(const std::string& text, bool& rounded);
+
+/// /proc/sys/kernel/perf_event_max_sample_rate, when readable.
+[[nodiscard]] std::optional<long long> max_sample_rate();
+
+/// Calls `fn` with each whole record of contiguous ring-buffer bytes.
+template <typename Fn>
+void for_each_record(std::span<const std::byte> bytes, Fn&& fn) {
+  std::size_t off = 0;
+  while (off + 8 <= bytes.size()) {
+    std::uint16_t size = 0;
+    __builtin_memcpy(&size, bytes.data() + off + 6, 2);
+    if (size < 8 || size > bytes.size() - off) break;
+    fn(bytes.subspan(off, size));
+    off += size;
+  }
+}
+
+}  // namespace perfx::cli
