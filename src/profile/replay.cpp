@@ -100,6 +100,47 @@ std::string describe_damage(const record::PerfDataReader& reader, const Result<v
   return fmt::format("{}; first: {}", skipped, stats.warnings.front());
 }
 
+symbol::ThreadState* apply_record(symbol::Machine& machine, const record::Record& r) {
+  symbol::ThreadState* thread = nullptr;
+  if (const auto* m = r.get<record::Mmap>()) {
+    machine.on_mmap(static_cast<std::int32_t>(m->pid), static_cast<std::int32_t>(m->tid), m->addr,
+                    m->len, m->pgoff, std::string(m->filename), {});
+    thread =
+        static_cast<std::int32_t>(m->pid) == -1
+            ? &machine.thread(0, 0)  // kernel maps: perf shows the idle "swapper"
+            : &machine.thread(static_cast<std::int32_t>(m->pid), static_cast<std::int32_t>(m->tid));
+  } else if (const auto* m2 = r.get<record::Mmap2>()) {
+    std::string bid;
+    if (m2->has_build_id)
+      bid = build_id_hex(m2->build_id.data(), std::min<std::size_t>(m2->build_id_size, 20));
+    machine.on_mmap(static_cast<std::int32_t>(m2->pid), static_cast<std::int32_t>(m2->tid),
+                    m2->addr, m2->len, m2->pgoff, std::string(m2->filename), bid);
+    thread = static_cast<std::int32_t>(m2->pid) == -1
+                 ? &machine.thread(0, 0)
+                 : &machine.thread(static_cast<std::int32_t>(m2->pid),
+                                   static_cast<std::int32_t>(m2->tid));
+  } else if (const auto* c = r.get<record::Comm>()) {
+    machine.on_comm(static_cast<std::int32_t>(c->pid), static_cast<std::int32_t>(c->tid),
+                    std::string(c->comm), (r.header.misc & PERF_RECORD_MISC_COMM_EXEC) != 0);
+    thread = &machine.thread(static_cast<std::int32_t>(c->pid), static_cast<std::int32_t>(c->tid));
+  } else if (const auto* f = r.get<record::Fork>()) {
+    machine.on_fork(static_cast<std::int32_t>(f->pid), static_cast<std::int32_t>(f->ppid),
+                    static_cast<std::int32_t>(f->tid), static_cast<std::int32_t>(f->ptid));
+    thread = &machine.thread(static_cast<std::int32_t>(f->pid), static_cast<std::int32_t>(f->tid));
+  } else if (const auto* e = r.get<record::Exit>()) {
+    thread = &machine.thread(static_cast<std::int32_t>(e->pid), static_cast<std::int32_t>(e->tid));
+    machine.on_exit(static_cast<std::int32_t>(e->pid), static_cast<std::int32_t>(e->tid));
+  } else if (const auto* s = r.get<record::Sample>()) {
+    if (s->has(PERF_SAMPLE_TID))
+      thread =
+          &machine.thread(static_cast<std::int32_t>(s->pid), static_cast<std::int32_t>(s->tid));
+  } else if (r.sample_id.has(PERF_SAMPLE_TID)) {
+    thread = &machine.thread(static_cast<std::int32_t>(r.sample_id.pid),
+                             static_cast<std::int32_t>(r.sample_id.tid));
+  }
+  return thread;
+}
+
 Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
                     const std::function<bool(const ReplayItem&)>& fn) {
   // Build-ids known up front (HEADER_BUILD_ID feature).
@@ -112,47 +153,8 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
   record::Record decoded;  // reused: filled in place for each record
   auto deliver = [&](const record::RawRecord& raw) -> bool {
     if (!reader.decode(raw, decoded)) return true;  // counted as malformed by the reader
-    symbol::ThreadState* thread = nullptr;
+    symbol::ThreadState* thread = apply_record(machine, decoded);
     const auto& r = decoded;
-    if (const auto* m = r.get<record::Mmap>()) {
-      machine.on_mmap(static_cast<std::int32_t>(m->pid), static_cast<std::int32_t>(m->tid), m->addr,
-                      m->len, m->pgoff, std::string(m->filename), {});
-      thread = static_cast<std::int32_t>(m->pid) == -1
-                   ? &machine.thread(0, 0)  // kernel maps: perf shows the idle "swapper"
-                   : &machine.thread(static_cast<std::int32_t>(m->pid),
-                                     static_cast<std::int32_t>(m->tid));
-    } else if (const auto* m2 = r.get<record::Mmap2>()) {
-      std::string bid;
-      if (m2->has_build_id)
-        bid = build_id_hex(m2->build_id.data(), std::min<std::size_t>(m2->build_id_size, 20));
-      machine.on_mmap(static_cast<std::int32_t>(m2->pid), static_cast<std::int32_t>(m2->tid),
-                      m2->addr, m2->len, m2->pgoff, std::string(m2->filename), bid);
-      thread = static_cast<std::int32_t>(m2->pid) == -1
-                   ? &machine.thread(0, 0)
-                   : &machine.thread(static_cast<std::int32_t>(m2->pid),
-                                     static_cast<std::int32_t>(m2->tid));
-    } else if (const auto* c = r.get<record::Comm>()) {
-      machine.on_comm(static_cast<std::int32_t>(c->pid), static_cast<std::int32_t>(c->tid),
-                      std::string(c->comm), (r.header.misc & PERF_RECORD_MISC_COMM_EXEC) != 0);
-      thread =
-          &machine.thread(static_cast<std::int32_t>(c->pid), static_cast<std::int32_t>(c->tid));
-    } else if (const auto* f = r.get<record::Fork>()) {
-      machine.on_fork(static_cast<std::int32_t>(f->pid), static_cast<std::int32_t>(f->ppid),
-                      static_cast<std::int32_t>(f->tid), static_cast<std::int32_t>(f->ptid));
-      thread =
-          &machine.thread(static_cast<std::int32_t>(f->pid), static_cast<std::int32_t>(f->tid));
-    } else if (const auto* e = r.get<record::Exit>()) {
-      thread =
-          &machine.thread(static_cast<std::int32_t>(e->pid), static_cast<std::int32_t>(e->tid));
-      machine.on_exit(static_cast<std::int32_t>(e->pid), static_cast<std::int32_t>(e->tid));
-    } else if (const auto* s = r.get<record::Sample>()) {
-      if (s->has(PERF_SAMPLE_TID))
-        thread =
-            &machine.thread(static_cast<std::int32_t>(s->pid), static_cast<std::int32_t>(s->tid));
-    } else if (r.sample_id.has(PERF_SAMPLE_TID)) {
-      thread = &machine.thread(static_cast<std::int32_t>(r.sample_id.pid),
-                               static_cast<std::int32_t>(r.sample_id.tid));
-    }
     return fn(ReplayItem{r, raw, thread});
   };
 

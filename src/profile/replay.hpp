@@ -33,6 +33,11 @@ struct ReplayItem {
   symbol::ThreadState* thread = nullptr;
 };
 
+/// Applies a side-band record (MMAP, MMAP2, COMM, FORK, EXIT) to `machine` and returns
+/// the thread the record belongs to (for a sample or another record with a sample_id:
+/// its thread; kernel MMAPs: the idle thread 0, as perf shows them), or nullptr.
+symbol::ThreadState* apply_record(symbol::Machine& machine, const record::Record& r);
+
 /// Replays `reader` in time order, updating `machine` on MMAP/MMAP2/COMM/FORK/EXIT
 /// before calling `fn`. Stops early when `fn` returns false.
 /// Errors: the reader's fatal error (truncation/corruption with the offset).

@@ -1,0 +1,200 @@
+#include "profile/live_counts.hpp"
+
+#include <fmt/format.h>
+#include <linux/perf_event.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "record/decoder.hpp"
+
+namespace perfx::profile {
+namespace {
+
+// perf 6.1's symbol__is_idle(): kernel functions where an idle CPU sits.
+bool is_idle(std::string_view name) {
+  static constexpr std::string_view kIdle[] = {
+      "acpi_idle_do_entry",
+      "acpi_processor_ffh_cstate_enter",
+      "arch_cpu_idle",
+      "cpu_idle",
+      "cpu_startup_entry",
+      "idle_cpu",
+      "intel_idle",
+      "intel_idle_ibrs",
+      "default_idle",
+      "native_safe_halt",
+      "enter_idle",
+      "exit_idle",
+      "mwait_idle",
+      "mwait_idle_with_hints",
+      "mwait_idle_with_hints.constprop.0",
+      "poll_idle",
+      "ppc64_runlatch_off",
+      "pseries_dedicated_idle_sleep",
+      "psw_idle",
+      "psw_idle_exit",
+  };
+  return std::find(std::begin(kIdle), std::end(kIdle), name) != std::end(kIdle);
+}
+
+constexpr std::uint64_t kUnresolved = std::uint64_t{1} << 63;
+
+}  // namespace
+
+Result<std::vector<LiveKey>> parse_live_keys(std::string_view list) {
+  std::vector<LiveKey> keys;
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    const std::string_view k = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    if (k.empty()) continue;
+    LiveKey key;
+    if (k == "comm") {
+      key = LiveKey::kComm;
+    } else if (k == "pid") {
+      key = LiveKey::kPid;
+    } else if (k == "dso") {
+      key = LiveKey::kDso;
+    } else if (k == "sym") {
+      key = LiveKey::kSym;
+    } else {
+      return fail(Errc::kInvalidArgument, "unknown sort key '{}' (valid: comm, pid, dso, sym)", k);
+    }
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  }
+  if (keys.empty()) return fail(Errc::kInvalidArgument, "--sort needs at least one key");
+  return keys;
+}
+
+std::size_t LiveCounts::KeyHash::operator()(const Key& k) const noexcept {
+  std::size_t h = 0xcbf29ce484222325ULL;
+  for (auto x : k) h = (h ^ x) * 0x100000001b3ULL;
+  return h;
+}
+
+LiveCounts::LiveCounts(record::AttrTable attrs, std::vector<LiveKey> keys,
+                       symbol::SearchPaths paths)
+    : attrs_(std::move(attrs)), keys_(std::move(keys)), machine_(std::move(paths)) {}
+
+void LiveCounts::add(std::span<const std::byte> record) {
+  if (!record::decode_record(record, attrs_, {}, decoded_)) return;  // a torn record
+  std::uint64_t time = 0;
+  if (const auto* s = decoded_.get<record::Sample>())
+    time = s->time;
+  else
+    time = decoded_.sample_id.time;
+  order_.emplace_back(time, queued_.size());
+  queued_.insert(queued_.end(), record.begin(), record.end());
+}
+
+void LiveCounts::flush() {
+  std::stable_sort(order_.begin(), order_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [time, off] : order_) {
+    std::uint16_t size = 0;
+    __builtin_memcpy(&size, queued_.data() + off + 6, 2);
+    apply(std::span<const std::byte>(queued_).subspan(off, size));
+  }
+  order_.clear();
+  queued_.clear();
+}
+
+void LiveCounts::apply(std::span<const std::byte> bytes) {
+  if (!record::decode_record(bytes, attrs_, {}, decoded_)) return;
+  symbol::ThreadState* thread = apply_record(machine_, decoded_);
+  if (const auto* l = decoded_.get<record::Lost>()) {
+    interval_.lost += l->lost;
+    lost_total_ += l->lost;
+  }
+  if (const auto* s = decoded_.get<record::Sample>(); s != nullptr && thread != nullptr)
+    count(*s, decoded_.header.misc, *thread);
+}
+
+void LiveCounts::count(const record::Sample& s, std::uint16_t misc, const symbol::ThreadState& t) {
+  ++interval_.samples;
+  const bool kernel = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+  if (kernel) ++interval_.kernel_samples;
+  if (misc & PERF_RECORD_MISC_EXACT_IP) ++interval_.exact_samples;
+  if (kernel ? hide_kernel_ : hide_user_) return;
+  sample_locations(machine_, t, s, misc, false, table_, locs_);
+  if (locs_.empty()) return;
+  const Location& loc = table_.location(locs_[0]);
+  const Resolved& res = table_.resolve(locs_[0], false, false);
+  if (res.sym != nullptr && loc.kernel && is_idle(res.sym->name)) return;
+
+  Key key{};
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
+    switch (keys_[i]) {
+      case LiveKey::kComm:
+        key[i] = comm_ids_.try_emplace(t.comm, comm_ids_.size()).first->second;
+        break;
+      case LiveKey::kPid:
+        key[i] = static_cast<std::uint32_t>(t.tid);
+        break;
+      case LiveKey::kDso:
+        key[i] = reinterpret_cast<std::uintptr_t>(loc.dso);
+        break;
+      case LiveKey::kSym:
+        key[i] = res.sym != nullptr ? reinterpret_cast<std::uintptr_t>(res.sym)
+                                    : (kUnresolved | loc.map_addr);
+        break;
+    }
+  }
+  auto [it, added] = entries_.try_emplace(key);
+  Entry& e = it->second;
+  if (added) {
+    LiveRow& r = e.row;
+    r.comm = t.comm;
+    r.tid = t.tid;
+    r.kernel = loc.kernel;
+    r.resolved = res.sym != nullptr;
+    if (loc.dso == nullptr)
+      r.dso = "[unknown]";
+    else
+      r.dso = loc.dso->kind() == symbol::DsoKind::kKernel ? "[kernel]" : loc.dso->short_name();
+    const char level = loc.kernel ? 'k' : '.';
+    if (res.sym != nullptr)
+      r.symbol = fmt::format("[{}] {}", level, res.sym->name);
+    else if (loc.map_addr == 0)  // C's "%#018llx" drops the 0x of a zero
+      r.symbol = fmt::format("[{}] {:016x}", level, 0);
+    else
+      r.symbol = fmt::format("[{}] {:#018x}", level, loc.map_addr);
+  }
+  e.fresh_period += s.period;
+  ++e.fresh_samples;
+}
+
+std::vector<LiveRow> LiveCounts::refresh(bool zero) {
+  std::vector<LiveRow> rows;
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    // perf decays (or deletes) what was shown before, then merges the new samples in.
+    Entry& e = it->second;
+    e.period = (zero ? 0 : e.period * 7 / 8) + e.fresh_period;
+    e.samples = (zero ? 0 : e.samples * 7 / 8) + e.fresh_samples;
+    e.fresh_period = 0;
+    e.fresh_samples = 0;
+    if (e.period == 0 || (e.row.kernel ? hide_kernel_ : hide_user_)) {
+      it = entries_.erase(it);
+      continue;
+    }
+    LiveRow r = e.row;
+    r.period = e.period;
+    r.samples = e.samples;
+    rows.push_back(std::move(r));
+    ++it;
+  }
+  std::sort(rows.begin(), rows.end(), [](const LiveRow& a, const LiveRow& b) {
+    if (a.period != b.period) return a.period > b.period;
+    return std::tie(a.comm, a.tid, a.dso, a.symbol) < std::tie(b.comm, b.tid, b.dso, b.symbol);
+  });
+  return rows;
+}
+
+LiveInterval LiveCounts::take_interval() {
+  const LiveInterval i = interval_;
+  interval_ = {};
+  return i;
+}
+
+}  // namespace perfx::profile
