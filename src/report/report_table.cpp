@@ -386,7 +386,9 @@ class EventReport {
       std::string dots = "#";
       for (std::size_t c = 0; c < cols_.size(); ++c) {
         const Col& col = cols_[c];
-        const std::string_view sep = c == 0 ? " " : (separated ? o_.field_separator : "  ");
+        const std::string_view sep = c == 0      ? std::string_view(" ")
+                                     : separated ? std::string_view(o_.field_separator)
+                                                 : std::string_view("  ");
         hdr += sep;
         dots += sep;
         if (col.kind == ColKind::kKey)
