@@ -24,6 +24,7 @@
 #include "profile/time_filter.hpp"
 #include "record/ownership_check.hpp"
 #include "report/export.hpp"
+#include "report/record_stats.hpp"
 #include "report/report_table.hpp"
 
 namespace perfx::cli {
@@ -121,6 +122,11 @@ int run_report(int argc, char** argv) {
   std::string field_separator;
   app.add_option("-t,--field-separator", field_separator,
                  "separate columns with this string (no padding of values, no dot rule)");
+  bool stats = false;
+  app.add_flag("--stats", stats, "counts of the recording's records by type, not the report");
+  bool skip_empty = true;
+  app.add_flag("--skip-empty,!--no-skip-empty", skip_empty,
+               "--stats: leave out types and events with nothing counted (default)");
   app.add_flag("--header", header, "show the recording's header before the report");
   app.add_flag("--header-only", header_only, "show only the recording's header");
   app.add_option("--format", format,
@@ -149,6 +155,14 @@ int run_report(int argc, char** argv) {
   if (!format.empty() && !report::is_export_format(format))
     return error_exit(fmt::format("unknown --format '{}'", format));
 
+  if (stats) {
+    auto file = OutputFile::open(output);
+    if (!file) return error_exit(file.error().message());
+    auto ok = report::write_record_stats(file->stream(), input, skip_empty);
+    if (auto closed = file->finish(); !closed) return error_exit(closed.error().message());
+    if (!ok) return error_exit(ok.error().message());
+    return 0;
+  }
   if (header || header_only) {
     if (header_only || input != "-") {
       // For a pipe, this reads its attr and feature records first, as perf does.
