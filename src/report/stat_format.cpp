@@ -15,6 +15,17 @@ namespace {
 constexpr int kMetricLen = 35;  // perf's METRIC_LEN
 constexpr int kUnitWidth = 4;   // perf's default unit_width
 
+// printf's "'" flag: `sep` between each group of three digits of the integer part.
+std::string grouped(std::string number, const std::string& sep) {
+  if (sep.empty()) return number;
+  std::size_t begin = number.find_first_of("0123456789");
+  if (begin == std::string::npos) return number;
+  std::size_t end = number.find_first_not_of("0123456789", begin);
+  if (end == std::string::npos) end = number.size();
+  for (std::size_t i = end; i > begin + 3; i -= 3) number.insert(i - 3, sep);
+  return number;
+}
+
 bool is_clock(std::uint32_t type, std::uint64_t config) {
   return type == PERF_TYPE_SOFTWARE &&
          (config == PERF_COUNT_SW_TASK_CLOCK || config == PERF_COUNT_SW_CPU_CLOCK);
@@ -160,7 +171,8 @@ std::string format_line(const StatReport& r, std::size_t i, const StatFormatOpti
 
   // Text.
   if (ok) {
-    s += fmt::sprintf(fractional ? "%18.2f" : "%18.0f", shown);
+    s += fmt::sprintf("%18s",
+                      grouped(fmt::sprintf(fractional ? "%.2f" : "%.0f", shown), o.thousands_sep));
     s += " " + fmt::sprintf("%-*s", kUnitWidth, u.unit) + " ";
     s += fmt::sprintf("%-32s", e.name);
     if (!r.cgroup.empty()) s += " " + r.cgroup;
@@ -272,7 +284,7 @@ std::string format_stat(const StatReport& r, const StatFormatOptions& o) {
     out += format_line(r, i, o, std::string(), r.elapsed_ns);
   }
   if (text) {
-    out += "\n";
+    if (!r.entries.empty()) out += "\n";  // perf's print_footer(): not for a null run (-n)
     const double avg = r.elapsed_ns / 1e9;
     if (r.runs <= 1) {
       out += fmt::sprintf(" %17.9f seconds time elapsed", avg);

@@ -57,6 +57,9 @@ struct StatReport {
 struct StatFormatOptions {
   StatLayout layout = StatLayout::kText;
   std::string csv_sep = ",";  ///< -x SEP
+  /// perf's big_num (-B, on unless --no-big-num): text counts grouped by thousands with
+  /// the locale's separator ("%'18.0f"); empty = not grouped (the C locale's).
+  std::string thousands_sep;
 };
 
 /// The derived metric of an entry (empty unit = none), as perf computes it from the

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -154,11 +155,13 @@ Result<StatRun> run_once(const StatSessionConfig& cfg) {
   }
   PERFX_TRY(plan, plan_target(cfg.target, workload ? workload->pid() : -1));
   raise_fd_limit();  // one fd per event, CPU and thread: use the hard limit, as perf
+  const bool delayed = cfg.delay.count() > 0;
+  if (delayed) plan.target.enable_on_exec = false;  // enabled by hand after the delay
   PERFX_TRY(set, CounterSet::open(cfg.groups, plan.target));
   const bool on_exec = plan.target.enable_on_exec;
 
   std::chrono::nanoseconds start{};
-  if (!on_exec) {
+  if (!on_exec && !delayed) {
     PERFX_CHECK(set.enable());
   }
   if (workload) {
@@ -173,27 +176,45 @@ Result<StatRun> run_once(const StatSessionConfig& cfg) {
     start = monotonic_now();
   }
   UniqueFd pidfd = workload ? pidfd_open(workload->pid()) : UniqueFd();
+  if (delayed) {
+    const auto enable_at = start + std::chrono::nanoseconds(cfg.delay);
+    while (monotonic_now() < enable_at && g_stop_signal.load() == 0)
+      (void)wait_until(enable_at, -1);
+    PERFX_CHECK(set.enable());
+    if (cfg.on_enabled) cfg.on_enabled();
+    start = monotonic_now();
+  }
+  const auto deadline = cfg.timeout.count() > 0 ? start + std::chrono::nanoseconds(cfg.timeout)
+                                                : std::chrono::nanoseconds::max();
+  int intervals = 0;
 
   CounterSnapshot previous;
   bool have_previous = false;
   auto last_tick = start;
-  const bool interval = cfg.interval.count() > 0;
+  bool interval = cfg.interval.count() > 0;
+  const bool timed = cfg.timeout.count() > 0;
   const auto step = std::chrono::nanoseconds(cfg.interval);
-  auto next = start + step;
+  auto next = interval ? start + step : std::chrono::nanoseconds::max();
   for (;;) {
     bool done = false;
     // -p/-t: the targets are not our children, so no pidfd says when they are gone; look
     // every 100 ms (perf stops when the last one exits, too).
     const auto check_by =
         plan.task_target ? monotonic_now() + kTaskPoll : std::chrono::nanoseconds::max();
-    if (interval) {
-      (void)wait_until(std::min(next, check_by), pidfd.get());  // tick, exit or Ctrl-C
+    if (interval || timed) {
+      // tick, timeout, exit or Ctrl-C
+      (void)wait_until(std::min({next, check_by, deadline}), pidfd.get());
     } else if (!workload) {
       (void)wait_until(check_by, -1);  // until Ctrl-C (or the -p/-t targets exit)
     }
     if (plan.task_target && !any_task_alive(plan.target.threads)) done = true;
+    if (timed && monotonic_now() >= deadline) {
+      done = true;
+      run.timed_out = true;
+      if (workload) (void)workload->kill(SIGTERM);  // perf's --timeout
+    }
     if (workload) {
-      if (!interval || g_stop_signal.load() != 0) {
+      if ((!interval && !timed) || done || g_stop_signal.load() != 0) {
         // Ctrl-C reaches the child from the terminal too: wait for it, as perf does.
         PERFX_TRY(st, workload->wait());
         run.exit = st;
@@ -222,6 +243,12 @@ Result<StatRun> run_once(const StatSessionConfig& cfg) {
       have_previous = true;
       last_tick = now;
       while (next <= now) next += step;
+      if (cfg.interval_count > 0 && ++intervals >= cfg.interval_count) {
+        // perf stops printing; without a workload it stops, with one it waits for it.
+        interval = false;
+        next = std::chrono::nanoseconds::max();
+        if (!workload) done = true;
+      }
     }
     if (done) {
       run.elapsed = now - start;
@@ -257,9 +284,16 @@ Result<std::vector<StatRun>> run_stat_session(const StatSessionConfig& cfg) {
   std::vector<StatRun> runs;
   const int n = cfg.command.empty() ? 1 : std::max(1, cfg.runs);
   for (int i = 0; i < n; ++i) {
+    if (!cfg.pre_command.empty()) {
+      const int st = std::system(cfg.pre_command.c_str());
+      if (st != 0)
+        return fail(Errc::kInvalidArgument, "--pre command '{}' failed (status {})",
+                    cfg.pre_command, st);
+    }
     PERFX_TRY(run, run_once(cfg));
     const bool failed = run.exec_errno != 0;
     runs.push_back(std::move(run));
+    if (!cfg.post_command.empty()) (void)std::system(cfg.post_command.c_str());
     if (failed || g_stop_signal.load() != 0) break;
   }
   return runs;

@@ -33,6 +33,7 @@ struct StatRun {
   CounterSnapshot counts;              ///< totals of the run
   std::chrono::nanoseconds elapsed{};  ///< wall time (workload lifetime or until SIGINT)
   std::optional<ExitStatus> exit;      ///< the workload's exit when one ran
+  bool timed_out = false;              ///< --timeout ended it (the workload got SIGTERM)
   /// Non-zero when the command could not be executed (ENOENT: not found): the child
   /// exited 127 and nothing was counted. See explain_exec_errno().
   int exec_errno = 0;
@@ -45,6 +46,20 @@ struct StatSessionConfig {
   std::vector<std::string> command;       ///< the workload (may be empty with -a/-p/-t/-G)
   int runs = 1;                           ///< -r N
   std::chrono::milliseconds interval{0};  ///< -I ms (0: off)
+  /// --interval-count N: after N intervals no more are reported; without a workload
+  /// counting stops, with one it runs to its end (perf waits for it). 0: no limit.
+  int interval_count = 0;
+  /// --timeout: counting stops after this long; the workload gets SIGTERM (perf). 0: off.
+  std::chrono::milliseconds timeout{0};
+  /// -D: the counters are enabled this long after the workload starts (or after they
+  /// open, without one); the elapsed time counts from then. 0: at exec, as usual.
+  std::chrono::milliseconds delay{0};
+  /// Called when -D's counters get enabled (perf prints "Events enabled").
+  std::function<void()> on_enabled;
+  /// --pre / --post: shell commands run before and after each run; a failing --pre
+  /// stops the session with an error naming its status.
+  std::string pre_command;
+  std::string post_command;
   /// Called every interval with that interval's counts (delta), the time since start
   /// and the interval's length.
   std::function<void(const CounterSnapshot& delta, double time_s, double interval_ns)> on_interval;

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
+#include <clocale>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -82,6 +83,23 @@ int run_stat(int argc, char** argv) {
   app.add_flag("-j,--json", json, "JSON lines output");
   app.add_option("-o,--output", output, "write the counts to this file");
   app.add_flag("-v,--verbose", verbose, "say why an event is <not supported>");
+  bool null_run = false, quiet = false, append = false, big_num = true;
+  int interval_count = 0;
+  unsigned timeout_ms = 0;
+  unsigned delay_ms = 0;
+  std::string pre, post;
+  app.add_flag("-n,--null", null_run, "no counters: only the elapsed time");
+  app.add_flag("--quiet", quiet, "print no counts (the workload still runs)");
+  app.add_flag("--append", append, "with -o: append to the file");
+  app.add_flag("-B,--big-num,!--no-big-num", big_num,
+               "group digits with the locale's thousands separator (default)");
+  app.add_option("--interval-count", interval_count, "with -I: stop after N intervals")
+      ->check(CLI::Range(1, 1000000000));
+  app.add_option("--timeout", timeout_ms, "stop counting (and the workload) after N ms")
+      ->check(CLI::Range(10U, 86400000U));
+  app.add_option("-D,--delay", delay_ms, "enable the counters N ms after the workload starts");
+  app.add_option("--pre", pre, "shell command to run before each run");
+  app.add_option("--post", post, "shell command to run after each run");
   app.prefix_command();
   try {
     parse_args(app, argc, argv);
@@ -94,11 +112,23 @@ int run_stat(int argc, char** argv) {
   if (!command.empty() && command.front() == "--") command.erase(command.begin());
 
   if (json && !csv_sep.empty()) return error_exit("-x and -j cannot be used together");
+  if (interval_count > 0 && interval_ms == 0) return error_exit("--interval-count needs -I");
+  if (append && output.empty()) return error_exit("--append needs -o");
 
   sys::StatSessionConfig cfg;
   cfg.command = command;
   cfg.runs = repeat;
   cfg.interval = std::chrono::milliseconds(interval_ms);
+  cfg.interval_count = interval_count;
+  cfg.timeout = std::chrono::milliseconds(timeout_ms);
+  cfg.delay = std::chrono::milliseconds(delay_ms);
+  cfg.pre_command = pre;
+  cfg.post_command = post;
+  if (delay_ms > 0 && !quiet) {
+    // perf's EVLIST_DISABLED_MSG / EVLIST_ENABLED_MSG
+    fmt::print(stderr, "Events disabled\n");
+    cfg.on_enabled = [] { fmt::print(stderr, "Events enabled\n"); };
+  }
   cfg.target.system_wide = system_wide;
   cfg.target.inherit = !no_inherit;
   cfg.target.cgroup = cgroup;
@@ -132,8 +162,11 @@ int run_stat(int argc, char** argv) {
   // Only no -e at all means perf's defaults: an empty -e reaches the parser, which
   // rejects it ("empty event list"/"empty event") as perf does.
   if (events.empty()) spec = kDefaultEvents;
-  auto groups = event::parse_event_list(spec, sys::system_resolver());
+  if (null_run && !events.empty()) return error_exit("-n/--null counts nothing: drop -e");
+  auto groups =
+      event::parse_event_list(null_run ? std::string("task-clock") : spec, sys::system_resolver());
   if (!groups) return error_exit(groups.error().message());
+  if (null_run) groups->clear();  // perf's null run: no counters at all
   for (const auto& g : *groups) {
     CounterGroupSpec cg;
     cg.grouped = g.is_group;
@@ -149,10 +182,18 @@ int run_stat(int argc, char** argv) {
     fopts.layout = report::StatLayout::kCsv;
     fopts.csv_sep = csv_sep;
   }
+  if (big_num) {
+    // perf runs with setlocale(LC_ALL, ""): "%'" groups digits as the locale says.
+    if (std::setlocale(LC_NUMERIC, "") != nullptr) {
+      if (const std::lconv* lc = std::localeconv(); lc != nullptr && lc->thousands_sep != nullptr)
+        fopts.thousands_sep = lc->thousands_sep;
+    }
+    std::setlocale(LC_NUMERIC, "C");
+  }
   std::unique_ptr<std::FILE, FileCloser> file;
   std::FILE* out = stderr;
   if (!output.empty()) {
-    file.reset(std::fopen(output.c_str(), "w"));
+    file.reset(std::fopen(output.c_str(), append ? "a" : "w"));
     if (!file) {
       return error_exit(fmt::format("cannot write {}: {}", output, std::strerror(errno)));
     }
@@ -181,7 +222,8 @@ int run_stat(int argc, char** argv) {
       r.cgroup = cgroup;
       r.entries = report::build_stat_entries({d}, mopts);
       r.elapsed_ns = len_ns;
-      fmt::print(out, "{}", report::format_stat_interval(r, fopts, t, intervals % 25 == 0));
+      if (!quiet)
+        fmt::print(out, "{}", report::format_stat_interval(r, fopts, t, intervals % 25 == 0));
       std::fflush(out);
       ++intervals;
     };
@@ -195,6 +237,10 @@ int run_stat(int argc, char** argv) {
     return sys::exec_failure_exit_code(err);
   }
 
+  if (!runs->empty() && runs->back().exit && runs->back().exit->signaled && !quiet) {
+    // perf's psignal() of the workload's signal, before the counts: "sleep: Terminated".
+    fmt::print(stderr, "{}: {}\n", command.front(), ::strsignal(runs->back().exit->signal));
+  }
   if (verbose > 0 && !runs->empty()) {
     // perf stat -v: "<event> event is not supported by the kernel", here with the reason.
     for (const auto& ev : runs->back().counts.events) {
@@ -206,7 +252,7 @@ int run_stat(int argc, char** argv) {
     for (const auto& note : sys::silent_breakpoint_notes(runs->back().counts))
       fmt::print(stderr, "perfx stat: {}\n", note);
   }
-  if (interval_ms == 0) {
+  if (interval_ms == 0 && !quiet) {
     report::StatReport r;
     r.target = target;
     r.runs = static_cast<int>(runs->size());
@@ -233,7 +279,12 @@ int run_stat(int argc, char** argv) {
     }
     fmt::print(out, "{}", report::format_stat(r, fopts));
   }
-  if (!runs->empty() && runs->back().exit) return runs->back().exit->code;
+  if (!runs->empty() && runs->back().exit) {
+    const auto& ex = *runs->back().exit;
+    // A workload --timeout stopped is not a failure (perf exits 0 then).
+    if (ex.signaled && runs->back().timed_out) return 0;
+    return ex.code;
+  }
   return 0;
 }
 

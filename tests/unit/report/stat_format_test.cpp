@@ -289,3 +289,25 @@ TEST(StatModel, BuildsEntriesFromRuns) {
 
 }  // namespace
 }  // namespace perfx::report
+
+namespace perfx::report {
+namespace {
+
+TEST(StatFormat, BigNumGroupsDigitsWithTheLocalesSeparator) {
+  StatReport r = sample_report();
+  r.entries[1].value = 1234567;     // page-faults
+  r.entries[0].value = 12345678.9;  // task-clock, ns: 12,345.68 msec
+  StatFormatOptions o;
+  o.thousands_sep = ",";
+  const std::string out = format_stat(r, o);
+  EXPECT_NE(out.find("         1,234,567      page-faults"), std::string::npos) << out;
+  EXPECT_NE(out.find("             12.35 msec task-clock"), std::string::npos) << out;
+  r.entries[0].value = 1234567890.0;
+  EXPECT_NE(format_stat(r, o).find("          1,234.57 msec task-clock"), std::string::npos);
+  // CSV is never grouped (perf's csv_output formats).
+  o.layout = StatLayout::kCsv;
+  EXPECT_NE(format_stat(r, o).find("1234567,,page-faults"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace perfx::report

@@ -1,0 +1,59 @@
+#!/bin/bash
+# Interop: perf stat's run-control options give perf's layout and behaviour (numbers
+# masked: both tools run the workload in turn): -n/--null (no counters, and no blank
+# line before the elapsed time), -n -r 3, -D (the "Events disabled/enabled" lines, the
+# elapsed time counting from the enable), --timeout (the workload gets SIGTERM: perf's
+# "sleep: Terminated", status 0), -I with --interval-count (N lines, then the workload
+# runs to its end), --pre/--post around every run, --quiet, --append, -B/--no-big-num.
+set -u
+PERFX=${PERFX:-build/bin/perfx}
+command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
+perf stat -e task-clock -- true >/dev/null 2>&1 || { echo "perf stat does not work here"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+mask() { sed -E 's/[0-9]+/N/g; s/ +/ /g'; }
+same() {  # name, args...: same text with digits masked, same exit status
+  local name=$1; shift
+  perf stat "$@" > "$tmp/perf.$name" 2>&1; local a=$?
+  "$PERFX" stat "$@" > "$tmp/perfx.$name" 2>&1; local b=$?
+  [ $a = $b ] || { echo "$name: exit $b, perf $a"; fail=1; }
+  if ! diff <(mask < "$tmp/perf.$name") <(mask < "$tmp/perfx.$name") > "$tmp/diff"; then
+    echo "$name differs (digits masked):"; head -20 "$tmp/diff"; fail=1
+  fi
+}
+same null -n -- sleep 0.05
+same null_runs -n -r 3 -- true
+same delay -D 50 -e task-clock -- sleep 0.1
+same timeout --timeout 150 -e task-clock -- sleep 2
+same quiet --quiet -e task-clock -- true
+same pre_post -e task-clock --pre 'echo PRE' --post 'echo POST' -r 2 -- true
+same no_big_num --no-big-num -e page-faults -- true
+same big_num -B -e page-faults -- true
+
+# -D: the elapsed time counts from the enable (sleep 0.2, delay 0.15: about 0.05 s).
+el=$("$PERFX" stat -D 150 -e task-clock -- sleep 0.2 2>&1 | awk '/time elapsed/ {print $1}')
+awk -v e="$el" 'BEGIN { exit !(e > 0.03 && e < 0.12) }' || { echo "-D 150: elapsed $el"; fail=1; }
+# --timeout: stops at the timeout.
+start=$(date +%s%N)
+"$PERFX" stat --timeout 200 -e task-clock -- sleep 5 >/dev/null 2>&1 || { echo "--timeout: status $?"; fail=1; }
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ $ms -lt 2000 ] || { echo "--timeout 200 took $ms ms"; fail=1; }
+# --interval-count: 2 lines of counts, then the workload still runs to its end.
+start=$(date +%s%N)
+n=$("$PERFX" stat -I 100 --interval-count 2 -e task-clock -- sleep 0.6 2>&1 | grep -c 'task-clock')
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$n" = 2 ] || { echo "--interval-count 2: $n lines"; fail=1; }
+[ $ms -ge 550 ] || { echo "--interval-count: returned after $ms ms, before the workload ended"; fail=1; }
+# --append adds a second report to the file.
+"$PERFX" stat -e task-clock -o "$tmp/out.txt" -- true 2>/dev/null
+"$PERFX" stat -e task-clock -o "$tmp/out.txt" --append -- true 2>/dev/null
+[ "$(grep -c 'Performance counter stats' "$tmp/out.txt")" = 2 ] || { echo "--append did not append"; fail=1; }
+# A failing --pre stops before the workload, naming the status.
+if "$PERFX" stat -e task-clock --pre 'exit 3' -- touch "$tmp/ran" 2>"$tmp/err" || [ -e "$tmp/ran" ] ||
+   ! grep -q -- "--pre" "$tmp/err"; then
+  echo "--pre failing: $(cat "$tmp/err")"; fail=1
+fi
+"$PERFX" stat --interval-count 2 -- true >/dev/null 2>&1 && { echo "--interval-count without -I accepted"; fail=1; }
+[ $fail = 0 ] && echo "perfx stat's run options behave like perf's"
+exit $fail
