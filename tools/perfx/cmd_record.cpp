@@ -2,8 +2,10 @@
 // perf.data file (or a pipe) that Linux perf reads. Options follow perf record's.
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 // CLI11 2.1 inlined into -O2 code trips -Wnull-dereference inside libstdc++ (false positive).
@@ -12,8 +14,10 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,8 +69,80 @@ struct RecordOptions {
   bool timestamp = false;
   bool data = false;
   bool no_inherit = false;
+  // perf record's sample-field and attr switches
+  bool sample_period = false;       // -P
+  bool weight = false;              // -W
+  bool raw_samples = false;         // -R
+  bool phys_data = false;           // --phys-data
+  bool data_page_size = false;      // --data-page-size
+  bool code_page_size = false;      // --code-page-size
+  bool sample_identifier = false;   // --sample-identifier
+  bool all_kernel = false;          // --all-kernel
+  bool all_user = false;            // --all-user
+  bool namespaces = false;          // --namespaces
+  bool all_cgroups = false;         // --all-cgroups
+  std::string clockid;              // -k
+  bool strict_freq = false;         // --strict-freq
+  unsigned delay_ms = 0;            // -D
+  std::string max_size;             // --max-size
+  bool timestamp_filename = false;  // --timestamp-filename
+  bool no_buildid = false;          // -B
+  bool no_buildid_cache = false;    // -N
   std::vector<std::string> command;
 };
+
+// perf's parse_clockid(): a name (any case, "CLOCK_" prefix allowed; perf's short forms
+// too) or a number.
+Result<int> parse_clockid(std::string name) {
+  for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (name.rfind("clock_", 0) == 0) name.erase(0, 6);
+  static constexpr std::pair<std::string_view, int> kClocks[] = {
+      {"monotonic", CLOCK_MONOTONIC},
+      {"monotonic_raw", CLOCK_MONOTONIC_RAW},
+      {"realtime", CLOCK_REALTIME},
+      {"boottime", CLOCK_BOOTTIME},
+      {"tai", CLOCK_TAI},
+      {"mono", CLOCK_MONOTONIC},
+      {"raw", CLOCK_MONOTONIC_RAW},
+      {"real", CLOCK_REALTIME},
+      {"boot", CLOCK_BOOTTIME},
+  };
+  for (const auto& [n, id] : kClocks)
+    if (name == n) return id;
+  char* end = nullptr;
+  const long v = std::strtol(name.c_str(), &end, 10);
+  if (!name.empty() && *end == '\0' && v >= 0 && v < 64) return static_cast<int>(v);
+  return fail(Errc::kInvalidArgument,
+              "-k '{}': unknown clock (monotonic, monotonic_raw, realtime, boottime, tai or "
+              "a number)",
+              name);
+}
+
+// --max-size: bytes, with perf's B/K/M/G suffixes.
+Result<std::uint64_t> parse_size(const std::string& text) {
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(text.c_str(), &end, 10);
+  const std::string unit(end == nullptr ? "" : end);
+  std::uint64_t mul = 0;
+  if (unit.empty() || unit == "B" || unit == "b") mul = 1;
+  if (unit == "K" || unit == "k") mul = 1024;
+  if (unit == "M" || unit == "m") mul = 1024 * 1024;
+  if (unit == "G" || unit == "g") mul = 1024ULL * 1024 * 1024;
+  if (end == text.c_str() || mul == 0 || n == 0)
+    return fail(Errc::kInvalidArgument, "--max-size '{}': expected a size like 100M", text);
+  return n * mul;
+}
+
+// perf's fetch_current_timestamp(): local time and hundredths, "2026112609350191".
+std::string current_timestamp() {
+  timeval tv{};
+  ::gettimeofday(&tv, nullptr);
+  tm t{};
+  ::localtime_r(&tv.tv_sec, &t);
+  char dt[32];
+  std::strftime(dt, sizeof(dt), "%Y%m%d%H%M%S", &t);
+  return fmt::format("{}{:02}", dt, static_cast<unsigned>(tv.tv_usec) / 10000);
+}
 
 struct CallGraph {
   enum Mode { kNone, kFp, kDwarf } mode = kNone;
@@ -151,6 +227,27 @@ int run_record(int argc, char** argv) {
   app.add_flag("-T,--timestamp", o.timestamp, "Record sample timestamps (always on)");
   app.add_flag("-d,--data", o.data, "Record sample data addresses");
   app.add_flag("-i,--no-inherit", o.no_inherit, "Child tasks do not inherit counters");
+  app.add_flag("-P,--period", o.sample_period, "Record the sample period");
+  app.add_flag("-W,--weight", o.weight, "Record the sample weight");
+  app.add_flag("-R,--raw-samples", o.raw_samples, "Record raw data, time and CPU of samples");
+  app.add_flag("--phys-data", o.phys_data, "Record the physical address of data");
+  app.add_flag("--data-page-size", o.data_page_size, "Record the data page size");
+  app.add_flag("--code-page-size", o.code_page_size, "Record the code page size");
+  app.add_flag("--sample-identifier", o.sample_identifier, "Record PERF_SAMPLE_IDENTIFIER");
+  app.add_flag("--all-kernel", o.all_kernel, "Only kernel mode (exclude user) on every event");
+  app.add_flag("--all-user", o.all_user, "Only user mode (exclude kernel) on every event");
+  app.add_flag("--namespaces", o.namespaces, "Record namespace events");
+  app.add_flag("--all-cgroups", o.all_cgroups, "Record cgroup events and sample cgroup ids");
+  app.add_option("-k,--clockid", o.clockid,
+                 "Clock for the timestamps: monotonic, monotonic_raw, realtime, boottime, tai");
+  app.add_flag("--strict-freq", o.strict_freq, "Fail when -F is above the kernel's maximum");
+  app.add_option("-D,--delay", o.delay_ms, "Enable the events N ms after the command starts");
+  app.add_option("--max-size", o.max_size, "Stop when the data reaches this size (100M)");
+  app.add_flag("--timestamp-filename", o.timestamp_filename,
+               "Append a timestamp to the output file name");
+  app.add_flag("-B,--no-buildid", o.no_buildid, "Do not collect build-ids");
+  app.add_flag("-N,--no-buildid-cache", o.no_buildid_cache,
+               "Do not update the build-id cache (perfx never does)");
   app.prefix_command();
 
   // Everything after "--" (or the first positional) is the command.
@@ -226,12 +323,40 @@ int run_record(int argc, char** argv) {
   std::uint64_t freq = o.freq.value_or(4000);
   if (!o.period) {
     if (auto max = max_sample_rate(); max && *max > 0 && freq > static_cast<std::uint64_t>(*max)) {
+      if (o.strict_freq) {
+        fmt::print(stderr,
+                   "error: Maximum frequency rate ({} Hz) exceeded.\n"
+                   "       Please use -F freq option with a lower value or consider\n"
+                   "       tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n",
+                   *max);
+        return 1;
+      }
       fmt::print(stderr,
-                 "info: Using a maximum frequency rate of {} Hz (asked {} Hz; the limit is "
-                 "/proc/sys/kernel/perf_event_max_sample_rate)\n",
-                 *max, freq);
+                 "warning: Maximum frequency rate ({} Hz) exceeded, throttling from {} Hz to "
+                 "{} Hz.\n"
+                 "         The limit can be raised via "
+                 "/proc/sys/kernel/perf_event_max_sample_rate.\n"
+                 "         The kernel will lower it when perf's interrupts take too long.\n"
+                 "         Use --strict-freq to disable this throttling, refusing to record.\n",
+                 *max, freq, *max);
       freq = static_cast<std::uint64_t>(*max);
     }
+  }
+  std::optional<int> clockid;
+  if (!o.clockid.empty()) {
+    auto id = parse_clockid(o.clockid);
+    if (!id) return die(id.error());
+    clockid = *id;
+  }
+  std::uint64_t max_size = 0;
+  if (!o.max_size.empty()) {
+    auto sz = parse_size(o.max_size);
+    if (!sz) return die(sz.error());
+    max_size = *sz;
+  }
+  if (o.all_kernel && o.all_user) {
+    fmt::print(stderr, "perfx record: --all-kernel and --all-user cannot be used together\n");
+    return 1;
   }
 
   // ---- events
@@ -297,7 +422,16 @@ int run_record(int argc, char** argv) {
   if (has_cpu_target || o.sample_cpu) base_type |= PERF_SAMPLE_CPU;
   if (o.data || cg->mode == CallGraph::kDwarf) base_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
   if (cg->mode == CallGraph::kDwarf) base_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-  if (nr_attrs > 1) base_type |= tracking_dummy ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
+  if (nr_attrs > 1)
+    base_type |= tracking_dummy || o.sample_identifier ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
+  if (o.sample_identifier) base_type |= PERF_SAMPLE_IDENTIFIER;
+  if (o.sample_period) base_type |= PERF_SAMPLE_PERIOD;
+  if (o.weight) base_type |= PERF_SAMPLE_WEIGHT;
+  if (o.raw_samples) base_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+  if (o.phys_data) base_type |= PERF_SAMPLE_PHYS_ADDR;
+  if (o.data_page_size) base_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
+  if (o.code_page_size) base_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
+  if (o.all_cgroups) base_type |= PERF_SAMPLE_CGROUP;
 
   auto make_attr = [&](EventChoice& c, bool tracking) {
     raw::EventAttr& a = c.attr;
@@ -332,7 +466,19 @@ int run_record(int argc, char** argv) {
       a.mmap_data = 1;
     }
     if (o.data) a.mmap_data = 1;
-    if (workload && follows_workload_only) a.enable_on_exec = 1;
+    if (workload && follows_workload_only && o.delay_ms == 0) a.enable_on_exec = 1;
+    if (o.all_kernel) {
+      a.exclude_kernel = 0;
+      a.exclude_user = 1;
+    }
+    if (o.all_user) {
+      a.exclude_kernel = 1;
+      a.exclude_user = 0;
+    }
+    if (clockid) {
+      a.use_clockid = 1;
+      a.clockid = *clockid;
+    }
     if (tracking) {
       a.mmap = 1;
       a.comm = 1;
@@ -342,6 +488,8 @@ int run_record(int argc, char** argv) {
       a.ksymbol = 1;
       a.bpf_event = 1;
       if (o.switch_events) a.context_switch = 1;
+      if (o.namespaces) a.namespaces = 1;
+      if (o.all_cgroups) a.cgroup = 1;
     }
   };
   for (std::size_t i = 0; i < events.size(); ++i) make_attr(events[i], !tracking_dummy && i == 0);
@@ -406,6 +554,24 @@ int run_record(int argc, char** argv) {
 
   record::Features features;
   sys::gather_system_features(features, "perfx " PERFX_VERSION);
+  if (clockid) {
+    // perf's record__init_clock(): the clock's resolution and a reference point of it
+    // against the time of day.
+    timespec res{}, now_clock{};
+    timeval tod{};
+    if (::clock_getres(*clockid, &res) == 0 && res.tv_sec == 0)
+      features.clockid_res_ns = static_cast<std::uint64_t>(res.tv_nsec);
+    ::gettimeofday(&tod, nullptr);
+    if (::clock_gettime(*clockid, &now_clock) == 0) {
+      record::ClockData cd;
+      cd.clockid = static_cast<std::uint32_t>(*clockid);
+      cd.wall_clock_ns = static_cast<std::uint64_t>(tod.tv_sec) * 1000000000ULL +
+                         static_cast<std::uint64_t>(tod.tv_usec) * 1000ULL;
+      cd.clockid_time_ns = static_cast<std::uint64_t>(now_clock.tv_sec) * 1000000000ULL +
+                           static_cast<std::uint64_t>(now_clock.tv_nsec);
+      features.clock_data = cd;
+    }
+  }
   {
     std::vector<std::string> cmdline;
     for (int i = 0; i < argc; ++i) cmdline.emplace_back(argv[i]);
@@ -470,7 +636,7 @@ int run_record(int argc, char** argv) {
   ::signal(SIGPIPE, SIG_IGN);
   if (auto r = sampler->add_wait_fd(sigpipe->fd()); !r) return die(r.error());
 
-  if (!follows_workload_only) {
+  if (o.delay_ms == 0 && !follows_workload_only) {
     if (auto r = sampler->enable(); !r) return die(r.error());
   }
   if (workload) {
@@ -478,6 +644,15 @@ int run_record(int argc, char** argv) {
       fmt::print(stderr, "perfx record: {}\n", r.error().message());
       return 127;
     }
+  }
+  if (o.delay_ms > 0) {
+    // -D: perf sleeps the delay after starting the workload, then enables the events
+    // (whether the workload still runs or not). A signal cuts the sleep short.
+    if (!o.quiet) fmt::print(stderr, "Events disabled\n");
+    pollfd p{sigpipe->fd(), POLLIN, 0};
+    (void)::poll(&p, 1, static_cast<int>(std::min<unsigned>(o.delay_ms, 86400000U)));
+    if (auto r = sampler->enable(); !r) return die(r.error());
+    if (!o.quiet) fmt::print(stderr, "Events enabled\n");
   }
 
   std::vector<std::byte> scratch;
@@ -503,6 +678,7 @@ int run_record(int argc, char** argv) {
   bool stop = false;
   bool interrupted = false;
   std::optional<sys::ExitStatus> exit_status;
+  bool size_limit = false;
   while (!stop) {
     auto w = sampler->wait(1000);
     if (!w) {
@@ -530,6 +706,19 @@ int run_record(int argc, char** argv) {
       }
     }
     if (w->all_hung_up && !has_cpu_target) stop = true;
+    if (max_size > 0 && !stop) {
+      const auto& ws = writer->stats();
+      const std::uint64_t written = ws.compressed_bytes > 0 ? ws.compressed_bytes : ws.data_bytes;
+      if (written >= max_size) {
+        size_limit = true;
+        stop = true;
+        if (!o.quiet)
+          fmt::print(stderr,
+                     "[ perfx record: perf size limit reached ({} KB), stopping session ]\n",
+                     written / 1024);
+        if (workload) (void)workload->kill(SIGTERM);
+      }
+    }
   }
   (void)sampler->disable();
   if (!write_error) {
@@ -572,7 +761,7 @@ int run_record(int argc, char** argv) {
 
   // ---- features and build-ids of the DSOs that samples hit
   if (!writer->is_pipe()) {
-    if (tracker.kernel_hit()) {
+    if (tracker.kernel_hit() && !o.no_buildid) {
       if (auto id = sys::read_kernel_build_id()) {
         record::BuildIdEntry e;
         e.pid = -1;
@@ -582,7 +771,7 @@ int run_record(int argc, char** argv) {
         features.build_ids.push_back(std::move(e));
       }
     }
-    for (const auto& f : tracker.hit_files()) {
+    for (const auto& f : o.no_buildid ? std::vector<std::string>{} : tracker.hit_files()) {
       if (auto id = sys::read_elf_build_id(f)) {
         record::BuildIdEntry e;
         e.pid = -1;
@@ -613,6 +802,18 @@ int run_record(int argc, char** argv) {
     fmt::print(stderr, "perfx record: {} throttle / {} unthrottle events\n", stats.throttle,
                stats.unthrottle);
   }
+  std::string written_name = to_stdout ? std::string("(pipe)") : o.output;
+  if (o.timestamp_filename && !to_stdout) {
+    // perf writes the file, then renames it: "[ perf record: Dump perf.data.<ts> ]".
+    const std::string dumped = o.output + "." + current_timestamp();
+    if (::rename(o.output.c_str(), dumped.c_str()) != 0) {
+      fmt::print(stderr, "perfx record: renaming {} to {}: {}\n", o.output, dumped,
+                 std::strerror(errno));
+      return 1;
+    }
+    if (!o.quiet) fmt::print(stderr, "[ perfx record: Dump {} ]\n", dumped);
+    written_name = o.output + ".<timestamp>";
+  }
   if (!o.quiet) {
     const auto& ws = writer->stats();
     const double mb =
@@ -621,8 +822,10 @@ int run_record(int argc, char** argv) {
     std::string lost;
     if (stats.lost() > 0) lost = fmt::format(", {} lost", stats.lost());
     fmt::print(stderr, "[ perfx record: Captured and wrote {:.3f} MB {} ({} samples{}) ]\n", mb,
-               to_stdout ? std::string("(pipe)") : o.output, stats.samples, lost);
+               written_name, stats.samples, lost);
   }
+  // A workload stopped for --max-size is not a failure (perf exits 0 then).
+  if (exit_status && exit_status->signaled && size_limit) return 0;
   if (exit_status) return exit_status->code;
   return 0;
 }
