@@ -110,7 +110,13 @@ TEST_F(RecordCli, CrashingTargetStillFinalizesTheFile) {
 TEST_F(RecordCli, FrequencyAboveMaximumIsCappedWithAMessage) {
   CliRun r = run("-F 10000000 -e cpu-clock -o f.data -- true");
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.err.find("info: Using a maximum frequency rate of"), std::string::npos) << r.err;
+  // perf's words: "warning: Maximum frequency rate (N Hz) exceeded, throttling from ...".
+  EXPECT_NE(r.err.find("warning: Maximum frequency rate ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("throttling from 10000000 Hz to "), std::string::npos) << r.err;
+  // --strict-freq refuses instead.
+  CliRun strict = run("--strict-freq -F 10000000 -e cpu-clock -o g.data -- true");
+  EXPECT_EQ(strict.status, 1);
+  EXPECT_NE(strict.err.find("error: Maximum frequency rate ("), std::string::npos) << strict.err;
 }
 
 TEST_F(RecordCli, TracepointRecordingHasRawSamples) {
