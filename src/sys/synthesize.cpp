@@ -6,6 +6,7 @@
 #include <libelf.h>
 #include <linux/perf_event.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -158,6 +159,61 @@ Result<void> synthesize_comm(pid_t pid, const std::string& comm, const record::S
   return emit(c, 0, layout, out);
 }
 
+Result<void> synthesize_namespaces(pid_t pid, pid_t tid, const record::SampleLayout& layout,
+                                   std::vector<std::byte>& out, const std::string& proc_root) {
+  // perf's NET_NS_INDEX .. CGROUP_NS_INDEX order.
+  static constexpr const char* kNames[] = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
+  std::vector<std::uint64_t> info;
+  for (const char* name : kNames) {
+    struct stat st {};
+    const std::string path = proc_root + "/" + std::to_string(tid) + "/ns/" + name;
+    const bool ok = ::stat(path.c_str(), &st) == 0;
+    info.push_back(ok ? static_cast<std::uint64_t>(st.st_dev) : 0);
+    info.push_back(ok ? static_cast<std::uint64_t>(st.st_ino) : 0);
+  }
+  record::Namespaces ns;
+  ns.pid = static_cast<std::uint32_t>(pid);
+  ns.tid = static_cast<std::uint32_t>(tid);
+  ns.nr_namespaces = std::size(kNames);
+  ns.link_info = record::U64Array::of(info);
+  return emit(ns, 0, layout, out);
+}
+
+Result<void> synthesize_cgroups(const record::SampleLayout& layout, std::vector<std::byte>& out,
+                                const std::string& root) {
+  std::vector<std::string> todo{root};
+  while (!todo.empty()) {
+    const std::string dir = todo.back();
+    todo.pop_back();
+    // A cgroup's id is its 8-byte file handle (perf's struct cgroupfs_handle).
+    alignas(file_handle) unsigned char handle[sizeof(file_handle) + sizeof(std::uint64_t)] = {};
+    auto* fh = reinterpret_cast<file_handle*>(handle);
+    fh->handle_bytes = sizeof(std::uint64_t);
+    int mount_id = 0;
+    if (::name_to_handle_at(AT_FDCWD, dir.c_str(), fh, &mount_id, 0) == 0) {
+      record::Cgroup c;
+      std::memcpy(&c.id, handle + sizeof(file_handle), sizeof(c.id));
+      std::string rel = dir.substr(root.size());
+      if (rel.empty()) rel = "/";
+      c.path = rel;
+      PERFX_CHECK(emit(c, 0, layout, out));
+    }
+    // Children in readdir order, each before the next sibling (perf's depth-first walk).
+    std::vector<std::string> kids;
+    if (DIR* d = ::opendir(dir.c_str())) {
+      while (const dirent* e = ::readdir(d)) {
+        if (e->d_type != DT_DIR || std::strcmp(e->d_name, ".") == 0 ||
+            std::strcmp(e->d_name, "..") == 0)
+          continue;
+        kids.push_back(dir + (dir.back() == '/' ? "" : "/") + e->d_name);
+      }
+      ::closedir(d);
+    }
+    todo.insert(todo.end(), kids.rbegin(), kids.rend());
+  }
+  return {};
+}
+
 Result<void> synthesize_process(pid_t pid, const record::SampleLayout& layout,
                                 const SynthOptions& opt, std::vector<std::byte>& out) {
   const std::string base = opt.proc_root + "/" + std::to_string(pid);
@@ -182,6 +238,7 @@ Result<void> synthesize_process(pid_t pid, const record::SampleLayout& layout,
     f.ppid = static_cast<std::uint32_t>(tid == tgid ? ppid : tgid);
     f.ptid = f.ppid;
     PERFX_CHECK(emit(f, 0, layout, out));
+    if (opt.namespaces) PERFX_CHECK(synthesize_namespaces(tgid, tid, layout, out, opt.proc_root));
     record::Comm c;
     c.pid = static_cast<std::uint32_t>(tgid);
     c.tid = static_cast<std::uint32_t>(tid);

@@ -35,6 +35,8 @@ struct SynthOptions {
   bool mmap_data = false;
   /// Root of procfs (tests may point at a fake tree).
   std::string proc_root = "/proc";
+  /// A NAMESPACES record per thread, between its FORK and COMM (perf record --namespaces).
+  bool namespaces = false;
 };
 
 /// One parsed line of /proc/<pid>/maps.
@@ -58,6 +60,19 @@ Result<void> synthesize_process(pid_t pid, const record::SampleLayout& layout,
 /// The same for every process in /proc (system-wide recording). Returns how many.
 Result<std::size_t> synthesize_all_processes(const record::SampleLayout& layout,
                                              const SynthOptions& opt, std::vector<std::byte>& out);
+
+/// PERF_RECORD_NAMESPACES for thread `tid` of process `pid`: the device and inode of its
+/// seven namespaces (/proc/TID/ns/{net,uts,ipc,pid,user,mnt,cgroup}), 0 for one it cannot
+/// stat, as perf_event__synthesize_namespaces().
+Result<void> synthesize_namespaces(pid_t pid, pid_t tid, const record::SampleLayout& layout,
+                                   std::vector<std::byte>& out,
+                                   const std::string& proc_root = "/proc");
+
+/// PERF_RECORD_CGROUP for every directory of the cgroup tree mounted at `root`, parents
+/// first (perf_event__synthesize_cgroups()): the cgroup id (its file handle) and the path
+/// below the mount ("/" for the root). A directory that cannot be named is skipped.
+Result<void> synthesize_cgroups(const record::SampleLayout& layout, std::vector<std::byte>& out,
+                                const std::string& root = "/sys/fs/cgroup");
 
 /// Only a COMM for `pid` (a forked workload before exec: perf names it "perf-exec").
 Result<void> synthesize_comm(pid_t pid, const std::string& comm, const record::SampleLayout& layout,

@@ -4,7 +4,8 @@
 # --sample-identifier (perf's header names the fields; perf script and perfx script print
 # the same), -k (perf's clockid header lines), --all-user / --all-kernel, -D (perf's
 # "Events disabled/enabled"), --max-size (stops the session, status 0),
-# --timestamp-filename, --strict-freq, -B (no BUILD_ID feature), -N.
+# --timestamp-filename, --strict-freq, -B (no BUILD_ID feature), -N, --namespaces and
+# --all-cgroups (synthesized NAMESPACES and CGROUP records).
 set -u
 source "$(dirname "$0")/common.bash"
 fail=0
@@ -69,5 +70,13 @@ has "$tmp/err" "Maximum frequency rate"
 rec nobid.data -B -N -- "$fixture" 2000000
 perf report -i "$tmp/nobid.data" --header-only 2>&1 | grep "missing features" | grep -q BUILD_ID ||
   { echo "-B: a BUILD_ID feature was written"; fail=1; }
+# --namespaces / --all-cgroups: the existing task's namespaces and the cgroup tree are
+# synthesized as perf does; perf script shows them (the net namespace is this shell's).
+rec ns.data --namespaces --all-cgroups -- "$fixture" 2000000
+perf script -i "$tmp/ns.data" --show-namespace-events --show-cgroup-events > "$tmp/ns.txt" 2>&1
+has "$tmp/ns.txt" "PERF_RECORD_NAMESPACES"
+net=$(printf '0/net: %d/%#x' "$(stat -L -c %d /proc/$$/ns/net)" "$(stat -L -c %i /proc/$$/ns/net)")
+has "$tmp/ns.txt" "$net"
+if grep -q cgroup2 /proc/mounts; then has "$tmp/ns.txt" "PERF_RECORD_CGROUP cgroup: [0-9]* /$"; fi
 [ $fail = 0 ] && echo "perfx record's options give files perf reads"
 exit $fail

@@ -612,6 +612,14 @@ int run_record(int argc, char** argv) {
     }
     sys::SynthOptions so;
     so.mmap_data = o.data || cg->mode == CallGraph::kDwarf;
+    so.namespaces = o.namespaces;
+    if (o.all_cgroups) {
+      // The perf_event controller's hierarchy: cgroup v2 (perf's fallback when no v1
+      // hierarchy has perf_event, as on every systemd machine now).
+      if (auto mount = sys::cgroup2_mount()) {
+        if (auto r = sys::synthesize_cgroups(layout, synth, *mount); !r) return die(r.error());
+      }
+    }
     if (has_cpu_target) {
       if (auto r = sys::synthesize_all_processes(layout, so, synth); !r) return die(r.error());
     } else {
@@ -621,6 +629,11 @@ int run_record(int argc, char** argv) {
       if (follows_workload_only) {
         if (auto r = sys::synthesize_comm(workload->pid(), "perfx-exec", layout, synth); !r) {
           return die(r.error());
+        }
+        if (o.namespaces) {
+          if (auto r = sys::synthesize_namespaces(workload->pid(), workload->pid(), layout, synth);
+              !r)
+            return die(r.error());
         }
       }
     }
