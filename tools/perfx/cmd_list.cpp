@@ -11,8 +11,8 @@
 #include <string>
 
 #include "command.hpp"
-#include "option_prefix.hpp"
 #include "event/event_list.hpp"
+#include "option_prefix.hpp"
 #include "report/event_list_format.hpp"
 #include "sys/event_probe.hpp"
 #include "sys/event_resolver.hpp"

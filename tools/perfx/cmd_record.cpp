@@ -673,12 +673,7 @@ int run_record(int argc, char** argv) {
   std::optional<Error> write_error;
   auto sink = [&](std::span<const std::byte> first, std::span<const std::byte> second,
                   int) -> Result<void> {
-    std::span<const std::byte> bytes = first;
-    if (!second.empty()) {
-      scratch.assign(first.begin(), first.end());
-      scratch.insert(scratch.end(), second.begin(), second.end());
-      bytes = scratch;
-    }
+    const auto bytes = contiguous(first, second, scratch);
     for_each_record(bytes, [&](std::span<const std::byte> rec) { tracker.feed(rec); });
     return writer->write_bytes(bytes);
   };

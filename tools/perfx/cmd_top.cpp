@@ -269,13 +269,8 @@ int run_top(int argc, char** argv) {
   std::vector<std::byte> scratch;
   auto sink = [&](std::span<const std::byte> first, std::span<const std::byte> second,
                   int) -> Result<void> {
-    std::span<const std::byte> bytes = first;
-    if (!second.empty()) {
-      scratch.assign(first.begin(), first.end());
-      scratch.insert(scratch.end(), second.begin(), second.end());
-      bytes = scratch;
-    }
-    for_each_record(bytes, [&](std::span<const std::byte> rec) { counts.add(rec); });
+    for_each_record(contiguous(first, second, scratch),
+                    [&](std::span<const std::byte> rec) { counts.add(rec); });
     return {};
   };
 

@@ -65,6 +65,17 @@ struct TaskTarget {
 /// /proc/sys/kernel/perf_event_max_sample_rate, when readable.
 [[nodiscard]] std::optional<long long> max_sample_rate();
 
+/// A drained range as one span: `first` itself, or both pieces copied into `scratch`
+/// when the range wrapped around the ring buffer's end.
+[[nodiscard]] inline std::span<const std::byte> contiguous(std::span<const std::byte> first,
+                                                           std::span<const std::byte> second,
+                                                           std::vector<std::byte>& scratch) {
+  if (second.empty()) return first;
+  scratch.assign(first.begin(), first.end());
+  scratch.insert(scratch.end(), second.begin(), second.end());
+  return scratch;
+}
+
 /// Calls `fn` with each whole record of contiguous ring-buffer bytes.
 template <typename Fn>
 void for_each_record(std::span<const std::byte> bytes, Fn&& fn) {
