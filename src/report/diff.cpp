@@ -17,22 +17,28 @@ namespace {
 struct SelfEntry {
   profile::FrameKind kind = profile::FrameKind::kUnknown;
   std::uint64_t period = 0;
+  std::string dso_path;  // for --dsos (short or long name)
+  bool resolved = false;
+  bool thread_filtered = false;  // the verdict of the sample that created it
 };
 using SelfMap = std::map<std::pair<std::string, std::string>, SelfEntry>;  // (dso, symbol)
 
 // Self period per (dso, symbol) of one event: the sampled frame's symbol. Inline
 // frames are attributed to the function they were inlined into, as perf does without
 // --inline.
-Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std::uint64_t& total) {
+Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std::uint64_t& total,
+                             const DiffOptions& o) {
+  auto listed = [](const auto& list, const auto& v) {
+    return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
+  };
   SelfMap map;
-  total = 0;
+  total = event < p.events.size() ? p.events[event].total_period : 0;
   for (const auto& s : p.samples) {
     if (s.event != event) continue;
     if (s.stack >= p.stacks.size()) {
       return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
                   p.stacks.size());
     }
-    total += s.period;
     const auto& stack = p.stacks[s.stack];
     const profile::Frame* leaf = nullptr;
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
@@ -48,9 +54,17 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
     // perf shows an unresolved symbol as its map-relative address.
     if (leaf && (sym.empty() || sym == "[unknown]"))
       sym = fmt::format("{:#018x}", leaf->map_address);
-    auto& e = map[{dso, sym}];
+    auto [it, created] = map.try_emplace({dso, sym});
+    auto& e = it->second;
+    if (created && s.thread < p.threads.size()) {
+      const auto& t = p.threads[s.thread];
+      e.thread_filtered =
+          !(listed(o.comms, t.comm) && listed(o.pids, t.pid) && listed(o.tids, t.tid));
+    }
     e.kind = leaf ? leaf->kind : profile::FrameKind::kUnknown;
     e.period += s.period;
+    if (leaf) e.dso_path = leaf->dso_path;
+    e.resolved = leaf && !leaf->function.empty() && leaf->function != "[unknown]";
   }
   return map;
 }
@@ -65,19 +79,40 @@ std::optional<std::uint32_t> event_index(const profile::Profile& p, const std::s
 }  // namespace
 
 Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profile,
-                                               const profile::Profile& new_profile) {
+                                               const profile::Profile& new_profile,
+                                               const DiffOptions& options) {
   std::vector<DiffSection> sections;
+  bool any_common = false;
+  auto listed = [](const std::vector<std::string>& list, const std::string& v) {
+    return std::find(list.begin(), list.end(), v) != list.end();
+  };
+  // perf's filtered entries: hidden, still in the totals.
+  auto shown = [&](const std::pair<std::string, std::string>& key, const SelfEntry& e) {
+    if (e.thread_filtered) return false;
+    if (!options.dsos.empty() && !listed(options.dsos, key.first) &&
+        !listed(options.dsos, e.dso_path))
+      return false;
+    return options.symbols.empty() || (e.resolved && listed(options.symbols, key.second));
+  };
   for (std::size_t e = 0; e < old_profile.events.size(); ++e) {
     const auto other = event_index(new_profile, old_profile.events[e].name);
-    if (!other) continue;
+    any_common = any_common || other.has_value();
     DiffSection section;
     section.event = old_profile.events[e].name;
-    PERFX_TRY(olds, self_periods(old_profile, static_cast<std::uint32_t>(e), section.old_total));
-    PERFX_TRY(news, self_periods(new_profile, *other, section.new_total));
+    PERFX_TRY(olds,
+              self_periods(old_profile, static_cast<std::uint32_t>(e), section.old_total, options));
+    SelfMap news;
+    if (other) {
+      PERFX_TRY(n, self_periods(new_profile, *other, section.new_total, options));
+      news = std::move(n);
+    }
+    // perf pairs entries whatever their filters; a row shows when its baseline entry
+    // passes them (a NEW-only row: when the NEW entry does).
     auto pct = [](std::uint64_t v, std::uint64_t total) {
       return total ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0.0;
     };
     for (const auto& [key, entry] : olds) {
+      if (!shown(key, entry)) continue;
       DiffRow row;
       row.dso = key.first;
       row.symbol = key.second;
@@ -92,7 +127,7 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
       section.rows.push_back(std::move(row));
     }
     for (const auto& [key, entry] : news) {
-      if (olds.count(key)) continue;
+      if (olds.count(key) || !shown(key, entry)) continue;
       DiffRow row;
       row.dso = key.first;
       row.symbol = key.second;
@@ -113,7 +148,7 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
                      });
     sections.push_back(std::move(section));
   }
-  if (sections.empty()) {
+  if (!any_common) {
     std::vector<std::string> names;
     for (const auto& e : old_profile.events) names.push_back(e.name);
     return fail(Errc::kInvalidArgument,
@@ -124,11 +159,12 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
   return sections;
 }
 
-Result<void> write_diff_table(const std::vector<DiffSection>& sections, std::ostream& out) {
+Result<void> write_diff_table(const std::vector<DiffSection>& sections, std::ostream& out,
+                              const DiffOptions& options) {
   std::string text;
   bool first = true;
   for (const auto& section : sections) {
-    if (!first) text += "\n";
+    if (!first && !options.quiet) text += "\n";
     first = false;
     std::size_t dso_w = std::string_view("Shared Object").size();
     std::size_t sym_w = std::string_view("Symbol").size();
@@ -138,19 +174,33 @@ Result<void> write_diff_table(const std::vector<DiffSection>& sections, std::ost
       symbols.push_back((r.kind == profile::FrameKind::kKernel ? "[k] " : "[.] ") + r.symbol);
       sym_w = std::max(sym_w, symbols.back().size());
     }
-    fmt::format_to(std::back_inserter(text), "# Event '{}'\n#\n", section.event);
-    fmt::format_to(std::back_inserter(text), "# Baseline  Delta Abs  {:<{}}  {:<{}}\n",
-                   "Shared Object", dso_w, "Symbol", sym_w);
-    fmt::format_to(std::back_inserter(text), "# ........  .........  {}  {}\n#\n",
-                   std::string(dso_w, '.'), std::string(sym_w, '.'));
+    // perf's sort__setup_elide(): a filter of one value makes its column redundant.
+    const bool show_dso = options.dsos.size() != 1;
+    const bool show_sym = options.symbols.size() != 1;
+    if (!options.quiet) {
+      std::string head = "# Baseline  Delta Abs";
+      std::string dots = "# ........  .........";
+      if (show_dso) {
+        head += fmt::format("  {:<{}}", "Shared Object", dso_w);
+        dots += "  " + std::string(dso_w, '.');
+      }
+      if (show_sym) {
+        head += fmt::format("  {:<{}}", "Symbol", sym_w);
+        dots += "  " + std::string(sym_w, '.');
+      }
+      fmt::format_to(std::back_inserter(text), "# Event '{}'\n#\n{}\n{}\n#\n", section.event, head,
+                     dots);
+    }
     for (std::size_t i = 0; i < section.rows.size(); ++i) {
       const auto& r = section.rows[i];
       const std::string base = r.baseline ? fmt::format("{:.2f}%", *r.baseline) : "";
       // perf leaves the delta empty when the entry has no pair in NEW (and prints
       // "-0.00%" / "+0.00%" for tiny changes, as printf's "%+4.2F%%" does).
       const std::string delta = r.delta ? fmt::format("{:+.2f}%", *r.delta) : "";
-      fmt::format_to(std::back_inserter(text), "{:>10}  {:>9}  {:<{}}  {}\n", base, delta, r.dso,
-                     dso_w, symbols[i]);
+      fmt::format_to(std::back_inserter(text), "{:>10}  {:>9}", base, delta);
+      if (show_dso) fmt::format_to(std::back_inserter(text), "  {:<{}}", r.dso, dso_w);
+      if (show_sym) fmt::format_to(std::back_inserter(text), "  {}", symbols[i]);
+      text += '\n';
     }
   }
   return detail::write_all(out, text);

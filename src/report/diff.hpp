@@ -35,15 +35,35 @@ struct DiffSection {
   std::vector<DiffRow> rows;  ///< sorted as perf diff prints them
 };
 
-/// Compares every event of `old_profile` that `new_profile` also has (by name).
+/// perf diff's filters and layout switches.
+struct DiffOptions {
+  /// --dsos / --symbols: rows of other shared objects (short or long name) or symbols are
+  /// not shown; percentages stay of every sample (perf's filtered hist entries).
+  std::vector<std::string> dsos;
+  std::vector<std::string> symbols;
+  /// -C/--comms, --pid, --tid: perf's thread filter. Rows are (DSO, symbol), so a row
+  /// takes the verdict of the sample that created it, and later samples of other
+  /// threads add to it (perf's hist_entry::filtered).
+  std::vector<std::string> comms;
+  std::vector<std::int32_t> pids;
+  std::vector<std::int32_t> tids;
+  bool quiet = false;  ///< -q: rows only, no "# Event" and column header lines
+};
+
+/// Compares every event of `old_profile`, in its order, with the event of the same name
+/// in `new_profile`; an event NEW lacks is shown with its baselines only, as perf does.
+/// Percentages are of each event's total period (Profile::Event::total_period: samples a
+/// thread filter left out of the profile still count, as in perf).
 /// Error kInvalidArgument when no event is common to both.
 [[nodiscard]] Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profile,
-                                                             const profile::Profile& new_profile);
+                                                             const profile::Profile& new_profile,
+                                                             const DiffOptions& options = {});
 
 /// Prints perf diff's stdio table: "# Event '...'" and the columns
-/// "# Baseline  Delta Abs  Shared Object  Symbol".
+/// "# Baseline  Delta Abs  Shared Object  Symbol" (rows only with `options.quiet`); a
+/// --dsos or --symbols filter of one value drops that column, as perf.
 [[nodiscard]] Result<void> write_diff_table(const std::vector<DiffSection>& sections,
-                                            std::ostream& out);
+                                            std::ostream& out, const DiffOptions& options = {});
 
 /// Differential flame graph (HTML, same viewer as `--format html`): frame widths are
 /// NEW's samples, colours the change of each path's share of all samples (red = grew,

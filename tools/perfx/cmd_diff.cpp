@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "list_options.hpp"
 #include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "profile/load.hpp"
@@ -40,6 +41,18 @@ int run_diff(int argc, char** argv) {
   app.add_option("--title", title, "title of the flame graph");
   app.add_flag("--icicle", icicle, "html: draw roots at the top");
   app.add_flag("-f,--force", force, "read perf.data files not owned by the current user or root");
+  report::DiffOptions dopts;
+  std::string comms, dsos, symbols, pids, tids, cpus, time_range;
+  int verbose = 0;
+  app.add_flag("-q,--quiet", dopts.quiet, "only the rows, no header lines");
+  app.add_flag("-v,--verbose", verbose, "more warnings (accepted for perf's habit)");
+  app.add_option("-C,--comms", comms, "only rows made by samples of these commands");
+  app.add_option("-d,--dsos", dsos, "only rows of these shared objects");
+  app.add_option("-S,--symbols", symbols, "only rows of these symbols");
+  app.add_option("--pid", pids, "only rows made by samples of these process ids");
+  app.add_option("--tid", tids, "only rows made by samples of these thread ids");
+  app.add_option("--cpu", cpus, "only samples on these CPUs (0,2-3)");
+  app.add_option("--time", time_range, "time windows (perf syntax), in both files");
   try {
     parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -48,6 +61,17 @@ int run_diff(int argc, char** argv) {
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   if (files.empty()) files = {"perf.data.old", "perf.data"};
   if (files.size() == 1) files.insert(files.begin(), "perf.data.old");  // perf: NEW is the arg
+  (void)verbose;
+  profile::LoadOptions lo;
+  dopts.comms = split_list(comms);
+  dopts.dsos = split_list(dsos);
+  dopts.symbols = split_list(symbols);
+  lo.time = time_range;
+  if (!parse_int_list(pids, dopts.pids) || !parse_int_list(tids, dopts.tids) ||
+      !parse_cpu_list(cpus, lo.cpus)) {
+    fmt::print(stderr, "perfx diff: bad --pid, --tid or --cpu list\n");
+    return 1;
+  }
 
   // perf's rule (as report and script): another user's perf.data could be crafted
   // against the reader; a damaged file is not silently compared.
@@ -57,7 +81,7 @@ int run_diff(int argc, char** argv) {
       fmt::print(stderr, "perfx diff: {}\n", owner.error().message());
       return 1;
     }
-    auto p = profile::load_profile(files[i], profile::LoadOptions{});
+    auto p = profile::load_profile(files[i], lo);
     if (!p) {
       fmt::print(stderr, "perfx diff: {}: {}\n", files[i], p.error().message());
       return 1;
@@ -84,11 +108,11 @@ int run_diff(int argc, char** argv) {
     options.inverted = icicle;
     r = report::write_diff_flamegraph_html(*old_profile, *new_profile, out, options);
   } else {
-    auto sections = report::diff_profiles(*old_profile, *new_profile);
+    auto sections = report::diff_profiles(*old_profile, *new_profile, dopts);
     if (!sections) {
       r = tl::unexpected(sections.error());
     } else {
-      r = report::write_diff_table(*sections, out);
+      r = report::write_diff_table(*sections, out, dopts);
     }
   }
   // A failed write (disk full) is told with the file's name and errno first.

@@ -1,0 +1,42 @@
+#!/bin/bash
+# Interop: `perfx diff` prints what `perf diff` prints, byte for byte, with perf diff's
+# filters and switches: -q, -C/--comms (a row takes the verdict of the sample that made
+# it, and is shown by its baseline's), --pid, --tid, -d/--dsos and -S/--symbols (one
+# value drops that column), --time; and a baseline event the new file lacks is shown
+# with its baselines only.
+set -u
+source "$(dirname "$0")/common.bash"
+perf record -q -e cpu-clock,syscalls:sys_enter_write -F 4000 -g -o "$tmp/old.data" -- \
+  sh -c "'$fixture' 80000000; echo hi" >/dev/null 2>&1 || { echo "perf record failed"; exit 77; }
+perf record -q -e cpu-clock -F 4000 -g -o "$tmp/new.data" -- \
+  sh -c "'$fixture' 50000000; seq 200000 >/dev/null" >/dev/null 2>&1 || exit 77
+fail=0
+same() {
+  perf diff "$@" "$tmp/old.data" "$tmp/new.data" > "$tmp/perf.out" 2>&1 ||
+    { echo "perf diff $* failed"; fail=1; return; }
+  "$PERFX" diff "$@" "$tmp/old.data" "$tmp/new.data" > "$tmp/perfx.out" 2>"$tmp/err" ||
+    { echo "perfx diff $* failed: $(cat "$tmp/err")"; fail=1; return; }
+  grep -q '%' "$tmp/perf.out" || { echo "perf diff $* printed no rows"; fail=1; return; }
+  # Unresolved rows are left out: perf diff merges a DSO's unresolved addresses into one
+  # row (docs/exports.md), perfx keeps one per address.
+  if ! cmp -s <(grep -v '\[\.\] 0x' "$tmp/perf.out") <(grep -v '\[\.\] 0x' "$tmp/perfx.out"); then
+    echo "DIFF: diff $*"; diff "$tmp/perf.out" "$tmp/perfx.out" | head -10; fail=1
+  fi
+}
+pid=$(perf script -i "$tmp/new.data" -F comm,pid -G 2>/dev/null | awk '$1 == "sh" {print $2; exit}')
+tid=$(perf script -i "$tmp/new.data" -F comm,tid -G 2>/dev/null | awk '$1 == "sym_pinned" {print $2; exit}')
+same
+same -q
+same -C sym_pinned
+same --comms sh,seq
+same --pid "${pid:-1}"
+same --tid "${tid:-1}"
+same -d libc.so.6
+same -d "$(basename "$fixture"),libc.so.6"
+same -S sym_alpha
+same -S sym_alpha,sym_outer -q
+same --time 0%-50%
+"$PERFX" diff "$tmp/old.data" "$tmp/new.data" 2>/dev/null | grep -q "^# Event 'syscalls:sys_enter_write'" ||
+  { echo "the baseline-only event has no section"; fail=1; }
+[ $fail = 0 ] && echo "perfx diff's options match perf diff"
+exit $fail
