@@ -32,7 +32,9 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
     return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
   };
   SelfMap map;
-  total = event < p.events.size() ? p.events[event].total_period : 0;
+  // The event's total counts samples a thread filter kept out of the profile (perf's
+  // percentages are of all); a profile made without totals falls back to its samples'.
+  std::uint64_t sum = 0;
   for (const auto& s : p.samples) {
     if (s.event != event) continue;
     if (s.stack >= p.stacks.size()) {
@@ -49,6 +51,7 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
       leaf = &p.frames[*it];
       if (!leaf->inlined) break;
     }
+    sum += s.period;
     const std::string dso = leaf && !leaf->dso.empty() ? leaf->dso : "[unknown]";
     std::string sym = leaf ? leaf->function : "[unknown]";
     // perf shows an unresolved symbol as its map-relative address.
@@ -66,6 +69,7 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
     if (leaf) e.dso_path = leaf->dso_path;
     e.resolved = leaf && !leaf->function.empty() && leaf->function != "[unknown]";
   }
+  total = std::max(sum, event < p.events.size() ? p.events[event].total_period : 0);
   return map;
 }
 
