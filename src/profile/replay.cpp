@@ -103,8 +103,10 @@ std::string describe_damage(const record::PerfDataReader& reader, const Result<v
 symbol::ThreadState* apply_record(symbol::Machine& machine, const record::Record& r) {
   symbol::ThreadState* thread = nullptr;
   if (const auto* m = r.get<record::Mmap>()) {
+    // perf's map of an MMAP (no prot): PROT_EXEC unless it is a data map.
     machine.on_mmap(static_cast<std::int32_t>(m->pid), static_cast<std::int32_t>(m->tid), m->addr,
-                    m->len, m->pgoff, std::string(m->filename), {});
+                    m->len, m->pgoff, std::string(m->filename), {},
+                    (r.header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 0u : 4u /* PROT_EXEC */);
     thread =
         static_cast<std::int32_t>(m->pid) == -1
             ? &machine.thread(0, 0)  // kernel maps: perf shows the idle "swapper"
@@ -114,7 +116,8 @@ symbol::ThreadState* apply_record(symbol::Machine& machine, const record::Record
     if (m2->has_build_id)
       bid = build_id_hex(m2->build_id.data(), std::min<std::size_t>(m2->build_id_size, 20));
     machine.on_mmap(static_cast<std::int32_t>(m2->pid), static_cast<std::int32_t>(m2->tid),
-                    m2->addr, m2->len, m2->pgoff, std::string(m2->filename), bid);
+                    m2->addr, m2->len, m2->pgoff, std::string(m2->filename), bid, m2->prot,
+                    m2->flags, m2->has_build_id ? 0 : m2->ino);
     thread = static_cast<std::int32_t>(m2->pid) == -1
                  ? &machine.thread(0, 0)
                  : &machine.thread(static_cast<std::int32_t>(m2->pid),
@@ -125,7 +128,8 @@ symbol::ThreadState* apply_record(symbol::Machine& machine, const record::Record
     thread = &machine.thread(static_cast<std::int32_t>(c->pid), static_cast<std::int32_t>(c->tid));
   } else if (const auto* f = r.get<record::Fork>()) {
     machine.on_fork(static_cast<std::int32_t>(f->pid), static_cast<std::int32_t>(f->ppid),
-                    static_cast<std::int32_t>(f->tid), static_cast<std::int32_t>(f->ptid));
+                    static_cast<std::int32_t>(f->tid), static_cast<std::int32_t>(f->ptid),
+                    (r.header.misc & PERF_RECORD_MISC_FORK_EXEC) == 0);
     thread = &machine.thread(static_cast<std::int32_t>(f->pid), static_cast<std::int32_t>(f->tid));
   } else if (const auto* e = r.get<record::Exit>()) {
     thread = &machine.thread(static_cast<std::int32_t>(e->pid), static_cast<std::int32_t>(e->tid));

@@ -131,8 +131,8 @@ std::string module_name(const std::string& path) {
 }  // namespace
 
 void Machine::on_mmap(std::int32_t pid, std::int32_t tid, std::uint64_t start, std::uint64_t len,
-                      std::uint64_t pgoff, const std::string& filename,
-                      const std::string& build_id) {
+                      std::uint64_t pgoff, const std::string& filename, const std::string& build_id,
+                      std::uint32_t prot, std::uint32_t flags, std::uint64_t ino) {
   if (!build_id.empty()) dsos_.set_build_id(filename, build_id);
   ++generation_;
   if (pid == -1) {
@@ -148,7 +148,7 @@ void Machine::on_mmap(std::int32_t pid, std::int32_t tid, std::uint64_t start, s
     return;
   }
   ThreadState& t = thread(pid, tid);
-  Map m{start, start + len, pgoff, nullptr, false};
+  Map m{start, start + len, pgoff, nullptr, false, prot, flags, ino};
   if (filename == "[vdso]") {
     m.dso = dsos_.get(filename, DsoKind::kVdso, build_id);
   } else if (is_anon(filename)) {
@@ -169,7 +169,8 @@ void Machine::on_comm(std::int32_t pid, std::int32_t tid, const std::string& com
   thread(pid, tid).comm = comm;
 }
 
-void Machine::on_fork(std::int32_t pid, std::int32_t ppid, std::int32_t tid, std::int32_t ptid) {
+void Machine::on_fork(std::int32_t pid, std::int32_t ppid, std::int32_t tid, std::int32_t ptid,
+                      bool clone_maps) {
   ThreadState& parent = thread(ppid, ptid);
   ++generation_;
   std::string comm = parent.comm;
@@ -179,12 +180,13 @@ void Machine::on_fork(std::int32_t pid, std::int32_t ppid, std::int32_t tid, std
     if (!parent.maps) parent.maps = maps;
     maps = parent.maps;
   } else {
-    maps = std::make_shared<MapSet>(*parent.maps);
+    maps = clone_maps ? std::make_shared<MapSet>(*parent.maps) : std::make_shared<MapSet>();
     processes_[pid] = maps;
   }
   ThreadState t;
   t.pid = pid;
   t.tid = tid;
+  t.ppid = parent.tid;  // perf's thread__fork()
   t.comm = std::move(comm);
   t.maps = std::move(maps);
   threads_[tid] = std::move(t);

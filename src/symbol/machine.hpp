@@ -6,7 +6,7 @@
 ///               samples still inside execve() return to the old image, and the new
 ///               binary's MMAPs that follow replace what they overlap
 ///   FORK        a new thread (pid == ppid) shares its process's maps; a new process
-///               gets a copy of the parent's maps and its comm
+///               gets a copy of the parent's maps (none for a synthesized FORK) and its comm
 ///   EXIT        nothing is dropped (late samples of an exiting thread still resolve)
 /// Kernel maps (pid -1 MMAPs and kallsyms) are shared by all processes.
 /// Feed records in time order. Not thread-safe: one replay thread; the Dso objects
@@ -30,7 +30,10 @@ struct Map {
   std::uint64_t end = 0;
   std::uint64_t pgoff = 0;
   Dso* dso = nullptr;
-  bool identity = false;  ///< JIT/anon and kernel maps: addresses are absolute
+  bool identity = false;    ///< JIT/anon and kernel maps: addresses are absolute
+  std::uint32_t prot = 0;   ///< PROT_* (MMAP2; PROT_EXEC for an MMAP of code)
+  std::uint32_t flags = 0;  ///< MAP_* (MMAP2)
+  std::uint64_t ino = 0;    ///< inode (MMAP2 without a build-id)
 
   /// perf's map__map_ip(): the address as the DSO sees it (file offset or absolute).
   [[nodiscard]] std::uint64_t map_ip(std::uint64_t ip) const noexcept {
@@ -47,6 +50,11 @@ class MapSet {
   [[nodiscard]] const Map* find(std::uint64_t addr) const;
   void clear() { maps_.clear(); }
   [[nodiscard]] std::size_t size() const noexcept { return maps_.size(); }
+  /// Calls `fn(map)` for every map, by start address.
+  template <typename Fn>
+  void for_each(Fn&& fn) const {
+    for (const auto& [start, m] : maps_) fn(m);
+  }
 
  private:
   std::map<std::uint64_t, Map> maps_;  // keyed by start
@@ -57,6 +65,7 @@ class Unwinder;
 struct ThreadState {
   std::int32_t pid = -1;
   std::int32_t tid = -1;
+  std::int32_t ppid = -1;  ///< the forking thread's tid (perf's thread->ppid); -1 unknown
   std::string comm;
   std::shared_ptr<MapSet> maps;
 };
@@ -91,15 +100,25 @@ class Machine {
   explicit Machine(SearchPaths paths = {});
   ~Machine();
 
-  /// MMAP/MMAP2. `pid` -1 = kernel map. `build_id` hex or "".
+  /// MMAP/MMAP2. `pid` -1 = kernel map. `build_id` hex or "". `prot`, `flags`, `ino`:
+  /// kept on the map for listings (perf report --mmaps).
   void on_mmap(std::int32_t pid, std::int32_t tid, std::uint64_t start, std::uint64_t len,
-               std::uint64_t pgoff, const std::string& filename, const std::string& build_id);
+               std::uint64_t pgoff, const std::string& filename, const std::string& build_id,
+               std::uint32_t prot = 0, std::uint32_t flags = 0, std::uint64_t ino = 0);
   void on_comm(std::int32_t pid, std::int32_t tid, const std::string& comm, bool exec);
-  void on_fork(std::int32_t pid, std::int32_t ppid, std::int32_t tid, std::int32_t ptid);
+  /// FORK. `clone_maps` false: a FORK perf synthesized for a task that already ran
+  /// (PERF_RECORD_MISC_FORK_EXEC), whose own MMAPs follow: a new process then starts with
+  /// no maps instead of a copy of its parent's (perf's machine__process_fork_event()).
+  void on_fork(std::int32_t pid, std::int32_t ppid, std::int32_t tid, std::int32_t ptid,
+               bool clone_maps = true);
   void on_exit(std::int32_t pid, std::int32_t tid);
 
   /// The thread (created on first sight, sharing its process's maps).
   ThreadState& thread(std::int32_t pid, std::int32_t tid);
+  /// Every thread seen, by tid (exited ones too).
+  [[nodiscard]] const std::unordered_map<std::int32_t, ThreadState>& threads() const noexcept {
+    return threads_;
+  }
   /// Resolves `ip` of `t` to a map; `kernel` = the ip is a kernel address (cpumode).
   [[nodiscard]] Location resolve(const ThreadState& t, std::uint64_t ip, bool kernel);
 

@@ -237,7 +237,8 @@ Result<void> synthesize_process(pid_t pid, const record::SampleLayout& layout,
     f.tid = static_cast<std::uint32_t>(tid);
     f.ppid = static_cast<std::uint32_t>(tid == tgid ? ppid : tgid);
     f.ptid = f.ppid;
-    PERFX_CHECK(emit(f, 0, layout, out));
+    // perf marks its synthesized FORKs: readers do not copy the parent's maps for them.
+    PERFX_CHECK(emit(f, PERF_RECORD_MISC_FORK_EXEC, layout, out));
     if (opt.namespaces) PERFX_CHECK(synthesize_namespaces(tgid, tid, layout, out, opt.proc_root));
     record::Comm c;
     c.pid = static_cast<std::uint32_t>(tgid);

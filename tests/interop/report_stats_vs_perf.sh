@@ -2,7 +2,8 @@
 # Interop: `perfx report --stats` prints what `perf report --stats` prints (records by
 # type with their shares, per-event samples), byte for byte, for a plain recording with
 # a tracepoint and context switches, a zstd-compressed one (-z: COMPRESSED counted with
-# the records inside), a pipe-mode one read from stdin, and with --no-skip-empty.
+# the records inside), a pipe-mode one read from stdin, and with --no-skip-empty; and
+# --tasks / --mmaps the same as perf's, for a command and a system-wide recording.
 set -u
 source "$(dirname "$0")/common.bash"
 perf record -q -e cpu-clock,syscalls:sys_enter_write -F 2000 -g --switch-events -o "$tmp/p.data" -- \
@@ -30,5 +31,19 @@ same compressed "$tmp/z.data"
 same pipe -
 grep -q "COMPRESSED events:" "$tmp/perfx.compressed" || { echo "no COMPRESSED line"; fail=1; }
 grep -q "SWITCH events:" "$tmp/perfx.plain" || { echo "no SWITCH line"; fail=1; }
-[ $fail = 0 ] && echo "perfx report --stats matches perf"
+# --tasks / --mmaps: the thread tree (and each process's maps) as perf prints it, for a
+# command and for a system-wide recording (synthesized FORKs copy no maps).
+perf record -q -a -e cpu-clock -F 1000 -o "$tmp/sys.data" -- sleep 0.3 >/dev/null 2>&1 ||
+  { echo "perf record -a failed"; exit 77; }
+for f in p.data sys.data; do
+  for opt in --tasks --mmaps; do
+    perf report -i "$tmp/$f" $opt > "$tmp/perf.t" 2>/dev/null
+    "$PERFX" report -i "$tmp/$f" $opt > "$tmp/perfx.t" 2>/dev/null
+    grep -q "pid      tid     ppid  comm" "$tmp/perf.t" || { echo "$f $opt: perf printed no tasks"; fail=1; continue; }
+    cmp -s "$tmp/perf.t" "$tmp/perfx.t" ||
+      { echo "$f $opt differs:"; diff "$tmp/perf.t" "$tmp/perfx.t" | head -10; fail=1; }
+  done
+done
+grep -q " | " "$tmp/perfx.t" || { echo "--mmaps of a system-wide recording: no child task"; fail=1; }
+[ $fail = 0 ] && echo "perfx report --stats, --tasks and --mmaps match perf"
 exit $fail

@@ -26,6 +26,7 @@
 #include "report/export.hpp"
 #include "report/record_stats.hpp"
 #include "report/report_table.hpp"
+#include "report/task_tree.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -124,6 +125,9 @@ int run_report(int argc, char** argv) {
                  "separate columns with this string (no padding of values, no dot rule)");
   bool stats = false;
   app.add_flag("--stats", stats, "counts of the recording's records by type, not the report");
+  bool tasks = false, mmaps = false;
+  app.add_flag("--tasks", tasks, "the recording's threads as a tree, not the report");
+  app.add_flag("--mmaps", mmaps, "--tasks with each thread's memory maps");
   bool skip_empty = true;
   app.add_flag("--skip-empty,!--no-skip-empty", skip_empty,
                "--stats: leave out types and events with nothing counted (default)");
@@ -155,10 +159,11 @@ int run_report(int argc, char** argv) {
   if (!format.empty() && !report::is_export_format(format))
     return error_exit(fmt::format("unknown --format '{}'", format));
 
-  if (stats) {
+  if (stats || tasks || mmaps) {
     auto file = OutputFile::open(output);
     if (!file) return error_exit(file.error().message());
-    auto ok = report::write_record_stats(file->stream(), input, skip_empty);
+    auto ok = stats ? report::write_record_stats(file->stream(), input, skip_empty)
+                    : report::write_task_tree(file->stream(), input, mmaps);
     if (auto closed = file->finish(); !closed) return error_exit(closed.error().message());
     if (!ok) return error_exit(ok.error().message());
     return 0;
