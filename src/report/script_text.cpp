@@ -554,6 +554,9 @@ Result<void> write_script(std::ostream& out, const std::string& path,
                            a.name, what, field);
     };
     need(kCpu, PERF_SAMPLE_CPU, "CPU", "cpu");
+    // -C on an event without CPU fields (pipe mode: known only now).
+    if (!options.cpus.empty() && !(st & PERF_SAMPLE_CPU) && field_error)
+      field_error = fail(Errc::kInvalidArgument, "{}", profile::kNoCpuEvents);
     need(kAddr, PERF_SAMPLE_ADDR, "ADDR", "addr");
     a.fields = (a.fields | spec.add) & ~spec.remove;
     if ((a.fields & kSymoff) && !(a.fields & kSym) && field_error) {

@@ -47,8 +47,9 @@ Result<void> write_task_tree(std::ostream& out, const std::string& path, bool mm
   PERFX_TRY(reader, record::PerfDataReader::open(path));
   symbol::Machine machine;
   machine.thread(0, 0);  // perf registers the idle thread, "swapper"
-  auto replayed = profile::replay(reader, machine, [](const profile::ReplayItem&) { return true; });
-  if (!replayed) return replayed;
+  // A damaged file: the threads read before the damage are listed, then the error.
+  const auto replayed =
+      profile::replay(reader, machine, [](const profile::ReplayItem&) { return true; });
 
   // perf walks its thread table: buckets of tid % 256, each by tid.
   std::vector<Task> tasks;
@@ -84,6 +85,8 @@ Result<void> write_task_tree(std::ostream& out, const std::string& path, bool mm
   for (const Task* root : roots) print_task(text, *root, 0, mmaps);
   out << text;
   if (!out) return fail(Errc::kIo, "writing the task list failed");
+  if (auto damage = profile::describe_damage(reader, replayed); !damage.empty())
+    return fail(replayed ? Errc::kMalformedData : replayed.error().code(), "{}", damage);
   return {};
 }
 

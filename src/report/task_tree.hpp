@@ -18,7 +18,8 @@
 
 namespace perfx::report {
 
-/// Replays the recording at `path` ("-" = stdin) and writes the thread tree.
+/// Replays the recording at `path` ("-" = stdin) and writes the thread tree. A damaged
+/// file gives the tree of what was read, then the error naming the damage.
 /// Errors: the reader's, and kMalformedData when a thread's parent is not a thread of the
 /// recording (perf: "failed to process tasks").
 [[nodiscard]] Result<void> write_task_tree(std::ostream& out, const std::string& path, bool mmaps);

@@ -44,6 +44,13 @@ for f in p.data sys.data; do
       { echo "$f $opt differs:"; diff "$tmp/perf.t" "$tmp/perfx.t" | head -10; fail=1; }
   done
 done
+# A truncated file: the threads read before the cut, then the error naming the offset.
+head -c $(( $(stat -c %s "$tmp/sys.data") * 2 / 3 )) "$tmp/sys.data" > "$tmp/cut.data"
+if "$PERFX" report -i "$tmp/cut.data" --tasks > "$tmp/cut.out" 2> "$tmp/cut.err"; then
+  echo "--tasks on a truncated file: status 0"; fail=1
+fi
+grep -q "|swapper" "$tmp/cut.out" && grep -q "offset" "$tmp/cut.err" ||
+  { echo "--tasks on a truncated file: $(cat "$tmp/cut.err")"; fail=1; }
 grep -q " | " "$tmp/perfx.t" || { echo "--mmaps of a system-wide recording: no child task"; fail=1; }
 [ $fail = 0 ] && echo "perfx report --stats, --tasks and --mmaps match perf"
 exit $fail

@@ -65,6 +65,12 @@ if "$PERFX" script -i "$tmp/nocpu.data" -C 0 > /dev/null 2>"$tmp/err" ||
   ! grep -q 'File does not contain CPU events' "$tmp/err"; then
   echo "-C on a file without CPU fields: $(cat "$tmp/err")"; fail=1
 fi
+# Pipe mode: the events are known only while reading; -C still needs their CPU field.
+perf record -q -e cpu-clock -o - -- "$fixture" 2000000 2>/dev/null > "$tmp/pipe.data"
+if "$PERFX" script -i - -C 0 < "$tmp/pipe.data" > /dev/null 2>"$tmp/err" ||
+  ! grep -q 'File does not contain CPU events' "$tmp/err"; then
+  echo "-C on a pipe without CPU fields: $(cat "$tmp/err")"; fail=1
+fi
 if "$PERFX" script -i "$tmp/f.data" --pid 12x > /dev/null 2>"$tmp/err" || ! grep -q "12x" "$tmp/err"; then
   echo "--pid 12x: $(cat "$tmp/err")"; fail=1
 fi

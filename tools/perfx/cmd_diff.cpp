@@ -76,6 +76,13 @@ int run_diff(int argc, char** argv) {
   // perf's rule (as report and script): another user's perf.data could be crafted
   // against the reader; a damaged file is not silently compared.
   std::optional<profile::Profile> profiles[2];
+  // The reader's messages name the file already; others get it in front.
+  auto say = [](const std::string& file, const std::string& msg) {
+    if (msg.rfind(file, 0) == 0)
+      fmt::print(stderr, "perfx diff: {}\n", msg);
+    else
+      fmt::print(stderr, "perfx diff: {}: {}\n", file, msg);
+  };
   for (std::size_t i = 0; i < 2; ++i) {
     if (auto owner = record::check_input_owner(files[i], force); !owner) {
       fmt::print(stderr, "perfx diff: {}\n", owner.error().message());
@@ -83,11 +90,11 @@ int run_diff(int argc, char** argv) {
     }
     auto p = profile::load_profile(files[i], lo);
     if (!p) {
-      fmt::print(stderr, "perfx diff: {}: {}\n", files[i], p.error().message());
+      say(files[i], p.error().message());
       return 1;
     }
     if (!p->damage.empty()) {
-      fmt::print(stderr, "perfx diff: {}: {}\n", files[i], p->damage);
+      say(files[i], p->damage);
       return 1;
     }
     profiles[i] = std::move(*p);
