@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <unordered_map>
 
@@ -19,8 +20,16 @@ struct SelfEntry {
   std::uint64_t period = 0;
   std::string dso_path;  // for --dsos (short or long name)
   bool resolved = false;
-  bool thread_filtered = false;  // the verdict of the sample that created it
+  bool thread_filtered = false;                      // the verdict of the sample that created it
+  std::uint64_t lowest_address = ~std::uint64_t{0};  // the unresolved entry's address
 };
+// The key of a DSO's unresolved entry (sorts before symbol names).
+constexpr const char* kUnresolvedKey = "\x01";
+
+// The row's symbol text: the name, or perf's map-relative address for unresolved code.
+std::string row_symbol(const std::string& key, const SelfEntry& e) {
+  return key == kUnresolvedKey ? fmt::format("{:#018x}", e.lowest_address) : key;
+}
 using SelfMap = std::map<std::pair<std::string, std::string>, SelfEntry>;  // (dso, symbol)
 
 // Self period per (dso, symbol) of one event: the sampled frame's symbol. Inline
@@ -54,11 +63,13 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
     sum += s.period;
     const std::string dso = leaf && !leaf->dso.empty() ? leaf->dso : "[unknown]";
     std::string sym = leaf ? leaf->function : "[unknown]";
-    // perf shows an unresolved symbol as its map-relative address.
-    if (leaf && (sym.empty() || sym == "[unknown]"))
-      sym = fmt::format("{:#018x}", leaf->map_address);
+    // perf diff collapses a DSO's unresolved addresses into one entry, shown by the
+    // lowest (its collapse keeps the first of its address-ordered input).
+    const bool unresolved = leaf && (sym.empty() || sym == "[unknown]");
+    if (unresolved) sym = kUnresolvedKey;
     auto [it, created] = map.try_emplace({dso, sym});
     auto& e = it->second;
+    if (unresolved) e.lowest_address = std::min(e.lowest_address, leaf->map_address);
     if (created && s.thread < p.threads.size()) {
       const auto& t = p.threads[s.thread];
       e.thread_filtered =
@@ -73,6 +84,42 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
   return map;
 }
 
+// perf diff's output order for the compute column: rows only in OLD (nothing computed)
+// last, by baseline; delta and delta-abs sort every other row by their delta; ratio and
+// wdiff sort the rows of both files by their value, then NEW-only rows ("N/A") by their
+// period. Equal rows keep (DSO, symbol) order.
+void sort_rows(std::vector<DiffRow>& rows, DiffCompute compute) {
+  auto rank = [&](const DiffRow& r) {
+    if (!r.delta) return 2;  // only in OLD
+    if ((compute == DiffCompute::kRatio || compute == DiffCompute::kWeighted) && !r.ratio)
+      return 1;  // only in NEW: "N/A"
+    return 0;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](const DiffRow& a, const DiffRow& b) {
+    const int ra = rank(a);
+    const int rb = rank(b);
+    if (ra != rb) return ra < rb;
+    if (ra == 2) return a.baseline.value_or(0) > b.baseline.value_or(0);
+    if (ra == 1) return a.new_period > b.new_period;
+    switch (compute) {
+      case DiffCompute::kDeltaAbs:
+        if (std::fabs(*a.delta) != std::fabs(*b.delta))
+          return std::fabs(*a.delta) > std::fabs(*b.delta);
+        break;
+      case DiffCompute::kDelta:
+        if (*a.delta != *b.delta) return *a.delta > *b.delta;
+        break;
+      case DiffCompute::kRatio:
+        if (*a.ratio != *b.ratio) return *a.ratio > *b.ratio;
+        break;
+      case DiffCompute::kWeighted:
+        if (*a.wdiff != *b.wdiff) return *a.wdiff > *b.wdiff;
+        break;
+    }
+    return a.baseline.value_or(0) > b.baseline.value_or(0);
+  });
+}
+
 std::optional<std::uint32_t> event_index(const profile::Profile& p, const std::string& name) {
   for (std::size_t i = 0; i < p.events.size(); ++i) {
     if (p.events[i].name == name) return static_cast<std::uint32_t>(i);
@@ -81,6 +128,30 @@ std::optional<std::uint32_t> event_index(const profile::Profile& p, const std::s
 }
 
 }  // namespace
+
+Result<void> parse_diff_compute(const std::string& text, DiffOptions& o) {
+  if (text == "delta") {
+    o.compute = DiffCompute::kDelta;
+  } else if (text == "delta-abs") {
+    o.compute = DiffCompute::kDeltaAbs;
+  } else if (text == "ratio") {
+    o.compute = DiffCompute::kRatio;
+  } else if (text.rfind("wdiff", 0) == 0) {
+    // wdiff:W1,W2, both integers (perf's setup_compute_opt_wdiff())
+    long long w1 = 0, w2 = 0;
+    char tail = 0;
+    if (std::sscanf(text.c_str(), "wdiff:%lld,%lld%c", &w1, &w2, &tail) != 2)
+      return fail(Errc::kInvalidArgument, "Failed: wrong weight data, use 'wdiff:w1,w2' (got '{}')",
+                  text);
+    o.compute = DiffCompute::kWeighted;
+    o.weight_old = w1;
+    o.weight_new = w2;
+  } else {
+    return fail(Errc::kInvalidArgument,
+                "Failed: '{}' is not computation method (use 'delta','ratio' or 'wdiff')", text);
+  }
+  return {};
+}
 
 Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profile,
                                                const profile::Profile& new_profile,
@@ -119,7 +190,7 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
       if (!shown(key, entry)) continue;
       DiffRow row;
       row.dso = key.first;
-      row.symbol = key.second;
+      row.symbol = row_symbol(key.second, entry);
       row.kind = entry.kind;
       row.old_period = entry.period;
       row.baseline = pct(entry.period, section.old_total);
@@ -127,29 +198,35 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
       if (it != news.end()) {
         row.new_period = it->second.period;
         row.delta = pct(row.new_period, section.new_total) - *row.baseline;
+        // perf's compute_ratio() and compute_wdiff()
+        row.ratio = static_cast<double>(row.new_period) /
+                    static_cast<double>(row.old_period != 0 ? row.old_period : 1);
+        row.wdiff = static_cast<std::int64_t>(row.new_period) * options.weight_new -
+                    static_cast<std::int64_t>(row.old_period) * options.weight_old;
+      } else if (options.baseline_only) {
+        continue;
       }
       section.rows.push_back(std::move(row));
     }
+    if (options.baseline_only) {
+      // perf drops the unpaired entries before its output sort, which sums the
+      // baselines again: percentages of the paired rows (deltas keep the totals).
+      std::uint64_t kept = 0;
+      for (const auto& r : section.rows) kept += r.old_period;
+      for (auto& r : section.rows) r.baseline = pct(r.old_period, kept);
+    }
     for (const auto& [key, entry] : news) {
+      if (options.baseline_only) break;
       if (olds.count(key) || !shown(key, entry)) continue;
       DiffRow row;
       row.dso = key.first;
-      row.symbol = key.second;
+      row.symbol = row_symbol(key.second, entry);
       row.kind = entry.kind;
       row.new_period = entry.period;
       row.delta = pct(entry.period, section.new_total);
       section.rows.push_back(std::move(row));
     }
-    // perf diff's default order (-o 0 with "Delta Abs"): by |delta| descending; rows
-    // only in OLD (no delta) last, by baseline.
-    std::stable_sort(section.rows.begin(), section.rows.end(),
-                     [](const DiffRow& a, const DiffRow& b) {
-                       if (a.delta.has_value() != b.delta.has_value()) return a.delta.has_value();
-                       if (a.delta && b.delta && std::fabs(*a.delta) != std::fabs(*b.delta)) {
-                         return std::fabs(*a.delta) > std::fabs(*b.delta);
-                       }
-                       return a.baseline.value_or(0) > b.baseline.value_or(0);
-                     });
+    sort_rows(section.rows, options.compute);
     sections.push_back(std::move(section));
   }
   if (!any_common) {
@@ -181,27 +258,67 @@ Result<void> write_diff_table(const std::vector<DiffSection>& sections, std::ost
     // perf's sort__setup_elide(): a filter of one value makes its column redundant.
     const bool show_dso = options.dsos.size() != 1;
     const bool show_sym = options.symbols.size() != 1;
+    // The compute column: perf's header and width per -c.
+    std::string_view col = "Delta Abs";
+    std::size_t col_w = 9;
+    switch (options.compute) {
+      case DiffCompute::kDeltaAbs:
+        break;
+      case DiffCompute::kDelta:
+        col = "Delta";
+        col_w = 7;
+        break;
+      case DiffCompute::kRatio:
+        col = "Ratio";
+        col_w = 14;
+        break;
+      case DiffCompute::kWeighted:
+        col = "Weighted diff";
+        col_w = 14;
+        break;
+    }
     if (!options.quiet) {
-      std::string head = "# Baseline  Delta Abs";
-      std::string dots = "# ........  .........";
-      if (show_dso) {
-        head += fmt::format("  {:<{}}", "Shared Object", dso_w);
-        dots += "  " + std::string(dso_w, '.');
-      }
-      if (show_sym) {
-        head += fmt::format("  {:<{}}", "Symbol", sym_w);
-        dots += "  " + std::string(sym_w, '.');
-      }
+      std::string head = "# Baseline";
+      std::string dots = "# ........";
+      auto add = [&](std::string_view name, std::size_t w, bool left) {
+        head += left ? fmt::format("  {:<{}}", name, w) : fmt::format("  {:>{}}", name, w);
+        dots += "  " + std::string(w, '.');
+      };
+      if (options.periods) add("Base period", 14, false);
+      add(col, col_w, false);
+      if (options.periods) add("Period", 14, false);
+      if (show_dso) add("Shared Object", dso_w, true);
+      if (show_sym) add("Symbol", sym_w, true);
       fmt::format_to(std::back_inserter(text), "# Event '{}'\n#\n{}\n{}\n#\n", section.event, head,
                      dots);
     }
     for (std::size_t i = 0; i < section.rows.size(); ++i) {
       const auto& r = section.rows[i];
       const std::string base = r.baseline ? fmt::format("{:.2f}%", *r.baseline) : "";
-      // perf leaves the delta empty when the entry has no pair in NEW (and prints
-      // "-0.00%" / "+0.00%" for tiny changes, as printf's "%+4.2F%%" does).
-      const std::string delta = r.delta ? fmt::format("{:+.2f}%", *r.delta) : "";
-      fmt::format_to(std::back_inserter(text), "{:>10}  {:>9}", base, delta);
+      // perf leaves the column empty when the entry has no pair in NEW (and prints
+      // "-0.00%" / "+0.00%" for tiny changes, as printf's "%+4.2F%%" does); ratio and
+      // wdiff are "N/A" for a row only NEW has.
+      std::string value;
+      if (r.delta) {
+        switch (options.compute) {
+          case DiffCompute::kDeltaAbs:
+          case DiffCompute::kDelta:
+            value = fmt::format("{:+.2f}%", *r.delta);
+            break;
+          case DiffCompute::kRatio:
+            value = r.ratio ? fmt::format("{:.6f}", *r.ratio) : "N/A";
+            break;
+          case DiffCompute::kWeighted:
+            value = r.wdiff ? fmt::format("{}", *r.wdiff) : "N/A";
+            break;
+        }
+      }
+      fmt::format_to(std::back_inserter(text), "{:>10}", base);
+      if (options.periods) fmt::format_to(std::back_inserter(text), "  {:>14}", r.old_period);
+      fmt::format_to(std::back_inserter(text), "  {:>{}}", value, col_w);
+      if (options.periods)
+        fmt::format_to(std::back_inserter(text), "  {:>14}",
+                       r.delta ? fmt::format("{}", r.new_period) : std::string());
       if (show_dso) fmt::format_to(std::back_inserter(text), "  {:<{}}", r.dso, dso_w);
       if (show_sym) fmt::format_to(std::back_inserter(text), "  {}", symbols[i]);
       text += '\n';

@@ -25,6 +25,9 @@ struct DiffRow {
   std::uint64_t new_period = 0;
   std::optional<double> baseline;  ///< old self percent; nullopt when only in NEW
   std::optional<double> delta;     ///< new - old percent; nullopt when only in OLD
+  /// -c ratio / wdiff: for rows in both files (new / old period, new*w2 - old*w1).
+  std::optional<double> ratio;
+  std::optional<std::int64_t> wdiff;
 };
 
 /// One event compared (matched by name between the two profiles).
@@ -35,8 +38,16 @@ struct DiffSection {
   std::vector<DiffRow> rows;  ///< sorted as perf diff prints them
 };
 
+/// perf diff's -c: what the second column computes, and the row order.
+enum class DiffCompute : std::uint8_t { kDeltaAbs, kDelta, kRatio, kWeighted };
+
 /// perf diff's filters and layout switches.
 struct DiffOptions {
+  DiffCompute compute = DiffCompute::kDeltaAbs;
+  std::int64_t weight_old = 1;  ///< wdiff:w1,w2
+  std::int64_t weight_new = 1;
+  bool periods = false;        ///< -p: "Base period" and "Period" columns
+  bool baseline_only = false;  ///< -b: only rows in both files, baselines of those
   /// --dsos / --symbols: rows of other shared objects (short or long name) or symbols are
   /// not shown; percentages stay of every sample (perf's filtered hist entries).
   std::vector<std::string> dsos;
@@ -49,6 +60,10 @@ struct DiffOptions {
   std::vector<std::int32_t> tids;
   bool quiet = false;  ///< -q: rows only, no "# Event" and column header lines
 };
+
+/// Parses perf diff's -c value: delta, delta-abs, ratio, wdiff:W1,W2 (perf's words in the
+/// error).
+[[nodiscard]] Result<void> parse_diff_compute(const std::string& text, DiffOptions& options);
 
 /// Compares every event of `old_profile`, in its order, with the event of the same name
 /// in `new_profile`; an event NEW lacks is shown with its baselines only, as perf does.

@@ -45,6 +45,11 @@ int run_diff(int argc, char** argv) {
   std::string comms, dsos, symbols, pids, tids, cpus, time_range;
   int verbose = 0;
   app.add_flag("-q,--quiet", dopts.quiet, "only the rows, no header lines");
+  std::string compute;
+  app.add_option("-c,--compute", compute,
+                 "delta, delta-abs (default), ratio or wdiff:W1,W2: the second column");
+  app.add_flag("-p,--period", dopts.periods, "show the periods (Base period, Period)");
+  app.add_flag("-b,--baseline-only", dopts.baseline_only, "only rows found in both files");
   app.add_flag("-v,--verbose", verbose, "more warnings (accepted for perf's habit)");
   app.add_option("-C,--comms", comms, "only rows made by samples of these commands");
   app.add_option("-d,--dsos", dsos, "only rows of these shared objects");
@@ -62,6 +67,12 @@ int run_diff(int argc, char** argv) {
   if (files.empty()) files = {"perf.data.old", "perf.data"};
   if (files.size() == 1) files.insert(files.begin(), "perf.data.old");  // perf: NEW is the arg
   (void)verbose;
+  if (!compute.empty()) {
+    if (auto ok = report::parse_diff_compute(compute, dopts); !ok) {
+      fmt::print(stderr, "perfx diff: {}\n", ok.error().message());
+      return 1;
+    }
+  }
   profile::LoadOptions lo;
   dopts.comms = split_list(comms);
   dopts.dsos = split_list(dsos);
