@@ -53,7 +53,9 @@ perf report -i "$tmp/delay.data" --header-only 2>&1 | grep -q "enable_on_exec" &
   { echo "-D: still enable_on_exec"; fail=1; }
 
 start=$(date +%s)
-rec size.data --max-size 20K -F 10000 -- "$fixture" 100000000000
+# (the workload runs for minutes unless --max-size stops the session; timeout guards it)
+timeout 120 "$PERFX" record -o "$tmp/size.data" --max-size 20K -F 10000 -- "$fixture" 100000000000 \
+  > /dev/null 2> "$tmp/size.data.err" || { echo "--max-size: status $?"; fail=1; }
 [ $(( $(date +%s) - start )) -lt 20 ] || { echo "--max-size did not stop the session"; fail=1; }
 has "$tmp/size.data.err" "size limit reached"
 perf report -i "$tmp/size.data" --stdio >/dev/null 2>&1 || { echo "perf cannot read the --max-size file"; fail=1; }
