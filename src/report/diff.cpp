@@ -277,27 +277,69 @@ Result<void> write_diff_table(const std::vector<DiffSection>& sections, std::ost
         col_w = 14;
         break;
     }
+    // Columns: header, width, right-aligned (the values' side in the spaced layout).
+    struct Column {
+      std::string_view header;
+      std::size_t width;
+      bool right;
+    };
+    std::vector<Column> cols{{"Baseline", 8, true}};
+    if (options.periods) cols.push_back({"Base period", 14, true});
+    cols.push_back({col, col_w, true});
+    if (options.periods) cols.push_back({"Period", 14, true});
+    if (show_dso) cols.push_back({"Shared Object", dso_w, false});
+    if (show_sym) cols.push_back({"Symbol", sym_w, false});
+    // -t: perf's field_sep layout: columns joined by it, no dot rule, values as printed
+    // ("59.17" without its %, "%+4.2F%%" deltas) and padded after them, the separator's
+    // first character turned into '.' inside names.
+    const std::string& sep = options.field_separator;
+    const bool separated = !sep.empty();
+    const std::string gap = separated ? sep : std::string("  ");
     if (!options.quiet) {
       std::string head = "# Baseline";
-      std::string dots = "# ........";
-      auto add = [&](std::string_view name, std::size_t w, bool left) {
-        head += left ? fmt::format("  {:<{}}", name, w) : fmt::format("  {:>{}}", name, w);
-        dots += "  " + std::string(w, '.');
-      };
-      if (options.periods) add("Base period", 14, false);
-      add(col, col_w, false);
-      if (options.periods) add("Period", 14, false);
-      if (show_dso) add("Shared Object", dso_w, true);
-      if (show_sym) add("Symbol", sym_w, true);
-      fmt::format_to(std::back_inserter(text), "# Event '{}'\n#\n{}\n{}\n#\n", section.event, head,
-                     dots);
+      for (std::size_t c = 1; c < cols.size(); ++c) {
+        const Column& k = cols[c];
+        head += gap + (k.right ? fmt::format("{:>{}}", k.header, k.width)
+                               : fmt::format("{:<{}}", k.header, k.width));
+      }
+      fmt::format_to(std::back_inserter(text), "# Event '{}'\n#\n{}\n", section.event, head);
+      if (!separated) {
+        std::string dots = "# ........";
+        for (std::size_t c = 1; c < cols.size(); ++c)
+          dots += "  " + std::string(cols[c].width, '.');
+        text += dots + "\n#\n";
+      }
     }
+    // A row: the spaced layout right-aligns values (the first column 10 wide: "  %8s"),
+    // the separated one pads every cell after it; a last Symbol column is not padded.
+    auto join = [&](const std::vector<std::string>& cells) {
+      std::string line;
+      for (std::size_t c = 0; c < cells.size(); ++c) {
+        const Column& k = cols[c];
+        if (c > 0) line += gap;
+        if (c + 1 == cells.size() && k.header == "Symbol")
+          line += cells[c];
+        else if (k.right && !separated)
+          line += fmt::format("{:>{}}", cells[c], c == 0 ? k.width + 2 : k.width);
+        else
+          line += fmt::format("{:<{}}", cells[c], k.width);
+      }
+      return line;
+    };
+    auto named = [&](std::string name) {
+      if (separated) std::replace(name.begin(), name.end(), sep.front(), '.');
+      return name;
+    };
     for (std::size_t i = 0; i < section.rows.size(); ++i) {
       const auto& r = section.rows[i];
-      const std::string base = r.baseline ? fmt::format("{:.2f}%", *r.baseline) : "";
+      std::vector<std::string> cells;
       // perf leaves the column empty when the entry has no pair in NEW (and prints
       // "-0.00%" / "+0.00%" for tiny changes, as printf's "%+4.2F%%" does); ratio and
       // wdiff are "N/A" for a row only NEW has.
+      cells.push_back(!r.baseline ? std::string()
+                      : separated ? fmt::format("{:.2f}", *r.baseline)
+                                  : fmt::format("{:.2f}%", *r.baseline));
+      if (options.periods) cells.push_back(fmt::format("{}", r.old_period));
       std::string value;
       if (r.delta) {
         switch (options.compute) {
@@ -306,21 +348,18 @@ Result<void> write_diff_table(const std::vector<DiffSection>& sections, std::ost
             value = fmt::format("{:+.2f}%", *r.delta);
             break;
           case DiffCompute::kRatio:
-            value = r.ratio ? fmt::format("{:.6f}", *r.ratio) : "N/A";
+            value = r.ratio ? fmt::format("{:14.6f}", *r.ratio) : "N/A";
             break;
           case DiffCompute::kWeighted:
-            value = r.wdiff ? fmt::format("{}", *r.wdiff) : "N/A";
+            value = r.wdiff ? fmt::format("{:14}", *r.wdiff) : "N/A";
             break;
         }
       }
-      fmt::format_to(std::back_inserter(text), "{:>10}", base);
-      if (options.periods) fmt::format_to(std::back_inserter(text), "  {:>14}", r.old_period);
-      fmt::format_to(std::back_inserter(text), "  {:>{}}", value, col_w);
-      if (options.periods)
-        fmt::format_to(std::back_inserter(text), "  {:>14}",
-                       r.delta ? fmt::format("{}", r.new_period) : std::string());
-      if (show_dso) fmt::format_to(std::back_inserter(text), "  {:<{}}", r.dso, dso_w);
-      if (show_sym) fmt::format_to(std::back_inserter(text), "  {}", symbols[i]);
+      cells.push_back(value);
+      if (options.periods) cells.push_back(r.delta ? fmt::format("{}", r.new_period) : "");
+      if (show_dso) cells.push_back(named(r.dso));
+      if (show_sym) cells.push_back(named(symbols[i]));
+      text += join(cells);
       text += '\n';
     }
   }

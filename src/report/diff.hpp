@@ -59,6 +59,8 @@ struct DiffOptions {
   std::vector<std::int32_t> pids;
   std::vector<std::int32_t> tids;
   bool quiet = false;  ///< -q: rows only, no "# Event" and column header lines
+  /// -t: columns joined by this string, perf's separated layout (see write_diff_table()).
+  std::string field_separator;
 };
 
 /// Parses perf diff's -c value: delta, delta-abs, ratio, wdiff:W1,W2 (perf's words in the

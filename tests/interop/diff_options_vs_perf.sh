@@ -3,7 +3,7 @@
 # addresses are one row, shown by the lowest, as perf collapses them), with perf diff's
 # filters and switches: -q, -C/--comms (a row takes the verdict of the sample that made
 # it, and is shown by its baseline's), --pid, --tid, -d/--dsos and -S/--symbols (one
-# value drops that column), --time, -c delta|delta-abs|ratio|wdiff:W1,W2, -p, -b; and a
+# value drops that column), --time, -c delta|delta-abs|ratio|wdiff:W1,W2, -p, -b, -t; and a
 # baseline event the new file lacks is shown with its baselines only.
 set -u
 source "$(dirname "$0")/common.bash"
@@ -17,7 +17,7 @@ same() {
     { echo "perf diff $* failed"; fail=1; return; }
   "$PERFX" diff "$@" "$tmp/old.data" "$tmp/new.data" > "$tmp/perfx.out" 2>"$tmp/err" ||
     { echo "perfx diff $* failed: $(cat "$tmp/err")"; fail=1; return; }
-  grep -q '%' "$tmp/perf.out" || { echo "perf diff $* printed no rows"; fail=1; return; }
+  grep -q '^[^#]' "$tmp/perf.out" || { echo "perf diff $* printed no rows"; fail=1; return; }
   if ! cmp -s "$tmp/perf.out" "$tmp/perfx.out"; then
     echo "DIFF: diff $*"; diff "$tmp/perf.out" "$tmp/perfx.out" | head -10; fail=1
   fi
@@ -45,6 +45,10 @@ same -p
 same -p -c ratio
 same -b
 same -b -c delta
+# -t: perf's separated layout (values unaligned and padded after, no dot rule).
+same -t ';'
+same -t , -p -c ratio
+same -t '|' -c wdiff:1,2 -d libc.so.6
 for bad in bogus wdiff:x; do
   if "$PERFX" diff -c "$bad" "$tmp/old.data" "$tmp/new.data" >/dev/null 2>"$tmp/err" ||
      ! grep -q "$bad" "$tmp/err"; then

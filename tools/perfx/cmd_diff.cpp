@@ -50,6 +50,8 @@ int run_diff(int argc, char** argv) {
                  "delta, delta-abs (default), ratio or wdiff:W1,W2: the second column");
   app.add_flag("-p,--period", dopts.periods, "show the periods (Base period, Period)");
   app.add_flag("-b,--baseline-only", dopts.baseline_only, "only rows found in both files");
+  app.add_option("-t,--field-separator", dopts.field_separator,
+                 "separate columns with this string (values unaligned, no dot rule)");
   app.add_flag("-v,--verbose", verbose, "more warnings (accepted for perf's habit)");
   app.add_option("-C,--comms", comms, "only rows made by samples of these commands");
   app.add_option("-d,--dsos", dsos, "only rows of these shared objects");
