@@ -207,8 +207,10 @@ Location Machine::resolve(const ThreadState& t, std::uint64_t ip, bool kernel) {
       kernel_map_ = Map{0, ~0ULL, 0, kernel_dso(), true};
       kernel_map_set_ = true;
     }
-    loc.map = &kernel_map_;
     loc.map_addr = ip;
+    // perf's kernel map runs from _text to the next map (to the end without one): a
+    // kernel-context address below it (user garbage in a kernel callchain) has no map.
+    if (ip >= kernel_map_.start) loc.map = &kernel_map_;
     return loc;
   }
   if (t.maps) loc.map = t.maps->find(ip);
