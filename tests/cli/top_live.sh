@@ -26,8 +26,8 @@ check "SIGINT ends top with status 0" '[ "$(cat "$tmp/pid.out.rc")" = 0 ] || { c
 check "a screen header per refresh" '[ "$(grep -c "^   PerfTop: *[0-9]* irqs/sec  kernel: *[0-9.]*%  exact: *[0-9.]*% lost: 0/0 drop: 0/0 \[4000Hz cpu-clock\],  (target_pid: $busy, [0-9]* CPUs\?)$" "$tmp/pid.out")" -ge 3 ]'
 check "79 dashes under it" 'grep -qx -- "-\{79\}" "$tmp/pid.out"'
 check "the fixture's hot function is a row" 'grep -Eq "^ +[0-9]+\.[0-9]{2}%  sym_pinned +\[\.\] sym_(alpha|outer)$" "$tmp/pid.out"'
-check "at most 6 rows per screen" '! awk "/PerfTop/ {n=0} /%  / {n++; if (n > 6) bad=1} END {exit !bad}" "$tmp/pid.out"'
-check "a screen's shares add up to at most 100%" '! awk "/PerfTop/ {s=0} /%  / {s+=\$1; if (s > 100.05) bad=1} END {exit !bad}" "$tmp/pid.out"'
+check "at most 6 rows per screen" '! awk "/PerfTop/ {n=0; next} /%  / {n++; if (n > 6) bad=1} END {exit !bad}" "$tmp/pid.out"'
+check "a screen's shares add up to at most 100%" '! awk "/PerfTop/ {s=0; next} /%  / {s+=\$1; if (s > 100.05) bad=1} END {exit !bad}" "$tmp/pid.out"'
 
 top nok.out -d 0.5 -K -p "$busy"
 check "-K: no kernel rows" '[ "$(cat "$tmp/nok.out.rc")" = 0 ] && grep -q "sym_pinned" "$tmp/nok.out" && ! grep -q "\[k\]" "$tmp/nok.out"'
