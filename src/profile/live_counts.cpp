@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "core/c_hex.hpp"
 #include "record/decoder.hpp"
 
 namespace perfx::profile {
@@ -78,13 +79,8 @@ LiveCounts::LiveCounts(record::AttrTable attrs, std::vector<LiveKey> keys,
     : attrs_(std::move(attrs)), keys_(std::move(keys)), machine_(std::move(paths)) {}
 
 void LiveCounts::add(std::span<const std::byte> record) {
-  if (!record::decode_record(record, attrs_, {}, decoded_)) return;  // a torn record
-  std::uint64_t time = 0;
-  if (const auto* s = decoded_.get<record::Sample>())
-    time = s->time;
-  else
-    time = decoded_.sample_id.time;
-  order_.emplace_back(time, queued_.size());
+  if (record.size() < sizeof(perf_event_header)) return;  // a torn record
+  order_.emplace_back(attrs_.time_of_record(record, false), queued_.size());
   queued_.insert(queued_.end(), record.begin(), record.end());
 }
 
@@ -154,12 +150,9 @@ void LiveCounts::count(const record::Sample& s, std::uint16_t misc, const symbol
     else
       r.dso = loc.dso->kind() == symbol::DsoKind::kKernel ? "[kernel]" : loc.dso->short_name();
     const char level = loc.kernel ? 'k' : '.';
-    if (res.sym != nullptr)
-      r.symbol = fmt::format("[{}] {}", level, res.sym->name);
-    else if (loc.map_addr == 0)  // C's "%#018llx" drops the 0x of a zero
-      r.symbol = fmt::format("[{}] {:016x}", level, 0);
-    else
-      r.symbol = fmt::format("[{}] {:#018x}", level, loc.map_addr);
+    r.symbol = fmt::format(
+        "[{}] {}", level,
+        res.sym != nullptr ? std::string(res.sym->name) : core::c_alt_hex18(loc.map_addr));
   }
   e.fresh_period += s.period;
   ++e.fresh_samples;

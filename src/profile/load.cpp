@@ -186,9 +186,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
       prof.events[static_cast<std::size_t>(ai)].total_samples++;
       prof.events[static_cast<std::size_t>(ai)].total_period += period;
     }
-    if (!options.pids.empty() && !contains(options.pids, t.pid)) return true;
-    if (!options.tids.empty() && !contains(options.tids, t.tid)) return true;
-    if (!options.comms.empty() && !contains(options.comms, t.comm)) return true;
+    if (!options.thread_filter.keeps(t.comm, t.pid, t.tid)) return true;
     Sample out;
     out.stack = stack_of(t, *s, r.header.misc);
     out.thread = thread_of(t);

@@ -12,6 +12,7 @@
 
 #include "perfx/error.hpp"
 #include "profile/profile.hpp"
+#include "profile/thread_filter.hpp"
 
 namespace perfx::profile {
 
@@ -36,9 +37,7 @@ struct LoadOptions {
   /// Worker threads for symbolization; 0 = all cores.
   unsigned threads = 0;
   /// Filters (empty = all). Samples not matching are dropped before aggregation.
-  std::vector<std::string> comms;
-  std::vector<std::int32_t> pids;
-  std::vector<std::int32_t> tids;
+  ThreadFilter thread_filter;
   std::vector<std::uint32_t> cpus;
   /// perf's --time windows (profile/time_filter.hpp syntax: "START,STOP", "10%/2", ...);
   /// empty = all. Like --cpu, samples outside are left out of the event totals too.

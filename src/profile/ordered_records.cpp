@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -14,30 +13,9 @@
 namespace perfx::profile {
 namespace {
 
-std::uint64_t load_u64(std::span<const std::byte> b, std::size_t off, bool swap) {
-  if (off + 8 > b.size()) return 0;
-  std::uint64_t v;
-  std::memcpy(&v, b.data() + off, 8);
-  return swap ? __builtin_bswap64(v) : v;
-}
-
-// A record's timestamp without decoding it: SAMPLE's TIME at its fixed offset, others
-// from the sample_id trailer. 0 when the record has none.
+// A record's timestamp without decoding it (0: none).
 std::uint64_t peek_time(const record::PerfDataReader& reader, const record::RawRecord& raw) {
-  const auto& attrs = reader.attrs();
-  if (attrs.empty()) return 0;
-  int ai = attrs.index_of_record(raw.bytes, reader.swapped());
-  if (ai < 0) ai = 0;
-  const auto& l = attrs[static_cast<std::size_t>(ai)].layout;
-  if (raw.header.type == PERF_RECORD_SAMPLE) {
-    if (l.time_offset < 0) return 0;
-    return load_u64(raw.bytes, static_cast<std::size_t>(l.time_offset), reader.swapped());
-  }
-  if (!l.sample_id_all || !(l.sample_type & PERF_SAMPLE_TIME)) return 0;
-  if (raw.bytes.size() < l.id_trailer_size + 8) return 0;
-  const std::size_t off =
-      raw.bytes.size() - l.id_trailer_size + ((l.sample_type & PERF_SAMPLE_TID) ? 8u : 0u);
-  return load_u64(raw.bytes, off, reader.swapped());
+  return reader.attrs().time_of_record(raw.bytes, reader.swapped());
 }
 
 // Records whose bytes live somewhere reused (a pipe's buffer, decompressed data) are

@@ -177,4 +177,20 @@ int AttrTable::index_of_record(std::span<const std::byte> record, bool swap) con
   return index < 0 ? 0 : index;
 }
 
+std::uint64_t AttrTable::time_of_record(std::span<const std::byte> record,
+                                        bool swap) const noexcept {
+  const int ai = index_of_record(record, swap);
+  if (ai < 0) return 0;
+  const auto& l = entries_[static_cast<std::size_t>(ai)].layout;
+  auto u64_at = [&](std::size_t off) -> std::uint64_t {
+    if (off + 8 > record.size()) return 0;
+    return core::ByteReader(record.subspan(off, 8), swap).u64();
+  };
+  if (core::ByteReader(record, swap).u32() == PERF_RECORD_SAMPLE)
+    return l.time_offset < 0 ? 0 : u64_at(static_cast<std::size_t>(l.time_offset));
+  if (!l.sample_id_all || !(l.sample_type & PERF_SAMPLE_TIME)) return 0;
+  if (record.size() < l.id_trailer_size + 8) return 0;
+  return u64_at(record.size() - l.id_trailer_size + ((l.sample_type & PERF_SAMPLE_TID) ? 8u : 0u));
+}
+
 }  // namespace perfx::record

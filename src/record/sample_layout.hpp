@@ -86,6 +86,11 @@ class AttrTable {
   /// to attr 0 when the id is unknown or there is no id.
   [[nodiscard]] int index_of_record(std::span<const std::byte> record, bool swap) const noexcept;
 
+  /// A record's timestamp without decoding it: a SAMPLE's TIME at its fixed offset, other
+  /// records' from their sample_id trailer. 0 when the record has none (or is too short).
+  [[nodiscard]] std::uint64_t time_of_record(std::span<const std::byte> record,
+                                             bool swap) const noexcept;
+
   /// True when every attr has the same sample_type (perf's "sample_type is consistent").
   [[nodiscard]] bool uniform() const noexcept { return uniform_; }
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/c_hex.hpp"
 #include "report/export_util.hpp"
 #include "report/flamegraph_html.hpp"
 #include "report/folded.hpp"
@@ -28,7 +29,7 @@ constexpr const char* kUnresolvedKey = "\x01";
 
 // The row's symbol text: the name, or perf's map-relative address for unresolved code.
 std::string row_symbol(const std::string& key, const SelfEntry& e) {
-  return key == kUnresolvedKey ? fmt::format("{:#018x}", e.lowest_address) : key;
+  return key == kUnresolvedKey ? core::c_alt_hex18(e.lowest_address) : key;
 }
 using SelfMap = std::map<std::pair<std::string, std::string>, SelfEntry>;  // (dso, symbol)
 
@@ -37,9 +38,6 @@ using SelfMap = std::map<std::pair<std::string, std::string>, SelfEntry>;  // (d
 // --inline.
 Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std::uint64_t& total,
                              const DiffOptions& o) {
-  auto listed = [](const auto& list, const auto& v) {
-    return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
-  };
   SelfMap map;
   // The event's total counts samples a thread filter kept out of the profile (perf's
   // percentages are of all); a profile made without totals falls back to its samples'.
@@ -72,8 +70,7 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
     if (unresolved) e.lowest_address = std::min(e.lowest_address, leaf->map_address);
     if (created && s.thread < p.threads.size()) {
       const auto& t = p.threads[s.thread];
-      e.thread_filtered =
-          !(listed(o.comms, t.comm) && listed(o.pids, t.pid) && listed(o.tids, t.tid));
+      e.thread_filtered = !o.thread_filter.keeps(t.comm, t.pid, t.tid);
     }
     e.kind = leaf ? leaf->kind : profile::FrameKind::kUnknown;
     e.period += s.period;

@@ -12,6 +12,7 @@
 
 #include "perfx/error.hpp"
 #include "profile/profile.hpp"
+#include "profile/thread_filter.hpp"
 #include "report/export.hpp"
 
 namespace perfx::report {
@@ -55,9 +56,7 @@ struct DiffOptions {
   /// -C/--comms, --pid, --tid: perf's thread filter. Rows are (DSO, symbol), so a row
   /// takes the verdict of the sample that created it, and later samples of other
   /// threads add to it (perf's hist_entry::filtered).
-  std::vector<std::string> comms;
-  std::vector<std::int32_t> pids;
-  std::vector<std::int32_t> tids;
+  profile::ThreadFilter thread_filter;
   bool quiet = false;  ///< -q: rows only, no "# Event" and column header lines
   /// -t: columns joined by this string, perf's separated layout (see write_diff_table()).
   std::string field_separator;

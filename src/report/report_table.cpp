@@ -6,6 +6,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "core/c_hex.hpp"
+
 namespace perfx::report {
 namespace {
 
@@ -122,7 +124,7 @@ bool is_value_field(std::string_view f) {
 // prints "# dso: X" instead (the entries are still keyed by it).
 const std::vector<std::string>* elide_list(Key k, const ReportOptions& o) {
   const std::vector<std::string>* list = nullptr;
-  if (k == Key::kComm) list = &o.comms;
+  if (k == Key::kComm) list = &o.thread_filter.comms;
   if (k == Key::kDso) list = &o.dsos;
   if (k == Key::kSym) list = &o.symbols;
   return list != nullptr && list->size() == 1 ? list : nullptr;
@@ -547,10 +549,7 @@ class EventReport {
 
   // --comms, --pid, --tid (perf's thread__is_filtered()).
   [[nodiscard]] bool thread_passes(const profile::Thread& t) const {
-    auto listed = [](const auto& list, const auto& v) {
-      return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
-    };
-    return listed(o_.comms, t.comm) && listed(o_.pids, t.pid) && listed(o_.tids, t.tid);
+    return o_.thread_filter.keeps(t.comm, t.pid, t.tid);
   }
 
   // --max-stack: the frames [first, last) of the stack that count. perf reads the first N
@@ -680,12 +679,8 @@ class EventReport {
     return raw ? f.address : f.map_address;
   }
   [[nodiscard]] static std::string sym_text(const profile::Frame& f, char level, bool raw) {
-    // perf's "%#018llx": C drops the "0x" of a zero.
-    if (unresolved(f)) {
-      const std::uint64_t a = shown_address(f, raw);
-      return a == 0 ? fmt::format("[{}] {:016x}", level, 0)
-                    : fmt::format("[{}] {:#018x}", level, a);
-    }
+    if (unresolved(f))
+      return fmt::format("[{}] {}", level, core::c_alt_hex18(shown_address(f, raw)));
     return fmt::format("[{}] {}", level, f.function);
   }
 

@@ -15,6 +15,7 @@
 
 #include "perfx/error.hpp"
 #include "profile/profile.hpp"
+#include "profile/thread_filter.hpp"
 
 namespace perfx::report {
 
@@ -41,9 +42,7 @@ struct ReportOptions {
   /// not of the header's totals, as perf). A profile loaded with these filters
   /// (LoadOptions) has none of those samples, which gives the same entries, but it
   /// cannot take their unresolved ones out of the totals for --hide-unresolved.
-  std::vector<std::string> comms;
-  std::vector<std::int32_t> pids;
-  std::vector<std::int32_t> tids;
+  profile::ThreadFilter thread_filter;
   /// -F/--fields: the output columns, perf's names: `overhead` (self), `overhead_children`,
   /// `sample`, `period` and sort keys; sort keys missing from it are appended (perf).
   /// Empty = perf's default (Children + Self or Overhead, -n Samples, the sort keys).

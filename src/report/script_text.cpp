@@ -402,11 +402,8 @@ class SampleFilter {
   /// Everything but the DSO and symbol.
   [[nodiscard]] bool keeps(const symbol::ThreadState* t, const record::Sample& s) const {
     if (time_.skip(s.time) || skips_cpu(s.cpu)) return false;
-    if (o_.comms.empty() && o_.pids.empty() && o_.tids.empty()) return true;
-    if (t == nullptr) return false;
-    return (o_.comms.empty() || listed(o_.comms, t->comm)) &&
-           (o_.pids.empty() || listed(o_.pids, t->pid)) &&
-           (o_.tids.empty() || listed(o_.tids, t->tid));
+    if (o_.thread_filter.empty()) return true;
+    return t != nullptr && o_.thread_filter.keeps(t->comm, t->pid, t->tid);
   }
   [[nodiscard]] bool by_location() const { return !o_.dsos.empty() || !o_.symbols.empty(); }
   /// The DSO and symbol tests of the sample's ip, resolved (`ip`: its runtime address).

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "profile/thread_filter.hpp"
 
 namespace perfx::report {
 
@@ -33,9 +34,7 @@ struct ScriptOptions {
   /// and tid at that time, its CPU, its time (perf's --time windows), and the DSO
   /// (short or long name) and symbol (name, or "0x<start>") of its ip are listed.
   /// Side-band records (show_*_events) are filtered by CPU only, as perf does.
-  std::vector<std::string> comms;
-  std::vector<std::int32_t> pids;
-  std::vector<std::int32_t> tids;
+  profile::ThreadFilter thread_filter;
   std::vector<std::uint32_t> cpus;
   std::vector<std::string> dsos;
   std::vector<std::string> symbols;

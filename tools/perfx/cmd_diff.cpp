@@ -76,12 +76,12 @@ int run_diff(int argc, char** argv) {
     }
   }
   profile::LoadOptions lo;
-  dopts.comms = split_list(comms);
+  dopts.thread_filter.comms = split_list(comms);
   dopts.dsos = split_list(dsos);
   dopts.symbols = split_list(symbols);
   lo.time = time_range;
-  if (!parse_int_list(pids, dopts.pids) || !parse_int_list(tids, dopts.tids) ||
-      !parse_cpu_list(cpus, lo.cpus)) {
+  if (!parse_int_list(pids, dopts.thread_filter.pids) ||
+      !parse_int_list(tids, dopts.thread_filter.tids) || !parse_cpu_list(cpus, lo.cpus)) {
     fmt::print(stderr, "perfx diff: bad --pid, --tid or --cpu list\n");
     return 1;
   }

@@ -193,7 +193,7 @@ int run_report(int argc, char** argv) {
   if (max_stack >= 0) ro.max_stack = static_cast<std::size_t>(max_stack);
   ro.hide_unresolved = hide_unresolved;
   ro.relative_percentage = percentage == "relative";
-  ro.comms = split_list(comms);
+  ro.thread_filter.comms = split_list(comms);
   ro.children = !no_children;
   ro.percent_limit = percent_limit;
   ro.show_nr_samples = nr_samples;
@@ -231,14 +231,14 @@ int run_report(int argc, char** argv) {
 
   profile::LoadOptions lo;
   lo.threads = jobs;
-  if (!parse_int_list(pids, ro.pids)) return error_exit(fmt::format("bad --pid '{}'", pids));
-  if (!parse_int_list(tids, ro.tids)) return error_exit(fmt::format("bad --tid '{}'", tids));
+  if (!parse_int_list(pids, ro.thread_filter.pids))
+    return error_exit(fmt::format("bad --pid '{}'", pids));
+  if (!parse_int_list(tids, ro.thread_filter.tids))
+    return error_exit(fmt::format("bad --tid '{}'", tids));
   // The exports filter threads while loading; the text report filters them itself, so
   // that --hide-unresolved can take their unresolved samples out of the totals (perf).
   if (!format.empty()) {
-    lo.comms = ro.comms;
-    lo.pids = ro.pids;
-    lo.tids = ro.tids;
+    lo.thread_filter = ro.thread_filter;
   }
   if (!parse_cpu_list(cpus, lo.cpus)) return error_exit(fmt::format("bad --cpu '{}'", cpus));
   if (!time_range.empty()) {

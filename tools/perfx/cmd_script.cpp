@@ -84,11 +84,13 @@ int run_script(int argc, char** argv) {
   (void)verbose;
   so.fields = split_list(fields);
   so.demangle = !no_demangle;
-  so.comms = split_list(comms);
+  so.thread_filter.comms = split_list(comms);
   so.dsos = split_list(dsos);
   so.symbols = split_list(symbols);
-  if (!parse_int_list(pids, so.pids)) return error_exit(fmt::format("bad --pid '{}'", pids));
-  if (!parse_int_list(tids, so.tids)) return error_exit(fmt::format("bad --tid '{}'", tids));
+  if (!parse_int_list(pids, so.thread_filter.pids))
+    return error_exit(fmt::format("bad --pid '{}'", pids));
+  if (!parse_int_list(tids, so.thread_filter.tids))
+    return error_exit(fmt::format("bad --tid '{}'", tids));
   if (!parse_cpu_list(cpus, so.cpus)) return error_exit(fmt::format("bad --cpu '{}'", cpus));
   // Checked before reading for a clear error; percent forms need the recording.
   if (!so.time.empty() && so.time.find('%') == std::string::npos) {

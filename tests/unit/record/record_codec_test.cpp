@@ -563,5 +563,48 @@ TEST(AttrTable, FindsAttrByIdentifierAndTrailerId) {
   EXPECT_EQ(t.index_of_id(99), -1);
 }
 
+// The time a live session orders records by, read without decoding them: a sample's at
+// its attr's TIME offset, a side-band record's from its sample_id trailer.
+TEST(AttrTable, TimeOfRecordReadsSamplesAndTrailers) {
+  AttrTable t;
+  auto timed = make_attr(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+                         PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN);
+  auto untimed = make_attr(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID);
+  const std::uint64_t ids_timed[] = {1};
+  const std::uint64_t ids_untimed[] = {2};
+  t.add(timed, ids_timed, "timed");
+  t.add(untimed, ids_untimed, "untimed");
+
+  std::vector<std::uint64_t> chain = {7, 8, 9};
+  Sample s;
+  s.identifier = 1;
+  s.time = 123456789;
+  s.callchain = U64Array::of(chain);
+  Record r;
+  r.body = s;
+  std::vector<std::byte> buf;
+  ASSERT_TRUE(encode_record(r, t[0].layout, buf));
+  EXPECT_EQ(t.time_of_record(buf, false), 123456789u);
+  // What decode_record() gives, and a record too short for its fields gives 0.
+  EXPECT_EQ(decode_record(buf, t)->get<Sample>()->time, 123456789u);
+  EXPECT_EQ(t.time_of_record(std::span<const std::byte>(buf).first(12), false), 0u);
+
+  Record c;
+  c.body = Comm{1, 2, "worker"};
+  c.sample_id.id = 1;
+  c.sample_id.time = 555;
+  buf.clear();
+  ASSERT_TRUE(encode_record(c, t[0].layout, buf));
+  EXPECT_EQ(t.time_of_record(buf, false), 555u);
+
+  Sample u;  // an attr without TIME: no time
+  u.identifier = 2;
+  Record ru;
+  ru.body = u;
+  buf.clear();
+  ASSERT_TRUE(encode_record(ru, t[1].layout, buf));
+  EXPECT_EQ(t.time_of_record(buf, false), 0u);
+}
+
 }  // namespace
 }  // namespace perfx::record
