@@ -63,6 +63,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
     }
   }
   if (feats.hostname) prof.hostname = *feats.hostname;
+  if (feats.arch) prof.arch = *feats.arch;
   TimeFilter time_filter;
   if (!options.time.empty()) {
     PERFX_TRY(f, recording_time_filter(reader, options.time));

@@ -98,6 +98,7 @@ struct Profile {
   std::uint64_t lost_samples = 0;   ///< from LOST records; shown, never hidden
   std::string command_line;         ///< the recorded command, when the file has it
   std::string hostname;
+  std::string arch;  ///< the recording machine's ("x86_64"), when the file has it
   /// Problems found while loading (missing DSOs, build-id mismatches), one per line.
   std::vector<std::string> warnings;
   /// The file is damaged: the error that stopped reading (truncated or corrupt record, with
