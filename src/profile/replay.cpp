@@ -8,42 +8,10 @@
 #include <cstring>
 #include <thread>
 
-#include "core/byte_reader.hpp"
 #include "profile/ordered_records.hpp"
 #include "symbol/unwind.hpp"
 
 namespace perfx::profile {
-namespace {
-
-// HEADER_BUILD_ID entries {perf_event_header, pid, build_id[24], filename[]} when the
-// reader left Features::build_ids empty (workaround; the record module owns the format).
-std::vector<std::pair<std::string, std::string>> build_ids_from_raw(
-    const record::PerfDataReader& reader) {
-  std::vector<std::pair<std::string, std::string>> out;
-  auto it = reader.features().raw.find(2);  // HEADER_BUILD_ID
-  if (it == reader.features().raw.end()) return out;
-  core::ByteReader r(it->second, reader.swapped());
-  while (r.ok() && r.remaining() >= 8) {
-    const std::size_t start = r.offset();
-    r.u32();  // type
-    const std::uint16_t misc = r.u16();
-    const std::uint16_t size = r.u16();
-    if (size < 8 + 4 + 24 || size > r.remaining() + 8) break;
-    r.u32();  // pid
-    auto id = r.take(24);
-    std::size_t id_size = 20;
-    if ((misc & (1u << 15)) != 0 /* PERF_RECORD_MISC_BUILD_ID_SIZE */ && !id.empty())
-      id_size = std::min<std::size_t>(std::to_integer<std::size_t>(id[20]), 20);
-    auto name = r.cstring_in(size - 8u - 4u - 24u);
-    if (!r.ok()) break;
-    out.emplace_back(std::string(name),
-                     build_id_hex(reinterpret_cast<const std::uint8_t*>(id.data()), id_size));
-    (void)start;
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string build_id_hex(const std::uint8_t* data, std::size_t size) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -150,9 +118,6 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
   // Build-ids known up front (HEADER_BUILD_ID feature).
   for (const auto& b : reader.features().build_ids)
     machine.dsos().set_build_id(b.filename, build_id_hex(b.build_id.data(), b.build_id.size()));
-  if (reader.features().build_ids.empty())
-    for (const auto& [file, bid] : build_ids_from_raw(reader))
-      machine.dsos().set_build_id(file, bid);
 
   record::Record decoded;  // reused: filled in place for each record
   auto deliver = [&](const record::RawRecord& raw) -> bool {

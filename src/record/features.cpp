@@ -96,8 +96,15 @@ Result<void> decode_feature(int bit, std::span<const std::byte> section, bool sw
         if (!h || h->size < kHeaderSize || h->size > section.size() - pos) {
           return bad_feature(bit, section_offset + pos, "bad build-id entry size");
         }
-        auto rec = decode_record(section.subspan(pos, h->size), AttrTable{},
-                                 {.swap = swap, .offset = section_offset + pos});
+        // perf writes these entries with a zero type (write_buildid()): read each as
+        // a HEADER_BUILD_ID whatever its type says.
+        std::vector<std::byte> entry(section.begin() + static_cast<std::ptrdiff_t>(pos),
+                                     section.begin() + static_cast<std::ptrdiff_t>(pos + h->size));
+        std::uint32_t type = raw::PERF_RECORD_HEADER_BUILD_ID;
+        if (swap) type = __builtin_bswap32(type);
+        std::memcpy(entry.data(), &type, sizeof type);
+        auto rec =
+            decode_record(entry, AttrTable{}, {.swap = swap, .offset = section_offset + pos});
         if (!rec) return tl::unexpected(std::move(rec).error());
         if (const auto* b = rec->get<HeaderBuildId>()) {
           BuildIdEntry e;
@@ -604,12 +611,12 @@ std::string read_format_names(std::uint64_t rf) {
   return out;
 }
 
-// perf_event_attr__fprintf (tools/perf/util/perf_event_attr_fprintf.c): every
-// non-zero field in declaration order, "name = value" separated by ", ".
-std::string attr_fields(const raw::EventAttr& a) {
+}  // namespace
+
+std::string attr_fields(const raw::EventAttr& a, std::string_view assign) {
   std::string out;
   auto add = [&](std::string_view name, std::string value) {
-    out += fmt::format(", {} = {}", name, value);
+    out += fmt::format(", {}{}{}", name, assign, value);
   };
   auto num = [&](std::string_view name, std::uint64_t v) {
     if (v != 0) add(name, fmt::format("{}", v));
@@ -676,6 +683,8 @@ std::string attr_fields(const raw::EventAttr& a) {
   return out;
 }
 
+namespace {
+
 std::string usec_timestamp(std::uint64_t ns) {
   return fmt::format("{}.{:06}", ns / 1000000000u, (ns % 1000000000u) / 1000u);
 }
@@ -741,7 +750,7 @@ std::string format_header(const Features& f, std::span<const AttrEntry> attrs,
             }
             o += " }";
           }
-          o += attr_fields(d.attr);
+          o += attr_fields(d.attr, " = ");
           o += "\n";
         }
         break;

@@ -186,6 +186,11 @@ struct HeaderDumpInfo {
 };
 struct AttrEntry;  // sample_layout.hpp
 
+/// perf_event_attr__fprintf (tools/perf/util/perf_event_attr_fprintf.c): every non-zero
+/// field of `attr` in declaration order, each as ", <name><assign><value>" (the header's
+/// "# event" lines use " = ", perf evlist -v ": ").
+[[nodiscard]] std::string attr_fields(const raw::EventAttr& attr, std::string_view assign);
+
 /// The text `perf report --header-only` prints for these features and attrs
 /// ("# ========\n# captured on    : ...\n# hostname : ...\n..."), same layout as
 /// perf 6.1 for the features present.

@@ -110,15 +110,6 @@ std::string to_hex(const unsigned char* p, std::size_t n) {
   return s;
 }
 
-// The running kernel's build-id (hex) from its notes file, "" when unknown.
-std::string running_kernel_build_id(const std::string& notes_path) {
-  if (notes_path.empty()) return {};
-  const auto notes = FileText::open(notes_path);
-  if (!notes) return {};
-  const auto id = core::build_id_from_notes(std::as_bytes(std::span(notes->text())));
-  return id ? to_hex(id->data(), id->size()) : std::string();
-}
-
 // Build-ids as hex, equal but for zero padding (perf's header pads them to 20 bytes).
 bool same_build_id(std::string_view a, std::string_view b) {
   if (a.size() > b.size()) std::swap(a, b);
@@ -260,6 +251,14 @@ std::string dirname_of(const std::string& p) {
 }
 
 }  // namespace
+
+std::string running_kernel_build_id(const std::string& notes_path) {
+  if (notes_path.empty()) return {};
+  const auto notes = FileText::open(notes_path);
+  if (!notes) return {};
+  const auto id = core::build_id_from_notes(std::as_bytes(std::span(notes->text())));
+  return id ? to_hex(id->data(), id->size()) : std::string();
+}
 
 std::string dso_short_name(std::string_view path) {
   if (!path.empty() && path.front() == '[') {
@@ -883,9 +882,9 @@ std::vector<InlineFrame> Dso::inline_chain(std::uint64_t addr) const {
   for (int depth = 0; have && depth < 64; ++depth) {
     const int tag = dwarf_tag(&die);
     const char* name = die_name(&die);
-    out.push_back(InlineFrame{
-        name != nullptr ? demangle(name, impl_->paths.demangle_options()) : std::string("[unknown]"),
-        file, line});
+    out.push_back(InlineFrame{name != nullptr ? demangle(name, impl_->paths.demangle_options())
+                                              : std::string("[unknown]"),
+                              file, line});
     if (tag != DW_TAG_inlined_subroutine) break;
     // The caller's location is this inline's call site.
     Dwarf_Attribute attr;

@@ -144,6 +144,10 @@ class Dso {
   std::unique_ptr<Impl> impl_;
 };
 
+/// The running kernel's build-id (hex) from its notes file (SearchPaths::kernel_notes,
+/// /sys/kernel/notes), "" when unknown.
+[[nodiscard]] std::string running_kernel_build_id(const std::string& notes_path);
+
 /// perf's short DSO name for a recorded path.
 [[nodiscard]] std::string dso_short_name(std::string_view path);
 

@@ -26,6 +26,7 @@
 #include "event/event_spec.hpp"
 #include "option_prefix.hpp"
 #include "perfx/sampler.hpp"
+#include "profile/replay.hpp"
 #include "record/features.hpp"
 #include "record/perf_data_writer.hpp"
 #include "record/sample_layout.hpp"
@@ -190,12 +191,6 @@ Result<void> keep_old_output(const std::string& path) {
     return fail_errno(errno, fmt::format("renaming {} to {}", path, old));
   }
   return {};
-}
-
-std::string hex_build_id(const std::vector<std::uint8_t>& id) {
-  std::string s;
-  for (auto b : id) s += fmt::format("{:02x}", b);
-  return s;
 }
 
 int run_record(int argc, char** argv) {
@@ -786,7 +781,8 @@ int run_record(int argc, char** argv) {
         e.misc = PERF_RECORD_MISC_USER;
         e.build_id = *id;
         e.filename = f;
-        if (o.verbose > 0) fmt::print(stderr, "build-id {} {}\n", hex_build_id(*id), f);
+        if (o.verbose > 0)
+          fmt::print(stderr, "build-id {} {}\n", profile::build_id_hex(id->data(), id->size()), f);
         features.build_ids.push_back(std::move(e));
       }
     }

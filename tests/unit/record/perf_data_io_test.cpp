@@ -176,6 +176,33 @@ Features sample_features() {
   return f;
 }
 
+// perf's write_buildid() leaves each HEADER_BUILD_ID entry's type at zero: the reader
+// takes the entries by their place in the section, not by their type.
+TEST(PerfDataIo, BuildIdEntriesWithAZeroTypeAsPerfWritesThem) {
+  Features in;
+  in.build_ids.push_back(
+      {-1, PERF_RECORD_MISC_KERNEL, std::vector<std::uint8_t>(20, 0x85), "[kernel.kallsyms]"});
+  in.build_ids.push_back({7, PERF_RECORD_MISC_USER, {9, 8, 7}, "/usr/bin/dash"});
+  constexpr int kBuildIdBit = 2;
+  auto section = encode_feature(kBuildIdBit, in);
+  ASSERT_TRUE(section);
+  // Zero the type of every entry, as perf does.
+  for (std::size_t pos = 0; pos + 8 <= section->size();) {
+    std::uint16_t size = 0;
+    std::memcpy(&size, section->data() + pos + 6, 2);
+    ASSERT_GT(size, 0u);
+    std::memset(section->data() + pos, 0, 4);
+    pos += size;
+  }
+  Features out;
+  ASSERT_TRUE(decode_feature(kBuildIdBit, *section, false, 0, out));
+  ASSERT_EQ(out.build_ids.size(), 2u);
+  EXPECT_EQ(out.build_ids[0].filename, "[kernel.kallsyms]");
+  EXPECT_EQ(out.build_ids[0].build_id, std::vector<std::uint8_t>(20, 0x85));
+  EXPECT_EQ(out.build_ids[1].filename, "/usr/bin/dash");
+  EXPECT_EQ(out.build_ids[1].build_id, (std::vector<std::uint8_t>{9, 8, 7}));
+}
+
 TEST(PerfDataIo, FileModeRoundTripWithFeatures) {
   TempDir dir;
   const auto path = dir.file("f.data");

@@ -1,0 +1,19 @@
+#include "report/buildid_list.hpp"
+
+#include <fmt/format.h>
+
+#include "profile/replay.hpp"
+
+namespace perfx::report {
+
+std::string buildid_list_text(const record::Features& features, const std::set<std::string>* hit) {
+  std::string out;
+  for (const auto& e : features.build_ids) {
+    if (hit != nullptr && hit->count(e.filename) == 0) continue;
+    out += fmt::format("{} {}\n", profile::build_id_hex(e.build_id.data(), e.build_id.size()),
+                       e.filename);
+  }
+  return out;
+}
+
+}  // namespace perfx::report

@@ -1,0 +1,18 @@
+#pragma once
+/// \file
+/// `perfx buildid-list`: perf buildid-list's "<build-id> <path>" lines from a recording's
+/// HEADER_BUILD_ID, in the file's order; with `hit` only the DSOs some sample's ip fell
+/// in (perf's -H).
+
+#include <set>
+#include <string>
+
+#include "record/features.hpp"
+
+namespace perfx::report {
+
+/// One line per entry; `hit` (when not null) keeps the entries whose file name is in it.
+[[nodiscard]] std::string buildid_list_text(const record::Features& features,
+                                            const std::set<std::string>* hit);
+
+}  // namespace perfx::report

@@ -1,0 +1,57 @@
+#include "report/evlist_text.hpp"
+
+#include <fmt/format.h>
+#include <linux/perf_event.h>
+
+namespace perfx::report {
+
+std::string evlist_text(const record::AttrTable& attrs, const record::Features& features,
+                        const EvlistOptions& options) {
+  std::string out;
+  const auto& entries = attrs.entries();
+  // -g: each group (HEADER_GROUP_DESC) on its leader's line; events outside one alone.
+  std::vector<const record::GroupDesc*> group_at(entries.size(), nullptr);
+  std::vector<bool> member(entries.size(), false);
+  if (options.group) {
+    for (const auto& g : features.group_desc) {
+      if (g.leader_idx >= entries.size()) continue;
+      group_at[g.leader_idx] = &g;
+      for (std::uint32_t m = 1; m < g.nr_members && g.leader_idx + m < entries.size(); ++m)
+        member[g.leader_idx + m] = true;
+    }
+  }
+  bool tracepoints = false;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto& e = entries[i];
+    tracepoints |= e.attr.type == PERF_TYPE_TRACEPOINT;
+    if (options.group) {
+      if (member[i]) continue;
+      const record::GroupDesc* g = group_at[i];
+      if (g != nullptr && g->nr_members > 1) {
+        // perf names anonymous groups by their members only.
+        out += g->name == "{anon_group}" ? "{" : g->name + "{";
+        for (std::uint32_t m = 0; m < g->nr_members && i + m < entries.size(); ++m)
+          out += (m ? "," : "") + entries[i + m].name;
+        out += "}\n";
+      } else {
+        out += e.name + "\n";
+      }
+      continue;
+    }
+    out += e.name;
+    if (options.verbose) {
+      std::string fields = record::attr_fields(e.attr, ": ");
+      if (!fields.empty()) fields[0] = ':';  // perf: ": " before the first, ", " after
+      out += fields;
+    } else if (options.freq) {
+      out += fmt::format(": {}={}", e.attr.freq ? "sample_freq" : "sample_period",
+                         e.attr.sample_period);
+    }
+    out += "\n";
+  }
+  if (tracepoints)
+    out += "# Tip: use 'perf evlist --trace-fields' to show fields for tracepoint events\n";
+  return out;
+}
+
+}  // namespace perfx::report
