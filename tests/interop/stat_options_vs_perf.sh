@@ -4,7 +4,8 @@
 # line before the elapsed time), -n -r 3, -D (the "Events disabled/enabled" lines, the
 # elapsed time counting from the enable), --timeout (the workload gets SIGTERM: perf's
 # "sleep: Terminated", status 0), -I with --interval-count (N lines, then the workload
-# runs to its end), --pre/--post around every run, --quiet, --append, -B/--no-big-num.
+# runs to its end), --pre/--post around every run, --quiet, --append, -B/--no-big-num,
+# -d/-dd/-ddd (the cache events appended, after -e events too).
 set -u
 PERFX=${PERFX:-build/bin/perfx}
 command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
@@ -30,6 +31,9 @@ same quiet --quiet -e task-clock -- true
 same pre_post -e task-clock --pre 'echo PRE' --post 'echo POST' -r 2 -- true
 same no_big_num --no-big-num -e page-faults -- true
 same big_num -B -e page-faults -- true
+same detailed -d -- true
+same detailed3 -ddd -- true
+same detailed_events -d -e task-clock -- true
 
 # -D: the elapsed time counts from the enable (sleep 0.2, delay 0.15: about 0.05 s).
 el=$("$PERFX" stat -D 150 -e task-clock -- sleep 0.2 2>&1 | awk '/time elapsed/ {print $1}')

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <clocale>
 #include <cstdio>
@@ -34,6 +35,14 @@ namespace {
 constexpr const char* kDefaultEvents =
     "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,"
     "branch-misses";
+// perf stat -d, -dd, -ddd: the cache events each level appends (perf's default_attrs1,
+// detailed_attrs, very_detailed_attrs), after the -e events or the defaults.
+constexpr const char* kDetailedEvents[] = {
+    "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+    "L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
+    "iTLB-load-misses",
+    "L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
 
 struct FileCloser {
   void operator()(std::FILE* f) const {
@@ -84,10 +93,13 @@ int run_stat(int argc, char** argv) {
   app.add_option("-o,--output", output, "write the counts to this file");
   app.add_flag("-v,--verbose", verbose, "say why an event is <not supported>");
   bool null_run = false, quiet = false, append = false, big_num = true;
+  int detailed = 0;
   int interval_count = 0;
   unsigned timeout_ms = 0;
   unsigned delay_ms = 0;
   std::string pre, post;
+  app.add_flag("-d,--detailed", detailed,
+               "more events: -d L1 and LLC data cache, -dd also L1i and TLBs, -ddd prefetches");
   app.add_flag("-n,--null", null_run, "no counters: only the elapsed time");
   app.add_flag("--quiet", quiet, "print no counts (the workload still runs)");
   app.add_flag("--append", append, "with -o: append to the file");
@@ -162,6 +174,8 @@ int run_stat(int argc, char** argv) {
   // Only no -e at all means perf's defaults: an empty -e reaches the parser, which
   // rejects it ("empty event list"/"empty event") as perf does.
   if (events.empty()) spec = kDefaultEvents;
+  for (int level = 0; level < std::min(detailed, 3); ++level)
+    spec += std::string(",") + kDetailedEvents[level];
   if (null_run && !events.empty()) return error_exit("-n/--null counts nothing: drop -e");
   auto groups =
       event::parse_event_list(null_run ? std::string("task-clock") : spec, sys::system_resolver());
