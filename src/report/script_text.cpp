@@ -13,6 +13,7 @@
 
 #include "profile/replay.hpp"
 #include "record/perf_data_reader.hpp"
+#include "record/regs.hpp"
 #include "report/script_writer.hpp"
 #include "symbol/dso.hpp"
 #include "symbol/file_text.hpp"
@@ -31,10 +32,10 @@ struct FieldName {
   std::uint32_t bit;
 };
 constexpr FieldName kFields[] = {
-    {"comm", kComm},       {"tid", kTid},     {"pid", kPid},   {"time", kTime},
-    {"cpu", kCpu},         {"event", kEvent}, {"ip", kIp},     {"sym", kSym},
-    {"symoff", kSymoff},   {"dso", kDso},     {"addr", kAddr}, {"period", kPeriod},
-    {"srcline", kSrcline}, {"trace", kTrace},
+    {"comm", kComm},       {"tid", kTid},     {"pid", kPid},     {"time", kTime},
+    {"cpu", kCpu},         {"event", kEvent}, {"ip", kIp},       {"sym", kSym},
+    {"symoff", kSymoff},   {"dso", kDso},     {"addr", kAddr},   {"period", kPeriod},
+    {"srcline", kSrcline}, {"trace", kTrace}, {"iregs", kIregs}, {"uregs", kUregs},
 };
 
 std::uint32_t field_bit(std::string_view n) {
@@ -145,11 +146,12 @@ Result<FieldSpecs> parse_script_fields(const std::vector<std::string>& fields) {
     }
     const std::uint32_t bit = field_bit(f);
     if (bit == 0) {
-      return fail(Errc::kInvalidArgument,
-                  "unknown -F field '{}' (valid: comm, tid, pid, time, cpu, event, ip, sym, "
-                  "symoff, dso, addr, period, srcline, trace; +field adds to the defaults, "
-                  "-field removes)",
-                  f);
+      return fail(
+          Errc::kInvalidArgument,
+          "unknown -F field '{}' (valid: comm, tid, pid, time, cpu, event, ip, sym, "
+          "symoff, dso, addr, period, srcline, trace, iregs, uregs; +field adds to the defaults, "
+          "-field removes)",
+          f);
     }
     (mode == '+' ? cur->add : mode == '-' ? cur->remove : cur->set) |= bit;
     if (cur->set != 0 && (cur->add | cur->remove) != 0) {
@@ -555,6 +557,8 @@ Result<void> write_script(std::ostream& out, const std::string& path,
     if (!options.cpus.empty() && !(st & PERF_SAMPLE_CPU) && field_error)
       field_error = fail(Errc::kInvalidArgument, "{}", profile::kNoCpuEvents);
     need(kAddr, PERF_SAMPLE_ADDR, "ADDR", "addr");
+    need(kIregs, PERF_SAMPLE_REGS_INTR, "IREGS", "iregs");
+    need(kUregs, PERF_SAMPLE_REGS_USER, "UREGS", "uregs");
     a.fields = (a.fields | spec.add) & ~spec.remove;
     if ((a.fields & kSymoff) && !(a.fields & kSym) && field_error) {
       field_error =
@@ -658,9 +662,20 @@ Result<void> write_script(std::ostream& out, const std::string& path,
       head.tid = static_cast<std::int32_t>(s->tid);
       head.cpu = s->cpu;
       head.time = (head.fields & kTime) ? shift_time(s->time) : s->time;
-      head.period = s->period;
+      // perf_evsel__parse_sample(): without PERIOD in the samples, the attr's period.
+      head.period = s->has(PERF_SAMPLE_PERIOD) || r.attr_index < 0 ||
+                            static_cast<std::size_t>(r.attr_index) >= reader.attrs().size()
+                        ? s->period
+                        : reader.attrs()[static_cast<std::size_t>(r.attr_index)].attr.sample_period;
       head.addr = s->addr;
       add_sample_body(row, item, a, *s);
+      if (head.fields & (kIregs | kUregs)) {  // perf: iregs, then uregs, ending the row
+        TextBuffer& text = pipeline.batch().text;
+        row.tail_begin = static_cast<std::uint32_t>(text.size());
+        if (head.fields & kIregs) text.append(record::format_regs(s->regs_intr));
+        if (head.fields & kUregs) text.append(record::format_regs(s->regs_user));
+        row.tail_end = static_cast<std::uint32_t>(text.size());
+      }
     } else {
       const auto& sid = r.sample_id;
       head.fields = a.fields & (kComm | kTid | kPid | kCpu | kTime);

@@ -20,7 +20,7 @@ namespace perfx::report {
 
 struct ScriptOptions {
   /// -F fields (perf's names): comm, tid, pid, time, cpu, event, ip, sym, symoff, dso,
-  /// addr, period, srcline, trace. Empty = perf's default for each event type.
+  /// addr, period, srcline, trace, iregs, uregs. Empty = perf's default for each event type.
   std::vector<std::string> fields;
   bool ns = false;                              ///< --ns: nanosecond timestamps
   bool show_task_events = false;                ///< COMM/FORK/EXIT records

@@ -12,14 +12,24 @@ constexpr std::size_t kBatchRows = 512;
 constexpr std::size_t kBatchFrames = 8192;
 constexpr std::size_t kBatchText = 64 * 1024;
 
-void append_frame(TextBuffer& out, const ScriptFrame& frame, char lead) {
+// A frame's line; `tail` goes before its newline.
+void append_frame(TextBuffer& out, const ScriptFrame& frame, char lead,
+                  std::string_view tail = {}) {
   if (frame.kind == ScriptFrame::Kind::kWhole) {
-    out.append(*frame.text);
+    std::string_view text = *frame.text;
+    if (!tail.empty() && !text.empty() && text.back() == '\n') {
+      out.append(text.substr(0, text.size() - 1));
+      out.append(tail);
+      out.push_back('\n');
+    } else {
+      out.append(text);
+    }
     return;
   }
   out.push_back(lead);
   if (frame.kind == ScriptFrame::Kind::kIpTail) out.hex_right(frame.ip, 16);
   out.append(*frame.text);
+  out.append(tail);
   out.push_back('\n');
 }
 
@@ -30,20 +40,25 @@ void append_row(TextBuffer& out, const ScriptBatch& batch, const ScriptRow& row,
   }
   append_line_head(out, row.head, ns);
   out.append(batch.text.view().substr(row.trace_begin, row.trace_end - row.trace_begin));
+  const std::string_view tail =
+      batch.text.view().substr(row.tail_begin, row.tail_end - row.tail_begin);
   switch (row.body) {
     case ScriptRow::Body::kFrame:
       if (row.begin == row.end) {
+        out.append(tail);
         out.push_back('\n');
       } else {
-        append_frame(out, batch.frames[row.begin], ' ');
+        append_frame(out, batch.frames[row.begin], ' ', tail);
       }
       break;
     case ScriptRow::Body::kChain:
       out.push_back('\n');
       for (std::uint32_t i = row.begin; i < row.end; ++i) append_frame(out, batch.frames[i], '\t');
+      out.append(tail);
       out.push_back('\n');
       break;
     default:
+      out.append(tail);
       out.push_back('\n');
       break;
   }

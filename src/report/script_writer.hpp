@@ -36,6 +36,8 @@ enum ScriptField : std::uint32_t {
   kPeriod = 1u << 11,
   kSrcline = 1u << 12,
   kTrace = 1u << 13,
+  kIregs = 1u << 14,
+  kUregs = 1u << 15,
 };
 
 /// A growable byte buffer with the few printf conversions perf script uses, written
@@ -126,6 +128,10 @@ struct ScriptRow {
   /// (a tracepoint's fields before its callchain, as perf prints them).
   std::uint32_t trace_begin = 0;
   std::uint32_t trace_end = 0;
+  /// Bytes [tail_begin, tail_end) of the batch's text end the row, before its last
+  /// newline (perf's iregs/uregs: after the ip's frame, or after the callchain).
+  std::uint32_t tail_begin = 0;
+  std::uint32_t tail_end = 0;
   ScriptLineHead head;
 };
 

@@ -29,6 +29,7 @@
 #include "profile/replay.hpp"
 #include "record/features.hpp"
 #include "record/perf_data_writer.hpp"
+#include "record/regs.hpp"
 #include "record/sample_layout.hpp"
 #include "sampling_setup.hpp"
 #include "sys/cgroup.hpp"
@@ -45,7 +46,6 @@
 namespace perfx::cli {
 namespace {
 
-constexpr std::uint64_t kDwarfRegsMask = 0xff0fff;  // perf's PERF_REGS_MASK for x86_64
 constexpr std::uint32_t kDwarfStackSize = 8192;
 
 struct RecordOptions {
@@ -71,10 +71,15 @@ struct RecordOptions {
   bool data = false;
   bool no_inherit = false;
   // perf record's sample-field and attr switches
-  bool sample_period = false;       // -P
-  bool weight = false;              // -W
-  bool raw_samples = false;         // -R
-  bool phys_data = false;           // --phys-data
+  bool sample_period = false;        // -P
+  bool weight = false;               // -W
+  bool raw_samples = false;          // -R
+  bool phys_data = false;            // --phys-data
+  bool intr_regs_flag = false;       // -I
+  std::string intr_regs;             // --intr-regs[=REGS]
+  std::string user_regs;             // --user-regs[=REGS]
+  std::uint64_t intr_regs_mask = 0;  // resolved from the two above
+  std::uint64_t user_regs_mask = 0;
   bool data_page_size = false;      // --data-page-size
   bool code_page_size = false;      // --code-page-size
   bool sample_identifier = false;   // --sample-identifier
@@ -226,6 +231,14 @@ int run_record(int argc, char** argv) {
   app.add_flag("-W,--weight", o.weight, "Record the sample weight");
   app.add_flag("-R,--raw-samples", o.raw_samples, "Record raw data, time and CPU of samples");
   app.add_flag("--phys-data", o.phys_data, "Record the physical address of data");
+  app.add_flag("-I", o.intr_regs_flag, "Sample every register at the interrupt (--intr-regs)");
+  auto* intr_regs = app.add_option("--intr-regs", o.intr_regs,
+                                   "Sample these registers at the interrupt (=ax,bx,...; "
+                                   "no value: all)")
+                        ->expected(0, 1);
+  auto* user_regs = app.add_option("--user-regs", o.user_regs,
+                                   "Sample these user registers (=ip,sp,...; no value: all)")
+                        ->expected(0, 1);
   app.add_flag("--data-page-size", o.data_page_size, "Record the data page size");
   app.add_flag("--code-page-size", o.code_page_size, "Record the code page size");
   app.add_flag("--sample-identifier", o.sample_identifier, "Record PERF_SAMPLE_IDENTIFIER");
@@ -302,6 +315,16 @@ int run_record(int argc, char** argv) {
   }
   auto cg = parse_call_graph(o);
   if (!cg) return die(cg.error());
+  if (o.intr_regs_flag || intr_regs->count() > 0) {
+    auto mask = record::parse_x86_64_regs(o.intr_regs);
+    if (!mask) return die(mask.error());
+    o.intr_regs_mask = *mask;
+  }
+  if (user_regs->count() > 0) {
+    auto mask = record::parse_x86_64_regs(o.user_regs);
+    if (!mask) return die(mask.error());
+    o.user_regs_mask = *mask;
+  }
   bool rounded = false;
   auto pages = parse_mmap_pages(o.mmap_pages, rounded);
   if (!pages) return die(pages.error());
@@ -424,6 +447,8 @@ int run_record(int argc, char** argv) {
   if (o.weight) base_type |= PERF_SAMPLE_WEIGHT;
   if (o.raw_samples) base_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
   if (o.phys_data) base_type |= PERF_SAMPLE_PHYS_ADDR;
+  if (o.intr_regs_mask != 0) base_type |= PERF_SAMPLE_REGS_INTR;
+  if (o.user_regs_mask != 0) base_type |= PERF_SAMPLE_REGS_USER;
   if (o.data_page_size) base_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
   if (o.code_page_size) base_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
   if (o.all_cgroups) base_type |= PERF_SAMPLE_CGROUP;
@@ -456,11 +481,13 @@ int run_record(int argc, char** argv) {
     if (tp) a.sample_type |= PERF_SAMPLE_RAW;
     if (cg->mode == CallGraph::kDwarf) {
       a.exclude_callchain_user = 1;
-      a.sample_regs_user = kDwarfRegsMask;
+      a.sample_regs_user = record::kX86_64RegsMask;
       a.sample_stack_user = cg->stack_size;
       a.mmap_data = 1;
     }
     if (o.data) a.mmap_data = 1;
+    a.sample_regs_intr = o.intr_regs_mask;
+    a.sample_regs_user |= o.user_regs_mask;
     if (workload && follows_workload_only && o.delay_ms == 0) a.enable_on_exec = 1;
     if (o.all_kernel) {
       a.exclude_kernel = 0;
