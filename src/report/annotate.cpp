@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -78,8 +79,14 @@ class SourceFiles {
   std::optional<std::string_view> line(const std::string& file, std::uint32_t line) {
     auto [it, fresh] = files_.try_emplace(file);
     if (fresh) {
-      std::ifstream in(file);
-      for (std::string l; std::getline(in, l);) it->second.push_back(std::move(l));
+      // Regular files of a sane size only: a path from DWARF may name a device or FIFO.
+      std::error_code ec;
+      constexpr std::uintmax_t kMaxSource = std::uintmax_t{64} << 20;
+      if (std::filesystem::is_regular_file(file, ec) &&
+          std::filesystem::file_size(file, ec) <= kMaxSource && !ec) {
+        std::ifstream in(file);
+        for (std::string l; std::getline(in, l);) it->second.push_back(std::move(l));
+      }
     }
     if (line == 0 || line > it->second.size()) return std::nullopt;
     return std::string_view(it->second[line - 1]);
