@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Damaged perf.data inputs (docs/reliability.md): hundreds of variants of valid files
 # (recorded here by Linux perf and, when it exists, by `perfx record`), each fed to
-# `perfx report --stdio` and `perfx script` with a 10 s limit. Asserts, for every run:
+# `perfx report --stdio`, `perfx script`, `perfx annotate`, `perfx evlist -v` and
+# `perfx buildid-list` with a 10 s limit. Asserts, for every run:
 #   - no crash: not killed by a signal, no AddressSanitizer/UBSan/LeakSanitizer report;
 #   - no hang: done within 10 s;
 #   - a non-zero exit prints a reason on stderr.
@@ -18,7 +19,7 @@ VARIANTS="${RELIABILITY_VARIANTS:-60}"
 TOOL="${RELIABILITY_TOOL:-perfx}"
 LIMIT=10
 
-commands=("report --stdio" "script")
+commands=("report --stdio" "script" "annotate" "evlist -v" "buildid-list")
 if [[ "$TOOL" == perfx ]]; then
   if ! "$PERFX" report --help >/dev/null 2>&1; then
     echo "SKIP: 'perfx report' is not available yet"
