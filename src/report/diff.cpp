@@ -344,11 +344,17 @@ Result<void> write_diff_table(const std::vector<DiffSection>& sections, std::ost
           case DiffCompute::kDelta:
             value = fmt::format("{:+.2f}%", *r.delta);
             break;
+          // -t takes perf's plain entry path (hpp__entry_pair()), which leaves a zero
+          // wdiff and a ratio of 0 blank; the aligned table (its colour path) prints them.
           case DiffCompute::kRatio:
-            value = r.ratio ? fmt::format("{:14.6f}", *r.ratio) : "N/A";
+            value = !r.ratio                         ? "N/A"
+                    : separated && !(*r.ratio > 0.0) ? ""
+                                                     : fmt::format("{:14.6f}", *r.ratio);
             break;
           case DiffCompute::kWeighted:
-            value = r.wdiff ? fmt::format("{:14}", *r.wdiff) : "N/A";
+            value = !r.wdiff                     ? "N/A"
+                    : separated && *r.wdiff == 0 ? ""
+                                                 : fmt::format("{:14}", *r.wdiff);
             break;
         }
       }

@@ -79,6 +79,34 @@ TEST(Diff, TableText) {
   EXPECT_NE(text.find("[k] __x64_sys_write"), std::string::npos);
 }
 
+// perf prints a zero wdiff (and the ratio) through two paths: the aligned table's
+// colour path prints "0", -t's plain entry path (hpp__entry_pair()) leaves it blank.
+TEST(Diff, SeparatedLayoutLeavesAZeroWdiffBlank) {
+  const auto p = testing::make_test_profile();
+  DiffOptions o;
+  ASSERT_TRUE(parse_diff_compute("wdiff:1,1", o));
+  auto sections = diff_profiles(p, p, o);
+  ASSERT_TRUE(sections);
+  std::ostringstream aligned;
+  ASSERT_TRUE(write_diff_table(*sections, aligned, o));
+  EXPECT_NE(aligned.str().find("             0  demo"), std::string::npos) << aligned.str();
+  o.field_separator = "|";
+  std::ostringstream separated;
+  ASSERT_TRUE(write_diff_table(*sections, separated, o));
+  std::istringstream in(separated.str());
+  int rows = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    ++rows;
+    const auto first = line.find('|');
+    const auto second = line.find('|', first + 1);
+    ASSERT_NE(second, std::string::npos) << line;
+    EXPECT_EQ(line.substr(first + 1, second - first - 1).find_first_not_of(' '), std::string::npos)
+        << line;
+  }
+  EXPECT_GT(rows, 0);
+}
+
 TEST(Diff, NoCommonEventIsAnError) {
   auto other = testing::make_test_profile();
   other.events[0].name = "task-clock";
