@@ -10,6 +10,8 @@
 #include <optional>
 #include <unordered_map>
 
+#include "symbol/machine.hpp"
+
 namespace perfx::report {
 namespace {
 
@@ -42,24 +44,6 @@ std::string_view basename_of(std::string_view path) {
   const auto slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
-
-// Each DSO opened once, by path and build-id.
-class DsoCache {
- public:
-  explicit DsoCache(symbol::SearchPaths paths) : paths_(std::move(paths)) {}
-  const symbol::Dso& get(const std::string& path, const std::string& build_id) {
-    auto& slot = dsos_[{path, build_id}];
-    if (!slot) {
-      const auto kind = path == "[vdso]" ? symbol::DsoKind::kVdso : symbol::DsoKind::kElf;
-      slot = std::make_unique<symbol::Dso>(path, kind, build_id, paths_);
-    }
-    return *slot;
-  }
-
- private:
-  symbol::SearchPaths paths_;
-  std::map<std::pair<std::string, std::string>, std::unique_ptr<symbol::Dso>> dsos_;
-};
 
 // Why perfx has no code bytes for a frame's DSO ("" = it has).
 std::string no_code_reason(const profile::Frame& f) {
@@ -101,7 +85,7 @@ class SourceFiles {
 std::string after_colon(std::size_t used) { return std::string(8 - used % 8, ' '); }
 
 // Every symbol with samples of event `e`, hottest first.
-std::vector<Entry> collect(const profile::Profile& p, std::uint32_t e, DsoCache& dsos,
+std::vector<Entry> collect(const profile::Profile& p, std::uint32_t e, symbol::DsoCache& dsos,
                            const AnnotateOptions& o) {
   std::vector<Entry> entries;
   std::map<std::pair<const void*, std::uint64_t>, std::size_t> entry_of_sym;
@@ -128,7 +112,8 @@ std::vector<Entry> collect(const profile::Profile& p, std::uint32_t e, DsoCache&
         f.mapping >= 0 && static_cast<std::size_t>(f.mapping) < p.mappings.size()
             ? p.mappings[static_cast<std::size_t>(f.mapping)].build_id
             : std::string();
-    const symbol::Dso& dso = dsos.get(f.dso_path, build_id);
+    const auto kind = f.dso_path == "[vdso]" ? symbol::DsoKind::kVdso : symbol::DsoKind::kElf;
+    const symbol::Dso& dso = *dsos.get(f.dso_path, kind, build_id);
     const std::uint64_t addr = dso.to_symbol_address(f.map_address);
     const symbol::Symbol* sym = dso.find(addr);
     if (sym == nullptr) return {-1, 0};
@@ -388,7 +373,7 @@ Result<AnnotateSummary> write_annotations(const profile::Profile& profile, std::
                                           const AnnotateOptions& options) {
   auto dis = symbol::Disassembler::open(profile.arch, options.syntax);
   if (!dis) return tl::unexpected(dis.error());
-  DsoCache dsos(options.paths);
+  symbol::DsoCache dsos(options.paths);
   SourceFiles sources;
   AnnotateSummary summary;
   for (std::uint32_t e = 0; e < profile.events.size(); ++e) {
