@@ -8,9 +8,22 @@
 #include <cstring>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace perfx::core {
+
+/// Lower-case hex of a build-id's bytes.
+[[nodiscard]] inline std::string build_id_hex(const std::uint8_t* data, std::size_t size) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(size * 2);
+  for (std::size_t i = 0; i < size; ++i) {
+    s += kDigits[data[i] >> 4];
+    s += kDigits[data[i] & 0xf];
+  }
+  return s;
+}
 
 /// The first NT_GNU_BUILD_ID note's bytes (1-20 of them), or nullopt.
 inline std::optional<std::vector<std::uint8_t>> build_id_from_notes(

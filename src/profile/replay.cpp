@@ -8,21 +8,11 @@
 #include <cstring>
 #include <thread>
 
+#include "core/build_id_note.hpp"
 #include "profile/ordered_records.hpp"
 #include "symbol/unwind.hpp"
 
 namespace perfx::profile {
-
-std::string build_id_hex(const std::uint8_t* data, std::size_t size) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(size * 2);
-  for (std::size_t i = 0; i < size; ++i) {
-    s += kDigits[data[i] >> 4];
-    s += kDigits[data[i] & 0xf];
-  }
-  return s;
-}
 
 Result<TimeFilter> recording_time_filter(const record::PerfDataReader& reader,
                                          std::string_view spec, bool relative) {
@@ -82,7 +72,7 @@ symbol::ThreadState* apply_record(symbol::Machine& machine, const record::Record
   } else if (const auto* m2 = r.get<record::Mmap2>()) {
     std::string bid;
     if (m2->has_build_id)
-      bid = build_id_hex(m2->build_id.data(), std::min<std::size_t>(m2->build_id_size, 20));
+      bid = core::build_id_hex(m2->build_id.data(), std::min<std::size_t>(m2->build_id_size, 20));
     machine.on_mmap(static_cast<std::int32_t>(m2->pid), static_cast<std::int32_t>(m2->tid),
                     m2->addr, m2->len, m2->pgoff, std::string(m2->filename), bid, m2->prot,
                     m2->flags, m2->has_build_id ? 0 : m2->ino);
@@ -117,7 +107,8 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
                     const std::function<bool(const ReplayItem&)>& fn) {
   // Build-ids known up front (HEADER_BUILD_ID feature).
   for (const auto& b : reader.features().build_ids)
-    machine.dsos().set_build_id(b.filename, build_id_hex(b.build_id.data(), b.build_id.size()));
+    machine.dsos().set_build_id(b.filename,
+                                core::build_id_hex(b.build_id.data(), b.build_id.size()));
 
   record::Record decoded;  // reused: filled in place for each record
   auto deliver = [&](const record::RawRecord& raw) -> bool {

@@ -146,7 +146,4 @@ bool sample_locations(symbol::Machine& machine, const symbol::ThreadState& threa
                       std::vector<std::uint64_t>* ips = nullptr,
                       std::size_t* first_unwound = nullptr);
 
-/// Lower-case hex of a build-id.
-[[nodiscard]] std::string build_id_hex(const std::uint8_t* data, std::size_t size);
-
 }  // namespace perfx::profile

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "profile/replay.hpp"
+#include "core/build_id_note.hpp"
 
 namespace perfx::report {
 
@@ -10,7 +10,7 @@ std::string buildid_list_text(const record::Features& features, const std::set<s
   std::string out;
   for (const auto& e : features.build_ids) {
     if (hit != nullptr && hit->count(e.filename) == 0) continue;
-    out += fmt::format("{} {}\n", profile::build_id_hex(e.build_id.data(), e.build_id.size()),
+    out += fmt::format("{} {}\n", core::build_id_hex(e.build_id.data(), e.build_id.size()),
                        e.filename);
   }
   return out;

@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "core/build_id_note.hpp"
 #include "profile/replay.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/regs.hpp"
@@ -355,7 +356,7 @@ std::string side_band_text(const record::Record& r) {
           "PERF_RECORD_MMAP2 {}/{}: [{}({}) @ {} <{}>]: {} {}\n",
           static_cast<std::int32_t>(m2->pid), m2->tid, alt_hex(m2->addr), alt_hex(m2->len),
           alt_hex(m2->pgoff),
-          profile::build_id_hex(m2->build_id.data(), std::min<std::size_t>(m2->build_id_size, 20)),
+          core::build_id_hex(m2->build_id.data(), std::min<std::size_t>(m2->build_id_size, 20)),
           prot, m2->filename);
     }
     return fmt::format("PERF_RECORD_MMAP2 {}/{}: [{}({}) @ {} {:02x}:{:02x} {} {}]: {} {}\n",

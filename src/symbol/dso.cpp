@@ -99,17 +99,6 @@ class ElfFile {
   std::string mem_;
 };
 
-std::string to_hex(const unsigned char* p, std::size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(n * 2);
-  for (std::size_t i = 0; i < n; ++i) {
-    s += kDigits[p[i] >> 4];
-    s += kDigits[p[i] & 0xf];
-  }
-  return s;
-}
-
 // Build-ids as hex, equal but for zero padding (perf's header pads them to 20 bytes).
 bool same_build_id(std::string_view a, std::string_view b) {
   if (a.size() > b.size()) std::swap(a, b);
@@ -129,7 +118,8 @@ std::string elf_build_id(Elf* elf) {
     while ((off = gelf_getnote(data, off, &nhdr, &name_off, &desc_off)) > 0) {
       if (nhdr.n_type == NT_GNU_BUILD_ID && nhdr.n_namesz == 4 &&
           std::memcmp(static_cast<const char*>(data->d_buf) + name_off, "GNU", 4) == 0) {
-        return to_hex(static_cast<const unsigned char*>(data->d_buf) + desc_off, nhdr.n_descsz);
+        return core::build_id_hex(static_cast<const std::uint8_t*>(data->d_buf) + desc_off,
+                                  nhdr.n_descsz);
       }
     }
   }
@@ -257,7 +247,7 @@ std::string running_kernel_build_id(const std::string& notes_path) {
   const auto notes = FileText::open(notes_path);
   if (!notes) return {};
   const auto id = core::build_id_from_notes(std::as_bytes(std::span(notes->text())));
-  return id ? to_hex(id->data(), id->size()) : std::string();
+  return id ? core::build_id_hex(id->data(), id->size()) : std::string();
 }
 
 std::string dso_short_name(std::string_view path) {

@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "command.hpp"
+#include "core/build_id_note.hpp"
 #include "event/event_spec.hpp"
 #include "option_prefix.hpp"
 #include "perfx/sampler.hpp"
-#include "profile/replay.hpp"
 #include "record/features.hpp"
 #include "record/perf_data_writer.hpp"
 #include "record/regs.hpp"
@@ -809,7 +809,7 @@ int run_record(int argc, char** argv) {
         e.build_id = *id;
         e.filename = f;
         if (o.verbose > 0)
-          fmt::print(stderr, "build-id {} {}\n", profile::build_id_hex(id->data(), id->size()), f);
+          fmt::print(stderr, "build-id {} {}\n", core::build_id_hex(id->data(), id->size()), f);
         features.build_ids.push_back(std::move(e));
       }
     }
