@@ -13,7 +13,8 @@
 # Exports with source lines (pprof, json) read DWARF: libc6-dbg's compressed sections are
 # inflated once and then mapped from perfx's debug-section cache (docs/report.md). The
 # medians are of warm runs; a first run with an empty cache is shown separately.
-#   usage: bench/export_vs_report.sh [BUILD_DIR]      BENCH_DATA=perf.data to pick a file
+#   usage: bench/export_vs_report.sh [BUILD_DIR]      BENCH_DATA=perf.data to pick a file,
+#          FORMATS="pprof json" to time some exports only
 set -euo pipefail
 build=${1:-build}
 perfx=$build/bin/perfx
@@ -39,7 +40,7 @@ report_cmd=("$perfx" report -i "$DATA" --stdio -o "$tmp/report.txt")
 status=0
 printf '%-20s %9s %9s %9s %9s %7s %7s %11s  %s\n' "" "wall" "rep.wall" "cpu" "rep.cpu" "wall" "cpu" \
   "pairs IQR" "size"
-for fmt in folded html svg pprof speedscope firefox json; do
+for fmt in ${FORMATS:-folded html svg pprof speedscope firefox json}; do
   "$perfx" report -i "$DATA" --format "$fmt" -o "$tmp/out.$fmt" 2>/dev/null  # warm the caches
   rc=() rw=() xc=() xw=()
   for _ in $(seq "$RUNS"); do

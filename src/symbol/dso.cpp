@@ -408,11 +408,12 @@ struct Dso::Impl {
   mutable std::vector<CuRange> cu_ranges;
   mutable bool cu_ranges_built = false;
   /// srcline() answers by address (dwarf_mutex held): the DSO preloader looks lines up
-  /// during the replay, the resolver after it asks again. Seeded from the source-line
-  /// cache (srcline_cache.hpp); the addresses looked up here are added to it at the end.
+  /// during the replay, the resolver after it asks again. An address not asked before
+  /// is looked for in the source-line cache (srcline_cache.hpp), then in the DWARF; the
+  /// addresses the DWARF answered are added to the cache at the end.
   mutable SrclineMemo srclines;
   mutable bool srcline_cache_read = false;
-  mutable SrclineCacheState srcline_cache_state = SrclineCacheState::kAbsent;
+  mutable SrclineCache srcline_cache;
   mutable std::string srcline_cache_file;  // "" = no cache for this DSO
   mutable std::string dwarf_identity;      // the file the DWARF comes from, as cached
   mutable std::vector<Dwarf_Addr> srclines_added;
@@ -424,14 +425,14 @@ struct Dso::Impl {
   /// srcline() without the memo (dwarf_mutex held).
   [[nodiscard]] std::optional<std::pair<std::string, std::uint32_t>> lookup_srcline(
       Dwarf_Addr addr) const;
-  /// Seeds `srclines` from the cache once (dwarf_mutex held, DSO loaded); true when the
-  /// cache file of this build is there, so lines may need no DWARF at all.
+  /// Loads `srcline_cache` once (dwarf_mutex held, DSO loaded); true when the cache file
+  /// of this build is there, so lines may need no DWARF at all.
   bool read_srcline_cache() const;
 
   ~Impl() {
     if (!srclines_added.empty()) {
       try {
-        store_srcline_cache(srcline_cache_file, dwarf_identity, srcline_cache_state, srclines,
+        store_srcline_cache(srcline_cache_file, dwarf_identity, srcline_cache.state(), srclines,
                             srclines_added);
       } catch (...) {  // only a cache
       }
@@ -762,13 +763,13 @@ std::string file_identity(const std::string& path) {
 }  // namespace
 
 bool Dso::Impl::read_srcline_cache() const {
-  if (srcline_cache_read) return srcline_cache_state == SrclineCacheState::kValid;
+  if (srcline_cache_read) return srcline_cache.state() == SrclineCacheState::kValid;
   srcline_cache_read = true;
   dwarf_identity = file_identity(debug_elf ? debug_file : file_path);
   if (dwarf_identity.empty()) return false;
   srcline_cache_file = srcline_cache_path(build_id);
-  srcline_cache_state = load_srcline_cache(srcline_cache_file, dwarf_identity, srclines);
-  return srcline_cache_state == SrclineCacheState::kValid;
+  srcline_cache = SrclineCache::load(srcline_cache_file, dwarf_identity);
+  return srcline_cache.state() == SrclineCacheState::kValid;
 }
 
 void Dso::prepare_dwarf(bool inlines) const {
@@ -789,7 +790,10 @@ std::optional<std::pair<std::string, std::uint32_t>> Dso::srcline(std::uint64_t 
   std::lock_guard lock(impl_->dwarf_mutex);
   (void)impl_->read_srcline_cache();  // once
   auto [memo, inserted] = impl_->srclines.try_emplace(addr);
-  if (inserted) {
+  if (!inserted) return memo->second;
+  if (auto cached = impl_->srcline_cache.find(addr)) {
+    memo->second = std::move(*cached);
+  } else {
     memo->second = impl_->lookup_srcline(addr);
     if (!impl_->srcline_cache_file.empty()) impl_->srclines_added.push_back(addr);
   }

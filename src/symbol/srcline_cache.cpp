@@ -4,12 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <span>
 
 #include "core/byte_reader.hpp"
 #include "core/fd_io.hpp"
 #include "symbol/cache_dir.hpp"
-#include "symbol/file_text.hpp"
 
 namespace perfx::symbol {
 namespace {
@@ -21,8 +22,7 @@ constexpr std::uint32_t kHasLine = 1u << 31;
 constexpr std::size_t kMaxName = 0xffff;
 constexpr off_t kMaxFileSize = off_t{64} << 20;
 
-void put_record(std::string& out, std::uint64_t addr,
-                const std::optional<std::pair<std::string, std::uint32_t>>& line) {
+void put_record(std::string& out, std::uint64_t addr, const SrclineAnswer& line) {
   append_value(out, addr);
   if (!line || line->first.size() > kMaxName) {  // an absurd name is not kept
     append_value(out, std::uint32_t{0});
@@ -47,29 +47,52 @@ std::string srcline_cache_path(const std::string& build_id) {
   return cache_file_path("srclines", build_id);
 }
 
-SrclineCacheState load_srcline_cache(const std::string& path, std::string_view identity,
-                                     SrclineMemo& memo) {
-  if (path.empty()) return SrclineCacheState::kAbsent;
-  auto file = FileText::open(path);
-  if (!file) return SrclineCacheState::kAbsent;
-  const std::string_view bytes = file->text();
+SrclineCache SrclineCache::load(const std::string& path, std::string_view identity) {
+  SrclineCache cache;
+  if (path.empty()) return cache;
+  cache.file_ = FileText::open(path);
+  if (!cache.file_) return cache;
+  cache.state_ = SrclineCacheState::kStale;
+  const std::string_view bytes = cache.file_->text();
   const std::string head = header(identity);
-  if (bytes.substr(0, head.size()) != head) return SrclineCacheState::kStale;
-  core::ByteReader r(std::as_bytes(std::span(bytes.substr(head.size()))));
-  while (!r.at_end()) {
-    const auto addr = r.u64();
-    const auto line = r.u32();
-    const auto flags = r.u32();
-    const auto name = r.take(flags & kMaxName);
-    if (!r.ok() || (flags & ~(kHasLine | kMaxName)) != 0) return SrclineCacheState::kStale;
-    if (flags & kHasLine)
-      memo.try_emplace(
-          addr,
-          std::pair{std::string(reinterpret_cast<const char*>(name.data()), name.size()), line});
-    else
-      memo.try_emplace(addr, std::nullopt);
+  if (bytes.substr(0, head.size()) != head || bytes.size() > std::size_t{UINT32_MAX}) {
+    cache.file_.reset();
+    return cache;
   }
-  return SrclineCacheState::kValid;
+  core::ByteReader r(std::as_bytes(std::span(bytes)));
+  (void)r.take(head.size());
+  while (!r.at_end()) {
+    const auto at = static_cast<std::uint32_t>(r.offset());
+    const auto addr = r.u64();
+    (void)r.u32();
+    const auto flags = r.u32();
+    (void)r.take(flags & kMaxName);
+    if (!r.ok() || (flags & ~(kHasLine | kMaxName)) != 0) {
+      cache.index_.clear();
+      cache.file_.reset();
+      return cache;
+    }
+    cache.index_.emplace_back(addr, at);
+  }
+  std::stable_sort(cache.index_.begin(), cache.index_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  cache.state_ = SrclineCacheState::kValid;
+  return cache;
+}
+
+std::optional<SrclineAnswer> SrclineCache::find(std::uint64_t addr) const {
+  const auto it = std::lower_bound(index_.begin(), index_.end(), addr,
+                                   [](const auto& e, std::uint64_t a) { return e.first < a; });
+  if (it == index_.end() || it->first != addr) return std::nullopt;
+  const std::string_view bytes = file_->text();
+  core::ByteReader r(std::as_bytes(std::span(bytes.substr(it->second))));
+  (void)r.u64();
+  const auto line = r.u32();
+  const auto flags = r.u32();
+  const auto name = r.take(flags & kMaxName);  // checked by load()
+  if ((flags & kHasLine) == 0) return SrclineAnswer{};
+  return SrclineAnswer{
+      std::pair{std::string(reinterpret_cast<const char*>(name.data()), name.size()), line}};
 }
 
 void store_srcline_cache(const std::string& path, std::string_view identity,

@@ -24,26 +24,50 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
+
+#include "symbol/file_text.hpp"
 
 namespace perfx::symbol {
 
-/// Source file and line by address (nullopt: the address has none).
-using SrclineMemo =
-    std::unordered_map<std::uint64_t, std::optional<std::pair<std::string, std::uint32_t>>>;
+/// The source file and line of an address (nullopt: the address has none).
+using SrclineAnswer = std::optional<std::pair<std::string, std::uint32_t>>;
+
+/// Answers by address.
+using SrclineMemo = std::unordered_map<std::uint64_t, SrclineAnswer>;
 
 /// Where the cache file of `build_id` lives (cache_file_path(), kind "srclines").
 [[nodiscard]] std::string srcline_cache_path(const std::string& build_id);
 
-/// What load_srcline_cache() found.
+/// What SrclineCache::load() found.
 enum class SrclineCacheState {
   kAbsent,  ///< no file (or no cache path): store_srcline_cache() writes a new one
   kValid,   ///< read whole, same identity: new records can be appended
   kStale,   ///< another identity or damaged: store_srcline_cache() replaces it
 };
 
-/// Adds the records of the cache at `path` to `memo` when the file has `identity`.
-[[nodiscard]] SrclineCacheState load_srcline_cache(const std::string& path,
-                                                   std::string_view identity, SrclineMemo& memo);
+/// The records of one cache file, found by address. The file stays mapped and only an
+/// index {address, offset} is built when it is loaded: libc's file holds every address
+/// any earlier run asked for (tens of thousands), a run asks for a few hundred of them,
+/// and making a string of each record cost more than the lookups (an eighth of a pprof
+/// export). Move-only.
+class SrclineCache {
+ public:
+  /// Indexes the file at `path` when it has `identity` (kValid); an empty cache otherwise.
+  [[nodiscard]] static SrclineCache load(const std::string& path, std::string_view identity);
+
+  [[nodiscard]] SrclineCacheState state() const noexcept { return state_; }
+  /// Addresses in the file.
+  [[nodiscard]] std::size_t size() const noexcept { return index_.size(); }
+  /// The answer kept for `addr` (the first, if a concurrent run appended it twice), or
+  /// nullopt when the file has none.
+  [[nodiscard]] std::optional<SrclineAnswer> find(std::uint64_t addr) const;
+
+ private:
+  std::optional<FileText> file_;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> index_;  // {address, record offset}
+  SrclineCacheState state_ = SrclineCacheState::kAbsent;
+};
 
 /// Saves the answers for `added` (addresses in `memo`): appended to a kValid file (unless
 /// it has been replaced under another identity since), else a new file with `identity`

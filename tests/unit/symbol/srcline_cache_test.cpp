@@ -32,6 +32,17 @@ void spit(const std::string& path, const std::string& bytes) {
 
 class SrclineCacheTest : public CacheDirTest {};
 
+// Every answer of `memo` found in `cache`, and nothing more.
+void expect_holds(const SrclineCache& cache, const SrclineMemo& memo) {
+  EXPECT_EQ(cache.state(), SrclineCacheState::kValid);
+  EXPECT_EQ(cache.size(), memo.size());
+  for (const auto& [addr, answer] : memo) {
+    const auto found = cache.find(addr);
+    ASSERT_TRUE(found.has_value()) << addr;
+    EXPECT_EQ(*found, answer) << addr;
+  }
+}
+
 TEST_F(SrclineCacheTest, RecordsLoadBackWithAndWithoutLines) {
   const std::string path = dir_ + "/srclines/abc";
   SrclineMemo memo;
@@ -40,9 +51,10 @@ TEST_F(SrclineCacheTest, RecordsLoadBackWithAndWithoutLines) {
   memo[0x3000] = std::pair{std::string(""), 0u};
   const std::vector<std::uint64_t> added = {0x1000, 0x2000, 0x3000};
   store_srcline_cache(path, "lib.so\n1\n2", SrclineCacheState::kAbsent, memo, added);
-  SrclineMemo back;
-  EXPECT_EQ(load_srcline_cache(path, "lib.so\n1\n2", back), SrclineCacheState::kValid);
-  EXPECT_EQ(back, memo);
+  const auto back = SrclineCache::load(path, "lib.so\n1\n2");
+  expect_holds(back, memo);
+  EXPECT_FALSE(back.find(0x1001).has_value());
+  EXPECT_FALSE(back.find(0).has_value());
   EXPECT_FALSE(fs::exists(path + ".tmp." + std::to_string(getpid())));
 }
 
@@ -52,15 +64,21 @@ TEST_F(SrclineCacheTest, NewAnswersAreAppended) {
   store_srcline_cache(path, "id", SrclineCacheState::kAbsent, memo,
                       std::vector<std::uint64_t>{0x10});
   const auto size = fs::file_size(path);
-  SrclineMemo next;
-  ASSERT_EQ(load_srcline_cache(path, "id", next), SrclineCacheState::kValid);
+  ASSERT_EQ(SrclineCache::load(path, "id").state(), SrclineCacheState::kValid);
+  SrclineMemo next = memo;
   next[0x20] = std::pair{std::string("y.c"), 2u};
   store_srcline_cache(path, "id", SrclineCacheState::kValid, next,
                       std::vector<std::uint64_t>{0x20});
   EXPECT_GT(fs::file_size(path), size);
-  SrclineMemo all;
-  ASSERT_EQ(load_srcline_cache(path, "id", all), SrclineCacheState::kValid);
-  EXPECT_EQ(all, next);
+  expect_holds(SrclineCache::load(path, "id"), next);
+  // Two runs that looked the same address up both append it: the first answer holds.
+  SrclineMemo again{{0x10, std::pair{std::string("later.c"), 9u}}};
+  store_srcline_cache(path, "id", SrclineCacheState::kValid, again,
+                      std::vector<std::uint64_t>{0x10});
+  const auto twice = SrclineCache::load(path, "id");
+  EXPECT_EQ(twice.size(), 3u);
+  EXPECT_EQ(twice.find(0x10), SrclineAnswer(std::pair{std::string("x.c"), 1u}));
+  const SrclineMemo& all = next;
   // A file replaced meanwhile under another identity is not appended to.
   store_srcline_cache(path, "other", SrclineCacheState::kAbsent, memo,
                       std::vector<std::uint64_t>{0x10});
@@ -82,26 +100,26 @@ TEST_F(SrclineCacheTest, OtherIdentityOrDamageMakesTheFileStale) {
                    {0x20, std::pair{std::string("yyyy.c"), 2u}}};
   store_srcline_cache(path, "old debug file", SrclineCacheState::kAbsent, memo,
                       std::vector<std::uint64_t>{0x10, 0x20});
-  SrclineMemo out;
-  EXPECT_EQ(load_srcline_cache(path, "new debug file", out), SrclineCacheState::kStale);
-  EXPECT_TRUE(out.empty());
-  EXPECT_EQ(load_srcline_cache(dir_ + "/none", "x", out), SrclineCacheState::kAbsent);
-  EXPECT_EQ(load_srcline_cache("", "x", out), SrclineCacheState::kAbsent);
+  const auto other = SrclineCache::load(path, "new debug file");
+  EXPECT_EQ(other.state(), SrclineCacheState::kStale);
+  EXPECT_EQ(other.size(), 0u);
+  EXPECT_FALSE(other.find(0x10).has_value());
+  EXPECT_EQ(SrclineCache::load(dir_ + "/none", "x").state(), SrclineCacheState::kAbsent);
+  EXPECT_EQ(SrclineCache::load("", "x").state(), SrclineCacheState::kAbsent);
 
   // A torn append (the last record cut short) and garbage: stale; a store replaces the file.
   const std::string whole = slurp(path);
   for (std::size_t cut = 1; cut < 16; ++cut) {
     spit(path, whole.substr(0, whole.size() - cut));
-    SrclineMemo part;
-    EXPECT_EQ(load_srcline_cache(path, "old debug file", part), SrclineCacheState::kStale) << cut;
+    const auto part = SrclineCache::load(path, "old debug file");
+    EXPECT_EQ(part.state(), SrclineCacheState::kStale) << cut;
+    EXPECT_FALSE(part.find(0x10).has_value()) << cut;
   }
   spit(path, whole + std::string(16, '\xff'));
-  EXPECT_EQ(load_srcline_cache(path, "old debug file", out), SrclineCacheState::kStale);
+  EXPECT_EQ(SrclineCache::load(path, "old debug file").state(), SrclineCacheState::kStale);
   store_srcline_cache(path, "old debug file", SrclineCacheState::kStale, memo,
                       std::vector<std::uint64_t>{0x10});
-  SrclineMemo back;
-  EXPECT_EQ(load_srcline_cache(path, "old debug file", back), SrclineCacheState::kValid);
-  EXPECT_EQ(back, memo);
+  expect_holds(SrclineCache::load(path, "old debug file"), memo);
 }
 
 TEST_F(SrclineCacheTest, AnUnwritableCacheDirectoryOnlyCostsTheCache) {
@@ -110,9 +128,9 @@ TEST_F(SrclineCacheTest, AnUnwritableCacheDirectoryOnlyCostsTheCache) {
   const SrclineMemo memo{{0x10, std::pair{std::string("x.c"), 1u}}};
   for (auto state : {SrclineCacheState::kAbsent, SrclineCacheState::kValid})
     store_srcline_cache(path, "id", state, memo, std::vector<std::uint64_t>{0x10});
-  SrclineMemo out;
-  EXPECT_EQ(load_srcline_cache(path, "id", out), SrclineCacheState::kAbsent);
-  EXPECT_TRUE(out.empty());
+  const auto out = SrclineCache::load(path, "id");
+  EXPECT_EQ(out.state(), SrclineCacheState::kAbsent);
+  EXPECT_EQ(out.size(), 0u);
 }
 
 TEST_F(SrclineCacheTest, PathFollowsTheEnvironment) {
