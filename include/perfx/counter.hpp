@@ -137,9 +137,28 @@ struct CounterSnapshot {
   [[nodiscard]] Count total(std::size_t ev) const;
   /// Event `ev` on CPU column `cpu_index` (summed over threads).
   [[nodiscard]] Count for_cpu(std::size_t ev, std::size_t cpu_index) const;
+  /// Event `ev` on the CPU columns `cpu_indices` (summed over them and the threads).
+  [[nodiscard]] Count for_cpus(std::size_t ev, std::span<const std::size_t> cpu_indices) const;
   /// Event `ev` for thread row `thread_index` (summed over CPUs).
   [[nodiscard]] Count for_thread(std::size_t ev, std::size_t thread_index) const;
 };
+
+/// Where a CPU sits in the machine (perf's aggr_cpu_id): its socket (physical package),
+/// die, core (core_id, numbered within the die) and NUMA node; -1 where sysfs does not
+/// say. Counts per socket/die/core/node (perf stat --per-socket...) group CPUs by these.
+struct CpuPlace {
+  int socket = -1;
+  int die = -1;
+  int core = -1;
+  int node = -1;
+  bool operator==(const CpuPlace&) const = default;
+};
+
+/// The place of each of `cpus` from `sysfs_root`/devices/system/cpu/cpuN/topology and
+/// devices/system/node/nodeM/cpulist. A kernel without die ids gives die 0 (one die per
+/// socket, as perf takes it); without NUMA every node is -1.
+[[nodiscard]] std::vector<CpuPlace> cpu_places(std::span<const int> cpus,
+                                               const std::string& sysfs_root = "/sys");
 
 /// `now - before` for every instance (same set, two reads): the interval's counts.
 CounterSnapshot delta(const CounterSnapshot& now, const CounterSnapshot& before);

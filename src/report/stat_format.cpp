@@ -38,7 +38,7 @@ bool is_hw(const StatEntry& e, std::uint64_t config) {
 bool counted(const StatEntry& e) { return e.supported && e.time_running > 0 && e.time_enabled > 0; }
 
 bool same_key(const StatEntry& a, const StatEntry& b) {
-  return a.cpu == b.cpu && a.tid == b.tid && a.comm == b.comm;
+  return a.cpu == b.cpu && a.tid == b.tid && a.comm == b.comm && a.place == b.place;
 }
 
 /// The value of the first counted peer (same CPU/thread) matching `pred`, or 0.
@@ -97,6 +97,45 @@ std::string csv_metric_value(const StatMetric& m) {
   return buf.substr(b, e - b);
 }
 
+// perf's aggr_printout() for the per-socket/die/core/node modes: the aggregate's name
+// (the last number left-aligned in the text layout) and its number of CPUs.
+std::string place_prefix(StatAggr a, const StatEntry& e, const StatFormatOptions& o) {
+  const CpuPlace& p = e.place;
+  std::string head;  // the name up to its last number
+  int last = 0;      // that number
+  int width = 5;     // the text layout's width of it
+  const char* key = "socket";
+  switch (a) {
+    case StatAggr::kPerDie:
+      head = fmt::format("S{}-D", p.socket);
+      last = p.die;
+      width = 8;
+      key = "die";
+      break;
+    case StatAggr::kPerCore:
+      head = fmt::format("S{}-D{}-C", p.socket, p.die);
+      last = p.core;
+      width = 8;
+      key = "core";
+      break;
+    case StatAggr::kPerNode:
+      head = "N";
+      last = p.node;
+      key = "node";
+      break;
+    default:
+      head = "S";
+      last = p.socket;
+      break;
+  }
+  if (o.layout == StatLayout::kJson)
+    return fmt::format("\"{}\" : \"{}{}\", \"aggregate-number\" : {}, ", key, head, last,
+                       e.aggr_cpus);
+  if (o.layout == StatLayout::kCsv)
+    return fmt::format("{}{}{}{}{}", head, last, o.csv_sep, e.aggr_cpus, o.csv_sep);
+  return fmt::sprintf("%s%-*d %4d ", head, width, last, e.aggr_cpus);
+}
+
 std::string aggr_prefix(const StatReport& r, const StatEntry& e, const StatFormatOptions& o) {
   switch (r.aggr) {
     case StatAggr::kGlobal:
@@ -111,6 +150,11 @@ std::string aggr_prefix(const StatReport& r, const StatEntry& e, const StatForma
       }
       if (o.layout == StatLayout::kCsv) return fmt::format("{}-{}{}", e.comm, e.tid, o.csv_sep);
       return fmt::sprintf("%16s-%-8d ", e.comm, e.tid);
+    case StatAggr::kPerSocket:
+    case StatAggr::kPerDie:
+    case StatAggr::kPerCore:
+    case StatAggr::kPerNode:
+      return place_prefix(r.aggr, e, o);
   }
   return {};
 }
@@ -318,6 +362,18 @@ std::string format_stat_interval(const StatReport& r, const StatFormatOptions& o
         break;
       case StatAggr::kGlobal:
         out += "#           time             counts unit events\n";
+        break;
+      case StatAggr::kPerSocket:
+        out += "#           time socket cpus             counts unit events\n";
+        break;
+      case StatAggr::kPerDie:
+        out += "#           time die          cpus             counts unit events\n";
+        break;
+      case StatAggr::kPerCore:
+        out += "#           time core            cpus             counts unit events\n";
+        break;
+      case StatAggr::kPerNode:
+        out += "#           time node   cpus             counts unit events\n";
         break;
     }
   }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "perfx/counter.hpp"
+
 namespace perfx::report {
 
 /// How counts are split into lines.
@@ -17,7 +19,17 @@ enum class StatAggr : std::uint8_t {
   kGlobal,     ///< one line per event
   kPerCpu,     ///< -A/--no-aggr: one line per event and CPU, prefixed "CPU<n>"
   kPerThread,  ///< --per-thread: one line per event and thread, prefixed "comm-tid"
+  kPerSocket,  ///< --per-socket: one line per socket and event, prefixed "S0" and its CPUs
+  kPerDie,     ///< --per-die: "S0-D0"
+  kPerCore,    ///< --per-core: "S0-D0-C0"
+  kPerNode,    ///< --per-node: "N0"
 };
+
+/// The modes that sum CPUs by where they sit (socket, die, core, node).
+[[nodiscard]] constexpr bool aggregates_cpus(StatAggr a) noexcept {
+  return a == StatAggr::kPerSocket || a == StatAggr::kPerDie || a == StatAggr::kPerCore ||
+         a == StatAggr::kPerNode;
+}
 
 /// Output layout.
 enum class StatLayout : std::uint8_t { kText, kCsv, kJson };
@@ -35,6 +47,10 @@ struct StatEntry {
   int cpu = -1;              ///< kPerCpu: the CPU number
   std::string comm;          ///< kPerThread: the thread's command name
   int tid = -1;              ///< kPerThread: the thread id
+  /// aggregates_cpus(): the socket/die/core/node of the line (the fields of the mode; the
+  /// others -1) and how many CPUs it sums.
+  CpuPlace place;
+  int aggr_cpus = 0;
 };
 
 /// Everything a stat printout shows.

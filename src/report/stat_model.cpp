@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -37,12 +40,59 @@ StatEntry make_entry(const std::vector<Count>& per_run, const CounterSnapshot::E
   return e;
 }
 
-}  // namespace
+// The aggregate a CPU at `p` belongs to in `mode`: the fields the mode keeps, -1 others
+// (perf's aggr_cpu_id__socket/die/core/node).
+CpuPlace aggregate_of(const CpuPlace& p, StatAggr mode) {
+  CpuPlace id;
+  if (mode == StatAggr::kPerNode) {
+    id.node = p.node;
+    return id;
+  }
+  id.socket = p.socket;
+  if (mode == StatAggr::kPerDie || mode == StatAggr::kPerCore) id.die = p.die;
+  if (mode == StatAggr::kPerCore) id.core = p.core;
+  return id;
+}
 
-std::vector<StatEntry> build_stat_entries(const std::vector<CounterSnapshot>& runs,
-                                          const StatModelOptions& opts) {
+// Every event of each aggregate of CPUs, aggregates in perf's order (aggr_cpu_id__cmp).
+std::vector<StatEntry> build_aggregated(const std::vector<CounterSnapshot>& runs,
+                                        const StatModelOptions& opts) {
+  const CounterSnapshot& first = runs.front();
+  std::vector<std::pair<CpuPlace, std::vector<std::size_t>>> groups;
+  for (std::size_t ci = 0; ci < first.cpus.size(); ++ci) {
+    const auto cpu = static_cast<std::size_t>(first.cpus[ci]);  // -1: past any end
+    const CpuPlace place = cpu < opts.cpu_places.size() ? opts.cpu_places[cpu] : CpuPlace{};
+    const CpuPlace id = aggregate_of(place, opts.aggr);
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == id; });
+    if (it == groups.end()) {
+      groups.emplace_back(id, std::vector<std::size_t>{});
+      it = std::prev(groups.end());
+    }
+    it->second.push_back(ci);
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+    const auto key = [](const CpuPlace& p) { return std::tuple(p.node, p.socket, p.die, p.core); };
+    return key(a.first) < key(b.first);
+  });
   std::vector<StatEntry> out;
-  if (runs.empty()) return out;
+  for (const auto& [id, cpus] : groups) {
+    for (std::size_t ev = 0; ev < first.events.size(); ++ev) {
+      std::vector<Count> per_run;
+      for (const auto& r : runs) per_run.push_back(r.for_cpus(ev, cpus));
+      StatEntry e = make_entry(per_run, first.events[ev]);
+      e.place = id;
+      e.aggr_cpus = static_cast<int>(cpus.size());
+      out.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+// One entry per event (kGlobal), per event and CPU, or per event and thread.
+std::vector<StatEntry> build_split(const std::vector<CounterSnapshot>& runs,
+                                   const StatModelOptions& opts) {
+  std::vector<StatEntry> out;
   const CounterSnapshot& first = runs.front();
   for (std::size_t ev = 0; ev < first.events.size(); ++ev) {
     switch (opts.aggr) {
@@ -76,8 +126,27 @@ std::vector<StatEntry> build_stat_entries(const std::vector<CounterSnapshot>& ru
                          [](const StatEntry& a, const StatEntry& b) { return a.value > b.value; });
         break;
       }
+      case StatAggr::kPerSocket:
+      case StatAggr::kPerDie:
+      case StatAggr::kPerCore:
+      case StatAggr::kPerNode:
+        break;  // build_aggregated()
     }
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<StatEntry> build_stat_entries(const std::vector<CounterSnapshot>& runs,
+                                          const StatModelOptions& opts) {
+  if (runs.empty()) return {};
+  std::vector<StatEntry> out =
+      aggregates_cpus(opts.aggr) ? build_aggregated(runs, opts) : build_split(runs, opts);
+  // perf keeps run-to-run statistics of the totals only: a line per CPU, thread or
+  // aggregate shows no noise (0.00 in CSV and JSON).
+  if (opts.aggr != StatAggr::kGlobal)
+    for (StatEntry& e : out) e.noise_pct = 0;
   return out;
 }
 

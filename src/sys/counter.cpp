@@ -146,6 +146,10 @@ Count CounterSnapshot::total(std::size_t ev) const {
 }
 
 Count CounterSnapshot::for_cpu(std::size_t ev, std::size_t cpu_index) const {
+  return for_cpus(ev, std::span(&cpu_index, 1));
+}
+
+Count CounterSnapshot::for_cpus(std::size_t ev, std::span<const std::size_t> cpu_indices) const {
   const Event& e = events.at(ev);
   if (!e.supported) {
     Count c;
@@ -154,7 +158,8 @@ Count CounterSnapshot::for_cpu(std::size_t ev, std::size_t cpu_index) const {
   }
   const std::size_t nt = threads.size();
   std::vector<RawCount> part;
-  for (std::size_t t = 0; t < nt; ++t) part.push_back(e.instances.at(cpu_index * nt + t));
+  for (std::size_t ci : cpu_indices)
+    for (std::size_t t = 0; t < nt; ++t) part.push_back(e.instances.at(ci * nt + t));
   return sum_counts(part);
 }
 

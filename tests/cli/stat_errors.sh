@@ -27,6 +27,14 @@ check "-e '' counts nothing" '! grep -q "task-clock" "$tmp/empty.err"'
 "$PERFX" stat -e task-clock -e ' ' -- true 2>"$tmp/empty2.err"
 check "-e ' ' after another -e is rejected" '[ $? -ne 0 ] && grep -q "empty event" "$tmp/empty2.err"'
 
+# --per-socket/die/core/node sum CPUs: without -a/-C/-G an error names the option;
+# --per-thread with one of them is refused, naming both.
+"$PERFX" stat --per-core -- true 2>"$tmp/percore.err"
+check "--per-core without -a fails naming it" '[ $? -ne 0 ] && grep -q -- "--per-core needs -a" "$tmp/percore.err"'
+"$PERFX" stat -t $$ --per-thread --per-socket -- true 2>"$tmp/perthread.err"
+check "--per-thread --per-socket refused" \
+  '[ $? -ne 0 ] && grep -q -- "--per-thread and --per-socket" "$tmp/perthread.err"'
+
 # Missing command: 127 and a message, like a shell.
 "$PERFX" stat -- /nonexistent 2>"$tmp/nx.err"
 rc=$?

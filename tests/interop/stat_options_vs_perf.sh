@@ -5,7 +5,7 @@
 # elapsed time counting from the enable), --timeout (the workload gets SIGTERM: perf's
 # "sleep: Terminated", status 0), -I with --interval-count (N lines, then the workload
 # runs to its end), --pre/--post around every run, --quiet, --append, -B/--no-big-num,
-# -d/-dd/-ddd (the cache events appended, after -e events too).
+# -d/-dd/-ddd (the cache events appended, after -e events too), --per-socket/die/core/node.
 set -u
 PERFX=${PERFX:-build/bin/perfx}
 command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
@@ -34,6 +34,19 @@ same big_num -B -e page-faults -- true
 same detailed -d -- true
 same detailed3 -ddd -- true
 same detailed_events -d -e task-clock -- true
+# Counts summed per socket/die/core/node (perf's aggr_printout() and interval headers),
+# -C with them, the last of -A/--per-* winning, and no run-to-run noise on split lines.
+same per_socket -a --per-socket -e task-clock,context-switches,cycles -- sleep 0.05
+same per_die_csv -a --per-die -x, -e task-clock,context-switches -- sleep 0.05
+same per_core_json -a --per-core -j -e task-clock,context-switches -- sleep 0.05
+same per_node_interval -a --per-node -I 100 -e task-clock -- sleep 0.25
+same per_core_interval_csv -a --per-core -I 100 -x';' -e task-clock -- sleep 0.25
+same per_core_cpu -C 1 --per-core -e task-clock -- sleep 0.02
+same aggr_last_wins -a -A --per-core -e task-clock -- true
+same aggr_last_wins2 -a --per-core -A -e task-clock -- true
+same no_aggr_runs -a -A -r 2 -e task-clock -- true
+same no_aggr_runs_csv -a -A -r 2 -x, -e task-clock -- true
+same per_socket_runs_json -a --per-socket -r 2 -j -e task-clock -- true
 
 # -D: the elapsed time counts from the enable (sleep 0.2, delay 0.15: about 0.05 s).
 el=$("$PERFX" stat -D 150 -e task-clock -- sleep 0.2 2>&1 | awk '/time elapsed/ {print $1}')

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <ctime>
 #include <memory>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -87,7 +88,13 @@ int run_stat(int argc, char** argv) {
   app.add_option("-I,--interval-print", interval_ms, "print counts every N milliseconds")
       ->check(CLI::Range(10U, 3600000U));
   app.add_flag("--per-thread", per_thread, "one line per thread (with -p/-t)");
-  app.add_flag("-A,--no-aggr", no_aggr, "one line per CPU (with -a/-C)");
+  bool per_socket = false, per_die = false, per_core = false, per_node = false;
+  const CLI::Option* const cpu_mode_options[] = {
+      app.add_flag("-A,--no-aggr", no_aggr, "one line per CPU (with -a/-C)"),
+      app.add_flag("--per-socket", per_socket, "counts summed per processor socket (with -a/-C)"),
+      app.add_flag("--per-die", per_die, "counts summed per processor die (with -a/-C)"),
+      app.add_flag("--per-core", per_core, "counts summed per physical core (with -a/-C)"),
+      app.add_flag("--per-node", per_node, "counts summed per NUMA node (with -a/-C)")};
   app.add_option("-x,--field-separator", csv_sep, "CSV output with this separator");
   app.add_flag("-j,--json", json, "JSON lines output");
   app.add_option("-o,--output", output, "write the counts to this file");
@@ -168,6 +175,24 @@ int run_stat(int argc, char** argv) {
   if (no_aggr && !system_wide && cpu_list.empty() && cgroup.empty()) {
     return error_exit("-A/--no-aggr needs -a, -C or -G");
   }
+  // -A and the --per-socket/die/core/node modes set one aggregation, the last given
+  // wins (perf's OPT_SET_UINT).
+  bool* const cpu_modes[] = {&no_aggr, &per_socket, &per_die, &per_core, &per_node};
+  std::string mode_name;
+  for (const CLI::Option* opt : app.parse_order()) {
+    for (std::size_t i = 0; i < std::size(cpu_mode_options); ++i) {
+      if (opt != cpu_mode_options[i]) continue;
+      for (bool* m : cpu_modes) *m = false;
+      *cpu_modes[i] = true;
+      mode_name = i == 0 ? "-A/--no-aggr" : opt->get_name();
+    }
+  }
+  const bool per_place = per_socket || per_die || per_core || per_node;
+  if (per_thread && (no_aggr || per_place))
+    return error_exit(
+        fmt::format("--per-thread and {} split the counts differently: pick one", mode_name));
+  if (per_place && !system_wide && cpu_list.empty() && cgroup.empty())
+    return error_exit(fmt::format("{} needs -a, -C or -G (it sums the counts of CPUs)", mode_name));
 
   std::string spec;
   for (const auto& e : events) spec += (spec.empty() ? "" : ",") + e;
@@ -216,9 +241,20 @@ int run_stat(int argc, char** argv) {
   }
 
   report::StatModelOptions mopts;
-  mopts.aggr = per_thread ? report::StatAggr::kPerThread
-               : no_aggr  ? report::StatAggr::kPerCpu
-                          : report::StatAggr::kGlobal;
+  mopts.aggr = per_thread   ? report::StatAggr::kPerThread
+               : no_aggr    ? report::StatAggr::kPerCpu
+               : per_socket ? report::StatAggr::kPerSocket
+               : per_die    ? report::StatAggr::kPerDie
+               : per_core   ? report::StatAggr::kPerCore
+               : per_node   ? report::StatAggr::kPerNode
+                            : report::StatAggr::kGlobal;
+  if (per_place) {
+    auto online = sys::read_online_cpus();
+    if (!online) return error_exit(online.error().message());
+    std::vector<int> numbers(static_cast<std::size_t>(online->back()) + 1);
+    std::iota(numbers.begin(), numbers.end(), 0);
+    mopts.cpu_places = cpu_places(numbers);
+  }
   if (per_thread) {
     auto threads = sys::resolve_stat_threads(cfg.target);
     if (!threads) return error_exit(threads.error().message());

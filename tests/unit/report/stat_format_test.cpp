@@ -311,3 +311,130 @@ TEST(StatFormat, BigNumGroupsDigitsWithTheLocalesSeparator) {
 
 }  // namespace
 }  // namespace perfx::report
+
+namespace perfx::report {
+namespace {
+
+// Two sockets of two cores each; CPU 3 is the second hyperthread of core 0 on socket 0.
+std::vector<CpuPlace> two_socket_places() {
+  return {{0, 0, 0, 0}, {0, 0, 1, 0}, {1, 0, 0, 1}, {0, 0, 0, 0}, {1, 0, 1, 1}};
+}
+
+CounterSnapshot five_cpus(std::vector<double> counts) {
+  CounterSnapshot s;
+  s.cpus = {0, 1, 2, 3, 4};
+  s.threads = {-1};
+  for (const char* name : {"task-clock", "page-faults"}) {
+    CounterSnapshot::Event ev;
+    ev.name = name;
+    ev.attr.type = PERF_TYPE_SOFTWARE;
+    ev.attr.config = name[0] == 't' ? PERF_COUNT_SW_TASK_CLOCK : PERF_COUNT_SW_PAGE_FAULTS;
+    for (double c : counts) ev.instances.push_back({static_cast<std::uint64_t>(c), 5, 5, 0});
+    s.events.push_back(ev);
+  }
+  return s;
+}
+
+TEST(StatModel, SumsCpusPerSocketDieCoreAndNodeInPerfsOrder) {
+  const CounterSnapshot a = five_cpus({1, 10, 100, 1000, 10000});
+  StatModelOptions o;
+  o.cpu_places = two_socket_places();
+  o.aggr = StatAggr::kPerSocket;
+  auto e = build_stat_entries({a}, o);
+  // Aggregate-major: both events of socket 0, then of socket 1.
+  ASSERT_EQ(e.size(), 4U);
+  EXPECT_EQ(e[0].name, "task-clock");
+  EXPECT_EQ(e[1].name, "page-faults");
+  EXPECT_EQ(e[0].place.socket, 0);
+  EXPECT_EQ(e[0].aggr_cpus, 3);
+  EXPECT_DOUBLE_EQ(e[0].value, 1011);
+  EXPECT_EQ(e[2].place.socket, 1);
+  EXPECT_EQ(e[2].aggr_cpus, 2);
+  EXPECT_DOUBLE_EQ(e[3].value, 10100);
+  EXPECT_EQ(e[2].place.core, -1);
+
+  o.aggr = StatAggr::kPerCore;
+  e = build_stat_entries({a}, o);
+  ASSERT_EQ(e.size(), 8U);  // S0-C0 (CPUs 0 and 3), S0-C1, S1-C0, S1-C1
+  EXPECT_EQ(e[0].place, (CpuPlace{0, 0, 0, -1}));
+  EXPECT_DOUBLE_EQ(e[0].value, 1001);
+  EXPECT_EQ(e[0].aggr_cpus, 2);
+  EXPECT_EQ(e[2].place, (CpuPlace{0, 0, 1, -1}));
+  EXPECT_EQ(e[4].place, (CpuPlace{1, 0, 0, -1}));
+  EXPECT_DOUBLE_EQ(e[6].value, 10000);
+
+  o.aggr = StatAggr::kPerNode;
+  e = build_stat_entries({a}, o);
+  ASSERT_EQ(e.size(), 4U);
+  EXPECT_EQ(e[2].place, (CpuPlace{-1, -1, -1, 1}));
+  EXPECT_DOUBLE_EQ(e[2].value, 10100);
+
+  // A CPU sysfs says nothing about is its own "nowhere" aggregate, sorted first (-1).
+  o.aggr = StatAggr::kPerSocket;
+  o.cpu_places.resize(4);
+  e = build_stat_entries({a}, o);
+  ASSERT_EQ(e.size(), 6U);
+  EXPECT_EQ(e[0].place.socket, -1);
+  EXPECT_DOUBLE_EQ(e[0].value, 10000);
+}
+
+TEST(StatModel, OnlyTotalsCarryRunToRunNoise) {
+  const CounterSnapshot a = five_cpus({1, 10, 100, 1000, 10000});
+  const CounterSnapshot b = five_cpus({3, 30, 300, 3000, 30000});
+  StatModelOptions o;
+  o.cpu_places = two_socket_places();
+  EXPECT_GT(build_stat_entries({a, b}, o)[0].noise_pct, 0);
+  for (auto mode : {StatAggr::kPerCpu, StatAggr::kPerSocket, StatAggr::kPerCore}) {
+    o.aggr = mode;
+    const auto e = build_stat_entries({a, b}, o);
+    EXPECT_DOUBLE_EQ(e[0].value, mode == StatAggr::kPerCpu      ? 2
+                                 : mode == StatAggr::kPerSocket ? 2022
+                                                                : 2002);
+    for (const auto& x : e) EXPECT_EQ(x.noise_pct, 0) << static_cast<int>(mode);
+  }
+}
+
+TEST(StatFormat, PerSocketDieCoreNodePrefixes) {
+  StatReport r;
+  r.target = "'system wide'";
+  r.elapsed_ns = 1e8;
+  StatEntry e = entry("task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 209930000);
+  e.place = {0, 0, 1, -1};
+  e.aggr_cpus = 2;
+  r.entries.push_back(e);
+  StatFormatOptions csv;
+  csv.layout = StatLayout::kCsv;
+  StatFormatOptions json;
+  json.layout = StatLayout::kJson;
+  struct Case {
+    StatAggr aggr;
+    const char *text, *csv, *json, *header;
+  };
+  // perf 6.1's aggr_printout() and interval headers.
+  const Case cases[] = {
+      {StatAggr::kPerSocket, "S0        2             209.93 msec task-clock", "S0,2,209.93,msec,",
+       "{\"socket\" : \"S0\", \"aggregate-number\" : 2, \"counter-value\"",
+       "#           time socket cpus             counts unit events\n"},
+      {StatAggr::kPerDie, "S0-D0           2             209.93 msec", "S0-D0,2,209.93,",
+       "{\"die\" : \"S0-D0\", \"aggregate-number\" : 2, ",
+       "#           time die          cpus             counts unit events\n"},
+      {StatAggr::kPerCore, "S0-D0-C1           2             209.93 msec", "S0-D0-C1,2,209.93,",
+       "{\"core\" : \"S0-D0-C1\", \"aggregate-number\" : 2, ",
+       "#           time core            cpus             counts unit events\n"},
+      {StatAggr::kPerNode, "N-1       2             209.93 msec", "N-1,2,209.93,",
+       "{\"node\" : \"N-1\", \"aggregate-number\" : 2, ",
+       "#           time node   cpus             counts unit events\n"},
+  };
+  for (const Case& c : cases) {
+    r.aggr = c.aggr;
+    EXPECT_NE(format_stat(r, {}).find(c.text), std::string::npos) << format_stat(r, {});
+    EXPECT_NE(format_stat(r, csv).find(c.csv), std::string::npos) << format_stat(r, csv);
+    EXPECT_NE(format_stat(r, json).find(c.json), std::string::npos) << format_stat(r, json);
+    EXPECT_EQ(format_stat_interval(r, {}, 0.1, true).rfind(c.header, 0), 0U);
+    // "CPUs utilized" divides the aggregate's task-clock by the wall time.
+    EXPECT_NE(format_stat(r, {}).find("#    2.099 CPUs utilized"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace perfx::report

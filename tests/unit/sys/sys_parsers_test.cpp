@@ -6,10 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "perfx/counter.hpp"
 #include "sys/cgroup.hpp"
 #include "sys/cpu_list.hpp"
 #include "sys/process.hpp"
@@ -193,3 +195,46 @@ TEST(Tracefs, MountedButUnreadableIsAPermissionProblem) {
 
 }  // namespace
 }  // namespace perfx::sys
+
+namespace perfx {
+namespace {
+
+TEST(CpuPlaces, ReadFromSysfsTopologyAndNodes) {
+  char tmpl[] = "/tmp/perfx_sysfs_XXXXXX";
+  const std::string root = ::mkdtemp(tmpl);
+  const auto put = [&](const std::string& rel, const std::string& text) {
+    const std::string path = root + rel;
+    (void)std::system(("mkdir -p " + path.substr(0, path.rfind('/'))).c_str());
+    std::ofstream(path) << text;
+  };
+  for (int cpu : {0, 1, 2}) {
+    const std::string t = "/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
+    put(t + "physical_package_id", std::to_string(cpu / 2) + "\n");
+    put(t + "core_id", std::to_string(cpu % 2) + "\n");
+    if (cpu != 2) put(t + "die_id", "0\n");  // an older kernel: no die id
+  }
+  put("/devices/system/node/node0/cpulist", "0-1\n");
+  put("/devices/system/node/node1/cpulist", "2\n");
+  put("/devices/system/node/possible", "0-1\n");
+  const std::vector<int> cpus = {2, 0, 1, 7};
+  const auto p = cpu_places(cpus, root);
+  ASSERT_EQ(p.size(), 4U);
+  EXPECT_EQ(p[0], (CpuPlace{1, 0, 0, 1}));  // die 0 where the kernel has no die_id
+  EXPECT_EQ(p[1], (CpuPlace{0, 0, 0, 0}));
+  EXPECT_EQ(p[2], (CpuPlace{0, 0, 1, 0}));
+  EXPECT_EQ(p[3], (CpuPlace{-1, 0, -1, -1}));  // no such CPU
+  // No NUMA: every node -1.
+  (void)std::system(("rm -rf " + root + "/devices/system/node").c_str());
+  EXPECT_EQ(cpu_places(cpus, root)[0].node, -1);
+  (void)std::system(("rm -rf " + root).c_str());
+  // This machine: every online CPU has a socket and a core.
+  auto online = sys::read_online_cpus();
+  ASSERT_TRUE(online);
+  for (const CpuPlace& here : cpu_places(*online)) {
+    EXPECT_GE(here.socket, 0);
+    EXPECT_GE(here.core, 0);
+  }
+}
+
+}  // namespace
+}  // namespace perfx
