@@ -3,6 +3,7 @@
 #include <linux/perf_event.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 #include <fmt/printf.h>
@@ -316,7 +317,30 @@ StatMetric compute_metric(const StatReport& r, std::size_t index, double wall_ns
   return {};
 }
 
+namespace {
+
+// perf's print_table() (--table): each run's wall time, its difference from the mean and
+// a bar of one '#' plus one per 5% off, then the "Final result" caption.
+std::string run_table(const StatReport& r, int precision, double avg) {
+  const std::string first = fmt::sprintf(" %17.*f", precision, avg);
+  const std::string indent(first.find_first_not_of(' '), ' ');
+  std::string out = indent + "# Table of individual measurements:\n";
+  for (double ns : r.run_elapsed_ns) {
+    const double run = ns / 1e9;
+    const int n = 1 + std::abs(static_cast<int>(100.0 * (run - avg) / run) / 5);
+    out += fmt::sprintf(" %17.*f (%+.*f) ", precision, run, precision, run - avg);
+    out += std::string(static_cast<std::size_t>(n), '#') + "\n";
+  }
+  return out + "\n" + indent + "# Final result:\n";
+}
+
+}  // namespace
+
 std::string format_stat(const StatReport& r, const StatFormatOptions& o) {
+  return format_stat_summary(r, o, false);
+}
+
+std::string format_stat_summary(const StatReport& r, const StatFormatOptions& o, bool csv_summary) {
   std::string out;
   const bool text = o.layout == StatLayout::kText;
   if (text) {
@@ -324,8 +348,11 @@ std::string format_stat(const StatReport& r, const StatFormatOptions& o) {
     if (r.runs > 1) out += fmt::format(" ({} runs)", r.runs);
     out += ":\n\n";
   }
+  const std::string prefix = csv_summary && o.layout == StatLayout::kCsv
+                                 ? fmt::sprintf("%16s%s", "summary", o.csv_sep)
+                                 : std::string();
   for (std::size_t i = 0; i < r.entries.size(); ++i) {
-    out += format_line(r, i, o, std::string(), r.elapsed_ns);
+    out += format_line(r, i, o, prefix, r.elapsed_ns);
   }
   if (text) {
     if (!r.entries.empty()) out += "\n";  // perf's print_footer(): not for a null run (-n)
@@ -340,6 +367,7 @@ std::string format_stat(const StatReport& r, const StatFormatOptions& o) {
     } else {
       const double sd = r.elapsed_stddev_ns / 1e9;
       const int precision = precision_for(sd) + 2;
+      if (r.table && r.run_elapsed_ns.size() > 1) out += run_table(r, precision, avg);
       out += fmt::sprintf(" %17.*f +- %.*f seconds time elapsed", precision, avg, precision, sd);
       const double pct = avg != 0 ? 100.0 * sd / avg : 0;
       if (pct != 0) out += fmt::sprintf("  ( +-%6.2f%% )", pct);

@@ -67,6 +67,9 @@ struct StatReport {
   bool show_rusage = false;        ///< print "seconds user/sys" (a workload was run once)
   double user_s = 0;               ///< workload user time
   double sys_s = 0;                ///< workload system time
+  /// --table (with -r): perf's table of each run's wall time before the final result.
+  bool table = false;
+  std::vector<double> run_elapsed_ns;  ///< each run's wall time, for the table
 };
 
 /// Layout options.
@@ -102,6 +105,12 @@ StatUnit stat_unit(std::uint32_t type, std::uint64_t config);
 /// The full non-interval output: header, one line per entry, footer (text); the lines
 /// only (CSV, JSON).
 std::string format_stat(const StatReport& report, const StatFormatOptions& opts);
+
+/// format_stat() after an interval run (--summary): the same, but with `csv_summary`
+/// each CSV line is prefixed with "summary" in the interval column (`%16s`), as perf
+/// does unless --no-csv-summary.
+std::string format_stat_summary(const StatReport& report, const StatFormatOptions& opts,
+                                bool csv_summary);
 
 /// One interval (-I): lines prefixed with the timestamp `time_s` (seconds since start).
 /// `column_header` prints perf's "#           time             counts unit events"

@@ -290,6 +290,7 @@ Result<std::vector<StatRun>> run_stat_session(const StatSessionConfig& cfg) {
         return fail(Errc::kInvalidArgument, "--pre command '{}' failed (status {})",
                     cfg.pre_command, st);
     }
+    if (cfg.sync_before_run) ::sync();  // -S: dirty pages written out first, as perf
     PERFX_TRY(run, run_once(cfg));
     const bool failed = run.exec_errno != 0;
     runs.push_back(std::move(run));

@@ -60,6 +60,9 @@ struct StatSessionConfig {
   /// stops the session with an error naming its status.
   std::string pre_command;
   std::string post_command;
+  /// -S/--sync: sync() before each run (after --pre), so that writeback of earlier
+  /// work does not land in the counts.
+  bool sync_before_run = false;
   /// Called every interval with that interval's counts (delta), the time since start
   /// and the interval's length.
   std::function<void(const CounterSnapshot& delta, double time_s, double interval_ns)> on_interval;

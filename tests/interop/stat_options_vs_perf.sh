@@ -5,7 +5,8 @@
 # elapsed time counting from the enable), --timeout (the workload gets SIGTERM: perf's
 # "sleep: Terminated", status 0), -I with --interval-count (N lines, then the workload
 # runs to its end), --pre/--post around every run, --quiet, --append, -B/--no-big-num,
-# -d/-dd/-ddd (the cache events appended, after -e events too), --per-socket/die/core/node.
+# -d/-dd/-ddd (the cache events appended, after -e events too), --per-socket/die/core/node,
+# --table, --summary, --no-csv-summary, --interval-clear, -S.
 set -u
 PERFX=${PERFX:-build/bin/perfx}
 command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
@@ -13,7 +14,7 @@ perf stat -e task-clock -- true >/dev/null 2>&1 || { echo "perf stat does not wo
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-mask() { sed -E 's/[0-9]+/N/g; s/ +/ /g'; }
+mask() { sed -E 's/[0-9]+/N/g; s/ +/ /g; s/\) #+$/) #/; s/\([+-]N/(N/'; }  # --table's bars, signs vary
 same() {  # name, args...: same text with digits masked, same exit status
   local name=$1; shift
   perf stat "$@" > "$tmp/perf.$name" 2>&1; local a=$?
@@ -47,6 +48,17 @@ same aggr_last_wins2 -a --per-core -A -e task-clock -- true
 same no_aggr_runs -a -A -r 2 -e task-clock -- true
 same no_aggr_runs_csv -a -A -r 2 -x, -e task-clock -- true
 same per_socket_runs_json -a --per-socket -r 2 -j -e task-clock -- true
+# --table (each run's wall time), --summary after intervals (text, CSV with and without
+# the "summary" column, JSON, per CPU), -S.
+same table -r 3 --table -e task-clock -- sleep 0.01
+same table_csv -r 2 --table -x, -e task-clock -- true
+same summary -I 100 --summary -e task-clock,page-faults -- sleep 0.25
+same summary_csv -I 100 --summary -x, -e task-clock -- sleep 0.15
+same summary_no_csv -I 100 --summary --no-csv-summary -x, -e task-clock -- sleep 0.15
+same summary_json -I 100 --summary -j -e task-clock -- sleep 0.15
+same summary_per_cpu -I 100 --summary -A -a -x, -e task-clock -- sleep 0.15
+same summary_no_interval --summary -e task-clock -- true
+same sync -S -e task-clock -- true
 
 # -D: the elapsed time counts from the enable (sleep 0.2, delay 0.15: about 0.05 s).
 el=$("$PERFX" stat -D 150 -e task-clock -- sleep 0.2 2>&1 | awk '/time elapsed/ {print $1}')
@@ -72,5 +84,10 @@ if "$PERFX" stat -e task-clock --pre 'exit 3' -- touch "$tmp/ran" 2>"$tmp/err" |
   echo "--pre failing: $(cat "$tmp/err")"; fail=1
 fi
 "$PERFX" stat --interval-count 2 -- true >/dev/null 2>&1 && { echo "--interval-count without -I accepted"; fail=1; }
+# --interval-clear: the clear-screen sequence on stdout before every interval, and the
+# column header repeated after it.
+"$PERFX" stat -I 100 --interval-clear -e task-clock -- sleep 0.25 >"$tmp/clear.out" 2>"$tmp/clear.err"
+[ "$(grep -c $'\e\[H\e\[2J' "$tmp/clear.out")" = 3 ] && [ "$(grep -c '^#  *time' "$tmp/clear.err")" = 3 ] ||
+  { echo "--interval-clear: $(cat -A "$tmp/clear.out") / $(cat "$tmp/clear.err")"; fail=1; }
 [ $fail = 0 ] && echo "perfx stat's run options behave like perf's"
 exit $fail

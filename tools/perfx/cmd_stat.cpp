@@ -105,9 +105,17 @@ int run_stat(int argc, char** argv) {
   unsigned timeout_ms = 0;
   unsigned delay_ms = 0;
   std::string pre, post;
+  bool table = false, summary = false, no_csv_summary = false, interval_clear = false;
+  bool sync_run = false;
   app.add_flag("-d,--detailed", detailed,
                "more events: -d L1 and LLC data cache, -dd also L1i and TLBs, -ddd prefetches");
   app.add_flag("-n,--null", null_run, "no counters: only the elapsed time");
+  app.add_flag("--table", table, "with -r: a table of each run's wall time");
+  app.add_flag("--summary", summary, "with -I: the whole run's counts after the intervals");
+  app.add_flag("--no-csv-summary", no_csv_summary,
+               "with --summary -x: no 'summary' in the interval column");
+  app.add_flag("--interval-clear", interval_clear, "with -I: clear the screen every interval");
+  app.add_flag("-S,--sync", sync_run, "call sync() before each run");
   app.add_flag("--quiet", quiet, "print no counts (the workload still runs)");
   app.add_flag("--append", append, "with -o: append to the file");
   app.add_flag("-B,--big-num,!--no-big-num", big_num,
@@ -143,6 +151,7 @@ int run_stat(int argc, char** argv) {
   cfg.delay = std::chrono::milliseconds(delay_ms);
   cfg.pre_command = pre;
   cfg.post_command = post;
+  cfg.sync_before_run = sync_run;
   if (delay_ms > 0 && !quiet) {
     // perf's EVLIST_DISABLED_MSG / EVLIST_ENABLED_MSG
     fmt::print(stderr, "Events disabled\n");
@@ -272,8 +281,15 @@ int run_stat(int argc, char** argv) {
       r.cgroup = cgroup;
       r.entries = report::build_stat_entries({d}, mopts);
       r.elapsed_ns = len_ns;
+      if (interval_clear) {
+        // perf's puts(CONSOLE_CLEAR): on stdout, the counts' header again after it.
+        std::fputs("\033[H\033[2J\n", stdout);
+        std::fflush(stdout);
+      }
       if (!quiet)
-        fmt::print(out, "{}", report::format_stat_interval(r, fopts, t, intervals % 25 == 0));
+        fmt::print(
+            out, "{}",
+            report::format_stat_interval(r, fopts, t, interval_clear || intervals % 25 == 0));
       std::fflush(out);
       ++intervals;
     };
@@ -302,7 +318,7 @@ int run_stat(int argc, char** argv) {
     for (const auto& note : sys::silent_breakpoint_notes(runs->back().counts))
       fmt::print(stderr, "perfx stat: {}\n", note);
   }
-  if (interval_ms == 0 && !quiet) {
+  if ((interval_ms == 0 || summary) && !quiet) {
     report::StatReport r;
     r.target = target;
     r.runs = static_cast<int>(runs->size());
@@ -315,6 +331,8 @@ int run_stat(int argc, char** argv) {
       elapsed.push_back(static_cast<double>(run.elapsed.count()));
     }
     r.entries = report::build_stat_entries(snaps, mopts);
+    r.table = table;
+    r.run_elapsed_ns = elapsed;
     const auto es = report::run_stats(elapsed);
     r.elapsed_ns = es.mean;
     r.elapsed_stddev_ns = es.stddev_of_mean;
@@ -327,7 +345,8 @@ int run_stat(int argc, char** argv) {
       r.sys_s =
           static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) / 1e6;
     }
-    fmt::print(out, "{}", report::format_stat(r, fopts));
+    fmt::print(out, "{}",
+               report::format_stat_summary(r, fopts, interval_ms > 0 && !no_csv_summary));
   }
   if (!runs->empty() && runs->back().exit) {
     const auto& ex = *runs->back().exit;

@@ -204,6 +204,36 @@ TEST(StatFormat, Interval) {
             "{\"interval\" : 0.100299816, \"co");
 }
 
+TEST(StatFormat, TableOfRunsAndCsvSummary) {
+  StatReport r = sample_report();
+  r.runs = 3;
+  r.show_rusage = false;
+  r.elapsed_ns = 14603000;
+  r.elapsed_stddev_ns = 600000;
+  r.table = true;
+  r.run_elapsed_ns = {14473000, 15702000, 13634000};
+  // perf's print_table(): the caption indented like the mean, one '#' plus one per 5%.
+  const std::string text = format_stat(r, {});
+  EXPECT_NE(text.find("\n\n          # Table of individual measurements:\n"
+                      "          0.014473 (-0.000130) #\n"
+                      "          0.015702 (+0.001099) ##\n"
+                      "          0.013634 (-0.000969) ##\n"
+                      "\n          # Final result:\n"
+                      "          0.014603 +- 0.000600 seconds time elapsed  ( +-  4.11% )\n"),
+            std::string::npos)
+      << text;
+  r.table = false;
+  EXPECT_EQ(format_stat(r, {}).find("Table"), std::string::npos);
+
+  StatFormatOptions csv;
+  csv.layout = StatLayout::kCsv;
+  r.runs = 1;
+  EXPECT_EQ(format_stat_summary(r, csv, true).rfind("         summary,1.00,msec,task-clock,", 0),
+            0U);
+  EXPECT_EQ(format_stat_summary(r, csv, false), format_stat(r, csv));
+  EXPECT_EQ(format_stat_summary(r, {}, true), format_stat(r, {}));  // text: no column
+}
+
 TEST(StatFormat, CgroupColumn) {
   StatReport r;
   r.target = "'system wide'";
