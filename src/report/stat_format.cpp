@@ -377,33 +377,36 @@ std::string format_stat_summary(const StatReport& r, const StatFormatOptions& o,
   return out;
 }
 
+namespace {
+
+// perf's interval column header of each aggregation mode.
+const char* interval_header(StatAggr a) {
+  switch (a) {
+    case StatAggr::kPerCpu:
+      return "#           time CPU                    counts unit events\n";
+    case StatAggr::kPerThread:
+      return "#           time             comm-pid                  counts unit events\n";
+    case StatAggr::kPerSocket:
+      return "#           time socket cpus             counts unit events\n";
+    case StatAggr::kPerDie:
+      return "#           time die          cpus             counts unit events\n";
+    case StatAggr::kPerCore:
+      return "#           time core            cpus             counts unit events\n";
+    case StatAggr::kPerNode:
+      return "#           time node   cpus             counts unit events\n";
+    case StatAggr::kGlobal:
+      break;
+  }
+  return "#           time             counts unit events\n";
+}
+
+}  // namespace
+
 std::string format_stat_interval(const StatReport& r, const StatFormatOptions& o, double time_s,
                                  bool column_header) {
   std::string out;
   if (column_header && o.layout == StatLayout::kText) {
-    switch (r.aggr) {
-      case StatAggr::kPerCpu:
-        out += "#           time CPU                    counts unit events\n";
-        break;
-      case StatAggr::kPerThread:
-        out += "#           time             comm-pid                  counts unit events\n";
-        break;
-      case StatAggr::kGlobal:
-        out += "#           time             counts unit events\n";
-        break;
-      case StatAggr::kPerSocket:
-        out += "#           time socket cpus             counts unit events\n";
-        break;
-      case StatAggr::kPerDie:
-        out += "#           time die          cpus             counts unit events\n";
-        break;
-      case StatAggr::kPerCore:
-        out += "#           time core            cpus             counts unit events\n";
-        break;
-      case StatAggr::kPerNode:
-        out += "#           time node   cpus             counts unit events\n";
-        break;
-    }
+    out += interval_header(r.aggr);
   }
   std::string prefix;
   if (o.layout == StatLayout::kJson) {
