@@ -9,6 +9,8 @@
 // Every index is into the vectors of the same Profile.
 
 #include <cstdint>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,5 +108,18 @@ struct Profile {
   /// in the profile; callers show it and then fail (docs/reliability.md).
   std::string damage;
 };
+
+/// The frame sample `s` was taken in: the last frame of its stack that is not an inline
+/// frame (inlined code is counted to the function it was inlined into, as perf does
+/// without --inline). nullopt when the stack is empty or an index is out of range.
+[[nodiscard]] inline std::optional<std::uint32_t> sampled_frame(const Profile& p, const Sample& s) {
+  if (s.stack >= p.stacks.size()) return std::nullopt;
+  const auto& stack = p.stacks[s.stack];
+  for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+    if (*it >= p.frames.size()) return std::nullopt;
+    if (!p.frames[*it].inlined || std::next(it) == stack.rend()) return *it;
+  }
+  return std::nullopt;
+}
 
 }  // namespace perfx::profile

@@ -132,11 +132,11 @@ std::vector<Entry> collect(const profile::Profile& p, std::uint32_t e, symbol::D
     return {static_cast<std::int64_t>(it->second), addr};
   };
   for (const auto& s : p.samples) {
-    if (s.event != e || s.stack >= p.stacks.size() || p.stacks[s.stack].empty()) continue;
-    const std::uint32_t leaf = p.stacks[s.stack].back();
-    if (leaf >= p.frames.size()) continue;
-    auto& slot = of_frame[leaf];
-    if (slot.first == -2) slot = resolve(leaf);
+    if (s.event != e) continue;
+    const auto leaf = profile::sampled_frame(p, s);
+    if (!leaf) continue;
+    auto& slot = of_frame[*leaf];
+    if (slot.first == -2) slot = resolve(*leaf);
     if (slot.first < 0) continue;
     Entry& en = entries[static_cast<std::size_t>(slot.first)];
     const Hits h{s.count, s.period};

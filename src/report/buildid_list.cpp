@@ -16,4 +16,12 @@ std::string buildid_list_text(const record::Features& features, const std::set<s
   return out;
 }
 
+std::set<std::string> sampled_dsos(const profile::Profile& profile) {
+  std::set<std::string> hit;
+  for (const auto& s : profile.samples)
+    if (const auto leaf = profile::sampled_frame(profile, s))
+      hit.insert(profile.frames[*leaf].dso_path);
+  return hit;
+}
+
 }  // namespace perfx::report

@@ -7,9 +7,13 @@
 #include <set>
 #include <string>
 
+#include "profile/profile.hpp"
 #include "record/features.hpp"
 
 namespace perfx::report {
+
+/// The files of the DSOs the samples of `profile` were taken in (Frame::dso_path).
+[[nodiscard]] std::set<std::string> sampled_dsos(const profile::Profile& profile);
 
 /// One line per entry; `hit` (when not null) keeps the entries whose file name is in it.
 [[nodiscard]] std::string buildid_list_text(const record::Features& features,

@@ -44,20 +44,8 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
   std::uint64_t sum = 0;
   for (const auto& s : p.samples) {
     if (s.event != event) continue;
-    if (s.stack >= p.stacks.size()) {
-      return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
-                  p.stacks.size());
-    }
-    const auto& stack = p.stacks[s.stack];
-    const profile::Frame* leaf = nullptr;
-    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-      if (*it >= p.frames.size()) {
-        return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", s.stack, *it,
-                    p.frames.size());
-      }
-      leaf = &p.frames[*it];
-      if (!leaf->inlined) break;
-    }
+    const auto at = profile::sampled_frame(p, s);
+    const profile::Frame* leaf = at ? &p.frames[*at] : nullptr;
     sum += s.period;
     const std::string dso = leaf && !leaf->dso.empty() ? leaf->dso : "[unknown]";
     std::string sym = leaf ? leaf->function : "[unknown]";

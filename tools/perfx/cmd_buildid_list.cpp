@@ -64,12 +64,7 @@ int run_buildid_list(int argc, char** argv) {
   lo.aggregate = true;
   auto prof = profile::load_profile(input, lo);
   if (!prof) return fail(prof.error().message());
-  std::set<std::string> hit;
-  for (const auto& s : prof->samples) {
-    if (s.stack >= prof->stacks.size() || prof->stacks[s.stack].empty()) continue;
-    const std::uint32_t leaf = prof->stacks[s.stack].back();
-    if (leaf < prof->frames.size()) hit.insert(prof->frames[leaf].dso_path);
-  }
+  const std::set<std::string> hit = report::sampled_dsos(*prof);
   fmt::print("{}", report::buildid_list_text(reader->features(), &hit));
   return 0;
 }
