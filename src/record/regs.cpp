@@ -8,16 +8,6 @@
 namespace perfx::record {
 namespace {
 
-constexpr std::string_view kGeneral[] = {
-    "AX", "BX", "CX", "DX", "SI", "DI", "BP",  "SP",  "IP",  "FLAGS", "CS",  "SS",
-    "DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13",   "R14", "R15",
-};
-constexpr std::string_view kXmm[] = {
-    "XMM0", "XMM1", "XMM2",  "XMM3",  "XMM4",  "XMM5",  "XMM6",  "XMM7",
-    "XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
-};
-constexpr unsigned kXmm0Bit = 32;  // PERF_REG_X86_XMM0; each XMM register takes two bits
-
 bool same_name(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::toupper(static_cast<unsigned char>(x)) == y;
@@ -26,14 +16,8 @@ bool same_name(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::string_view x86_64_reg_name(unsigned bit) noexcept {
-  if (bit < std::size(kGeneral)) return kGeneral[bit];
-  if (bit >= kXmm0Bit && bit < 64 && (bit - kXmm0Bit) % 2 == 0) return kXmm[(bit - kXmm0Bit) / 2];
-  return "unknown";
-}
-
 Result<std::uint64_t> parse_x86_64_regs(std::string_view list) {
-  if (list.empty()) return kX86_64RegsMask;
+  if (list.empty()) return core::kX86_64RegsMask;
   std::uint64_t mask = 0;
   while (!list.empty()) {
     const auto comma = list.find(',');
@@ -42,8 +26,8 @@ Result<std::uint64_t> parse_x86_64_regs(std::string_view list) {
     if (name.empty()) continue;
     bool found = false;
     for (unsigned bit = 0; bit < 64 && !found; ++bit) {
-      if (!((kX86_64RegsMask >> bit) & 1u)) continue;
-      if (same_name(name, x86_64_reg_name(bit))) {
+      if (!((core::kX86_64RegsMask >> bit) & 1u)) continue;
+      if (same_name(name, core::x86_64_reg_name(bit))) {
         mask |= std::uint64_t{1} << bit;
         found = true;
       }
@@ -51,7 +35,8 @@ Result<std::uint64_t> parse_x86_64_regs(std::string_view list) {
     if (!found) {
       std::string known;
       for (unsigned bit = 0; bit < 64; ++bit)
-        if ((kX86_64RegsMask >> bit) & 1u) known += fmt::format(" {}", x86_64_reg_name(bit));
+        if ((core::kX86_64RegsMask >> bit) & 1u)
+          known += fmt::format(" {}", core::x86_64_reg_name(bit));
       return fail(Errc::kInvalidArgument, "unknown register '{}' (available:{})", name, known);
     }
   }
@@ -64,7 +49,7 @@ std::string format_regs(const Regs& regs) {
   std::size_t i = 0;
   for (unsigned bit = 0; bit < 64 && i < regs.regs.size(); ++bit) {
     if (!((regs.mask >> bit) & 1u)) continue;
-    out += fmt::format("{:>5}:{:#x} ", x86_64_reg_name(bit), regs.regs[i++]);
+    out += fmt::format("{:>5}:{:#x} ", core::x86_64_reg_name(bit), regs.regs[i++]);
   }
   return out;
 }

@@ -11,9 +11,9 @@
 
 namespace perfx::symbol {
 
-bool UserRegs::get(X86PerfReg reg, std::uint64_t& out) const noexcept {
-  const int bit = static_cast<int>(reg);
-  if (abi == kRegsAbiNone || bit < 0 || bit >= 64 || (mask & (1ULL << bit)) == 0) return false;
+bool UserRegs::get(core::X86Reg reg, std::uint64_t& out) const noexcept {
+  const auto bit = static_cast<unsigned>(reg);
+  if (abi == core::kRegsAbiNone || bit >= 64 || (mask & (1ULL << bit)) == 0) return false;
   const auto index = static_cast<std::size_t>(std::popcount(mask & ((1ULL << bit) - 1)));
   if (index >= values.size()) return false;
   out = values[index];
@@ -110,13 +110,13 @@ bool memory_read(Dwfl* /*dwfl*/, Dwarf_Addr addr, Dwarf_Word* result, void* arg)
 bool set_initial_registers(Dwfl_Thread* thread, void* arg) {
   const auto& s = *static_cast<Space*>(arg);
   const UserRegs& r = *s.regs;
-  auto reg = [&](X86PerfReg which) -> Dwarf_Word {
+  auto reg = [&](core::X86Reg which) -> Dwarf_Word {
     std::uint64_t v = 0;
     (void)r.get(which, v);  // absent from the mask: 0, as perf
     return v;
   };
-  using R = X86PerfReg;
-  if (r.abi == kRegsAbi64) {
+  using R = core::X86Reg;
+  if (r.abi == core::kRegsAbi64) {
     // DWARF x86_64 numbering: rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip(RA column).
     const std::array<Dwarf_Word, 17> dw = {
         reg(R::kAx),  reg(R::kDx),  reg(R::kCx),  reg(R::kBx),  reg(R::kSi),  reg(R::kDi),
@@ -124,7 +124,7 @@ bool set_initial_registers(Dwfl_Thread* thread, void* arg) {
         reg(R::kR12), reg(R::kR13), reg(R::kR14), reg(R::kR15), reg(R::kIp)};
     return dwfl_thread_state_registers(thread, 0, dw.size(), dw.data());
   }
-  if (r.abi == kRegsAbi32) {
+  if (r.abi == core::kRegsAbi32) {
     // DWARF i386 numbering: eax ecx edx ebx esp ebp esi edi eip.
     const std::array<Dwarf_Word, 9> dw = {reg(R::kAx), reg(R::kCx), reg(R::kDx),
                                           reg(R::kBx), reg(R::kSp), reg(R::kBp),
@@ -223,10 +223,10 @@ std::size_t Unwinder::unwind(const std::shared_ptr<MapSet>& maps, std::int32_t t
                              const UserRegs& regs, std::span<const std::byte> stack,
                              std::vector<std::uint64_t>& out, std::size_t max_frames) {
   if (maps == nullptr || max_frames == 0) return 0;
-  if (regs.abi != kRegsAbi64 && regs.abi != kRegsAbi32) return 0;
+  if (regs.abi != core::kRegsAbi64 && regs.abi != core::kRegsAbi32) return 0;
   std::uint64_t ip = 0;
   std::uint64_t sp = 0;
-  if (!regs.get(X86PerfReg::kIp, ip) || !regs.get(X86PerfReg::kSp, sp)) return 0;
+  if (!regs.get(core::X86Reg::kIp, ip) || !regs.get(core::X86Reg::kSp, sp)) return 0;
   if (sp + stack.size() < sp) stack = {};  // a copy that would wrap: unusable
   Space& s = impl_->space_for(maps);
   s.regs = &regs;

@@ -18,52 +18,21 @@
 #include <span>
 #include <vector>
 
+#include "core/x86_regs.hpp"
 #include "symbol/machine.hpp"
 
 namespace perfx::symbol {
 
-/// x86_64 perf register numbers (arch/x86/include/uapi/asm/perf_regs.h).
-enum class X86PerfReg : int {
-  kAx = 0,
-  kBx = 1,
-  kCx = 2,
-  kDx = 3,
-  kSi = 4,
-  kDi = 5,
-  kBp = 6,
-  kSp = 7,
-  kIp = 8,
-  kFlags = 9,
-  kCs = 10,
-  kSs = 11,
-  kDs = 12,
-  kEs = 13,
-  kFs = 14,
-  kGs = 15,
-  kR8 = 16,
-  kR9 = 17,
-  kR10 = 18,
-  kR11 = 19,
-  kR12 = 20,
-  kR13 = 21,
-  kR14 = 22,
-  kR15 = 23,
-};
-
-/// PERF_SAMPLE_REGS_ABI_* values.
-inline constexpr std::uint64_t kRegsAbiNone = 0;
-inline constexpr std::uint64_t kRegsAbi32 = 1;
-inline constexpr std::uint64_t kRegsAbi64 = 2;
-
 /// The user registers of one sample (PERF_SAMPLE_REGS_USER), as recorded.
 struct UserRegs {
-  std::uint64_t abi = kRegsAbiNone;       ///< kRegsAbi32/64; kRegsAbiNone = no registers
-  std::uint64_t mask = 0;                 ///< the attr's sample_regs_user
+  std::uint64_t abi =
+      core::kRegsAbiNone;  ///< core::kRegsAbi32/64; core::kRegsAbiNone = no registers
+  std::uint64_t mask = 0;  ///< the attr's sample_regs_user
   std::span<const std::uint64_t> values;  ///< one per mask bit, in bit order
 
   /// The value of perf register `reg`, or false when the mask does not hold it (or
   /// `values` is shorter than the mask says: damaged input).
-  [[nodiscard]] bool get(X86PerfReg reg, std::uint64_t& out) const noexcept;
+  [[nodiscard]] bool get(core::X86Reg reg, std::uint64_t& out) const noexcept;
 };
 
 /// perf's default maximum number of frames (PERF_MAX_STACK_DEPTH).

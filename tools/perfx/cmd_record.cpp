@@ -481,7 +481,7 @@ int run_record(int argc, char** argv) {
     if (tp) a.sample_type |= PERF_SAMPLE_RAW;
     if (cg->mode == CallGraph::kDwarf) {
       a.exclude_callchain_user = 1;
-      a.sample_regs_user = record::kX86_64RegsMask;
+      a.sample_regs_user = core::kX86_64RegsMask;
       a.sample_stack_user = cg->stack_size;
       a.mmap_data = 1;
     }

@@ -9,16 +9,16 @@ namespace perfx::record {
 namespace {
 
 TEST(Regs, NamesFollowPerfsBits) {
-  EXPECT_EQ(x86_64_reg_name(0), "AX");
-  EXPECT_EQ(x86_64_reg_name(8), "IP");
-  EXPECT_EQ(x86_64_reg_name(9), "FLAGS");
-  EXPECT_EQ(x86_64_reg_name(23), "R15");
-  EXPECT_EQ(x86_64_reg_name(34), "XMM1");
-  EXPECT_EQ(x86_64_reg_name(33), "unknown");
+  EXPECT_EQ(core::x86_64_reg_name(0), "AX");
+  EXPECT_EQ(core::x86_64_reg_name(8), "IP");
+  EXPECT_EQ(core::x86_64_reg_name(9), "FLAGS");
+  EXPECT_EQ(core::x86_64_reg_name(23), "R15");
+  EXPECT_EQ(core::x86_64_reg_name(34), "XMM1");
+  EXPECT_EQ(core::x86_64_reg_name(33), "unknown");
 }
 
 TEST(Regs, ListsParseAnyCaseAndDefaultToPerfsMask) {
-  EXPECT_EQ(*parse_x86_64_regs(""), kX86_64RegsMask);
+  EXPECT_EQ(*parse_x86_64_regs(""), core::kX86_64RegsMask);
   EXPECT_EQ(*parse_x86_64_regs("ip,sp,bp"), (1u << 8) | (1u << 7) | (1u << 6));
   EXPECT_EQ(*parse_x86_64_regs("AX,r15"), (1u << 0) | (1u << 23));
   auto bad = parse_x86_64_regs("ax,es");  // ES is not in perf's mask

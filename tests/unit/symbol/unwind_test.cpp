@@ -20,19 +20,19 @@ namespace {
 TEST(UserRegs, LooksUpByMaskBit) {
   const std::uint64_t vals[] = {10, 11, 12};
   // bits 0 (AX), 7 (SP), 8 (IP)
-  UserRegs r{kRegsAbi64, (1u << 0) | (1u << 7) | (1u << 8), vals};
+  UserRegs r{core::kRegsAbi64, (1u << 0) | (1u << 7) | (1u << 8), vals};
   std::uint64_t v = 0;
-  EXPECT_TRUE(r.get(X86PerfReg::kAx, v));
+  EXPECT_TRUE(r.get(core::X86Reg::kAx, v));
   EXPECT_EQ(v, 10u);
-  EXPECT_TRUE(r.get(X86PerfReg::kSp, v));
+  EXPECT_TRUE(r.get(core::X86Reg::kSp, v));
   EXPECT_EQ(v, 11u);
-  EXPECT_TRUE(r.get(X86PerfReg::kIp, v));
+  EXPECT_TRUE(r.get(core::X86Reg::kIp, v));
   EXPECT_EQ(v, 12u);
-  EXPECT_FALSE(r.get(X86PerfReg::kBx, v));
-  UserRegs short_values{kRegsAbi64, 0xff0fff, vals};  // mask says 20 values, 3 given
-  EXPECT_FALSE(short_values.get(X86PerfReg::kR15, v));
-  UserRegs none{kRegsAbiNone, 0xff0fff, vals};
-  EXPECT_FALSE(none.get(X86PerfReg::kAx, v));
+  EXPECT_FALSE(r.get(core::X86Reg::kBx, v));
+  UserRegs short_values{core::kRegsAbi64, 0xff0fff, vals};  // mask says 20 values, 3 given
+  EXPECT_FALSE(short_values.get(core::X86Reg::kR15, v));
+  UserRegs none{core::kRegsAbiNone, 0xff0fff, vals};
+  EXPECT_FALSE(none.get(core::X86Reg::kAx, v));
 }
 
 void load_self_maps(Machine& m, std::int32_t pid) {
@@ -71,7 +71,7 @@ TEST(Unwinder, GarbageNeverCrashes) {
     for (auto& v : vals) v = next();
     vals[8] = round % 2 == 0 ? self_ip + (next() % 64) : next();  // IP
     for (auto& b : stack) b = static_cast<std::byte>(next());
-    UserRegs r{kRegsAbi64, 0xff0fff, vals};
+    UserRegs r{core::kRegsAbi64, 0xff0fff, vals};
     out.clear();
     const std::size_t n = m.unwinder().unwind(t.maps, pid, r, stack, out, 16);
     EXPECT_LE(n, 16u);
@@ -80,8 +80,9 @@ TEST(Unwinder, GarbageNeverCrashes) {
   // No registers / no maps: nothing.
   out.clear();
   EXPECT_EQ(m.unwinder().unwind(t.maps, pid, UserRegs{}, stack, out), 0u);
-  EXPECT_EQ(m.unwinder().unwind(nullptr, pid, UserRegs{kRegsAbi64, 0xff0fff, vals}, stack, out),
-            0u);
+  EXPECT_EQ(
+      m.unwinder().unwind(nullptr, pid, UserRegs{core::kRegsAbi64, 0xff0fff, vals}, stack, out),
+      0u);
   EXPECT_EQ(m.unwinder().cached_spaces(), 1u);
 }
 
@@ -135,7 +136,7 @@ TEST(Unwinder, UnwindsOwnStack) {
   vals[6] = c.bp;  // BP
   vals[7] = c.sp;  // SP
   vals[8] = c.ip;  // IP
-  UserRegs r{kRegsAbi64, 0xff0fff, vals};
+  UserRegs r{core::kRegsAbi64, 0xff0fff, vals};
   std::vector<std::uint64_t> out;
   const std::size_t n = m.unwinder().unwind(t.maps, pid, r, c.stack, out);
   ASSERT_GE(n, 3u);
