@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <span>
 #include <unordered_map>
 
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include "report/export_util.hpp"
@@ -273,24 +275,17 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
 }
 
 Result<std::string> gzip_compress(std::string_view data) {
-  z_stream zs{};
-  // windowBits 15 + 16: gzip header and trailer (RFC 1952), as pprof expects.
+  // gzip (RFC 1952) as pprof expects, with libdeflate: twice as fast as zlib at level 1.
   // Level 1: several times faster than the default 6 on a profile's varints and strings,
   // a slightly larger file; every gzip reader takes any level.
-  if (deflateInit2(&zs, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-    return fail(Errc::kResourceLimit, "zlib: deflateInit2 failed");
-  }
-  std::string out;
-  out.resize(deflateBound(&zs, static_cast<uLong>(data.size())) + 32);
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = static_cast<uInt>(data.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  const int rc = deflate(&zs, Z_FINISH);
-  const auto written = zs.total_out;
-  deflateEnd(&zs);
-  if (rc != Z_STREAM_END) return fail(Errc::kResourceLimit, "zlib: deflate failed ({})", rc);
-  out.resize(written);
+  std::unique_ptr<libdeflate_compressor, decltype(&libdeflate_free_compressor)> c(
+      libdeflate_alloc_compressor(1), &libdeflate_free_compressor);
+  if (!c) return fail(Errc::kResourceLimit, "libdeflate: no memory for a compressor");
+  std::string out(libdeflate_gzip_compress_bound(c.get(), data.size()), '\0');
+  const std::size_t n =
+      libdeflate_gzip_compress(c.get(), data.data(), data.size(), out.data(), out.size());
+  if (n == 0) return fail(Errc::kResourceLimit, "libdeflate: gzip compression failed");
+  out.resize(n);
   return out;
 }
 

@@ -61,6 +61,9 @@ SrclineCache SrclineCache::load(const std::string& path, std::string_view identi
   }
   core::ByteReader r(std::as_bytes(std::span(bytes)));
   (void)r.take(head.size());
+  // At most one record per 16 bytes: no regrowth (each a copy into fresh pages); the
+  // pages never written are never faulted in.
+  cache.index_.reserve((bytes.size() - head.size()) / 16);
   while (!r.at_end()) {
     const auto at = static_cast<std::uint32_t>(r.offset());
     const auto addr = r.u64();
