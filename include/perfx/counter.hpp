@@ -79,6 +79,11 @@ struct CounterEvent {
   /// (perf_event_paranoid >= 2) and the user gave no explicit :u/:k, retry with
   /// exclude_kernel=1 and exclude_hv=1 and append ":u" to the name, as perf does.
   bool allow_user_only_fallback = true;
+  /// Count only tasks of this cgroup (a cgroup2 directory fd, borrowed; PERF_FLAG_PID_
+  /// CGROUP), whatever the target's cgroup: perf stat's per-event `-G a,b` and
+  /// --for-each-cgroup. -1: the target decides. Needs a CPU-wide target (system-wide or
+  /// cgroup).
+  int cgroup_fd = -1;
 };
 
 /// Events opened together; `grouped` makes events[0] the leader of a kernel group

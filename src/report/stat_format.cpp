@@ -39,7 +39,8 @@ bool is_hw(const StatEntry& e, std::uint64_t config) {
 bool counted(const StatEntry& e) { return e.supported && e.time_running > 0 && e.time_enabled > 0; }
 
 bool same_key(const StatEntry& a, const StatEntry& b) {
-  return a.cpu == b.cpu && a.tid == b.tid && a.comm == b.comm && a.place == b.place;
+  return a.cpu == b.cpu && a.tid == b.tid && a.comm == b.comm && a.place == b.place &&
+         a.cgroup == b.cgroup;
 }
 
 /// The value of the first counted peer (same CPU/thread) matching `pred`, or 0.
@@ -172,6 +173,7 @@ std::string format_line(const StatReport& r, std::size_t i, const StatFormatOpti
   const double run = e.time_running;
   const double pct = running_pct(e);
   std::string s = prefix + aggr_prefix(r, e, o);
+  const std::string& cgroup = e.cgroup.empty() ? r.cgroup : e.cgroup;
 
   if (o.layout == StatLayout::kJson) {
     s = "{" + s;
@@ -181,7 +183,7 @@ std::string format_line(const StatReport& r, std::size_t i, const StatFormatOpti
       s += fmt::format("\"counter-value\" : \"{}\", ", mark);
     }
     s += fmt::format("\"unit\" : \"{}\", \"event\" : \"{}\", ", u.unit, json_escape(e.name));
-    if (!r.cgroup.empty()) s += fmt::format("\"cgroup\" : \"{}\", ", json_escape(r.cgroup));
+    if (!cgroup.empty()) s += fmt::format("\"cgroup\" : \"{}\", ", json_escape(cgroup));
     if (r.runs > 1) s += fmt::sprintf("\"variance\" : %.2f, ", e.noise_pct);
     s += fmt::sprintf("\"event-runtime\" : %.0f, \"pcnt-running\" : %.2f, ", run, pct);
     if (m.present) {
@@ -201,7 +203,7 @@ std::string format_line(const StatReport& r, std::size_t i, const StatFormatOpti
       s += mark;
     }
     s += sep + u.unit + sep + e.name;
-    if (!r.cgroup.empty()) s += sep + r.cgroup;
+    if (!cgroup.empty()) s += sep + cgroup;
     if (r.runs > 1) s += sep + fmt::sprintf("%.2f%%", e.noise_pct);
     s += sep + fmt::sprintf("%.0f", run) + sep + fmt::sprintf("%.2f", pct);
     if (m.present && !m.blank) {
@@ -220,7 +222,7 @@ std::string format_line(const StatReport& r, std::size_t i, const StatFormatOpti
                       grouped(fmt::sprintf(fractional ? "%.2f" : "%.0f", shown), o.thousands_sep));
     s += " " + fmt::sprintf("%-*s", kUnitWidth, u.unit) + " ";
     s += fmt::sprintf("%-32s", e.name);
-    if (!r.cgroup.empty()) s += " " + r.cgroup;
+    if (!cgroup.empty()) s += " " + cgroup;
     if (m.present && !m.blank) {
       const std::string v = fmt::sprintf(m.format, m.value);
       const int n = 3 + static_cast<int>(v.size());
@@ -232,7 +234,7 @@ std::string format_line(const StatReport& r, std::size_t i, const StatFormatOpti
     s += fmt::sprintf("%18s", mark);
     s += " " + fmt::sprintf("%-*s", kUnitWidth, u.unit) + " ";
     s += fmt::sprintf("%-25s", e.name);
-    if (!r.cgroup.empty()) s += " " + r.cgroup;
+    if (!cgroup.empty()) s += " " + cgroup;
     s += fmt::sprintf("%-*s", kMetricLen, "");
   }
   if (r.runs > 1 && e.noise_pct != 0) s += fmt::sprintf("  ( +-%6.2f%% )", e.noise_pct);

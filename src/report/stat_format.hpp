@@ -51,6 +51,9 @@ struct StatEntry {
   /// others -1) and how many CPUs it sums.
   CpuPlace place;
   int aggr_cpus = 0;
+  /// The event's own cgroup (-G a,b; --for-each-cgroup), printed after its name; empty:
+  /// StatReport::cgroup.
+  std::string cgroup;
 };
 
 /// Everything a stat printout shows.
@@ -60,7 +63,7 @@ struct StatReport {
   std::string target;
   int runs = 1;  ///< -r N
   StatAggr aggr = StatAggr::kGlobal;
-  std::string cgroup;              ///< -G: printed after each event name, as perf does
+  std::string cgroup;              ///< -G with one cgroup: printed after each event name
   std::vector<StatEntry> entries;  ///< print order (event-major)
   double elapsed_ns = 0;           ///< wall time (mean over runs)
   double elapsed_stddev_ns = 0;    ///< standard error of the mean over runs

@@ -11,9 +11,13 @@
 namespace perfx::report {
 namespace {
 
-StatEntry make_entry(const std::vector<Count>& per_run, const CounterSnapshot::Event& ev) {
+// Event `index` of the snapshots over the runs (its counts `per_run`).
+StatEntry make_entry(const std::vector<Count>& per_run, const CounterSnapshot& first,
+                     std::size_t index, const StatModelOptions& opts) {
+  const CounterSnapshot::Event& ev = first.events[index];
   StatEntry e;
   e.name = ev.name;
+  if (index < opts.event_cgroups.size()) e.cgroup = opts.event_cgroups[index];
   e.type = ev.attr.type;
   e.config = ev.attr.config;
   e.supported = ev.supported;
@@ -80,7 +84,7 @@ std::vector<StatEntry> build_aggregated(const std::vector<CounterSnapshot>& runs
     for (std::size_t ev = 0; ev < first.events.size(); ++ev) {
       std::vector<Count> per_run;
       for (const auto& r : runs) per_run.push_back(r.for_cpus(ev, cpus));
-      StatEntry e = make_entry(per_run, first.events[ev]);
+      StatEntry e = make_entry(per_run, first, ev, opts);
       e.place = id;
       e.aggr_cpus = static_cast<int>(cpus.size());
       out.push_back(std::move(e));
@@ -99,14 +103,14 @@ std::vector<StatEntry> build_split(const std::vector<CounterSnapshot>& runs,
       case StatAggr::kGlobal: {
         std::vector<Count> per_run;
         for (const auto& r : runs) per_run.push_back(r.total(ev));
-        out.push_back(make_entry(per_run, first.events[ev]));
+        out.push_back(make_entry(per_run, first, ev, opts));
         break;
       }
       case StatAggr::kPerCpu:
         for (std::size_t ci = 0; ci < first.cpus.size(); ++ci) {
           std::vector<Count> per_run;
           for (const auto& r : runs) per_run.push_back(r.for_cpu(ev, ci));
-          StatEntry e = make_entry(per_run, first.events[ev]);
+          StatEntry e = make_entry(per_run, first, ev, opts);
           e.cpu = first.cpus[ci];
           out.push_back(std::move(e));
         }
@@ -117,7 +121,7 @@ std::vector<StatEntry> build_split(const std::vector<CounterSnapshot>& runs,
         for (std::size_t ti = 0; ti < first.threads.size(); ++ti) {
           std::vector<Count> per_run;
           for (const auto& r : runs) per_run.push_back(r.for_thread(ev, ti));
-          StatEntry e = make_entry(per_run, first.events[ev]);
+          StatEntry e = make_entry(per_run, first, ev, opts);
           e.tid = first.threads[ti];
           e.comm = ti < opts.thread_comms.size() ? opts.thread_comms[ti] : "?";
           out.push_back(std::move(e));

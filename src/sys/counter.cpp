@@ -294,6 +294,16 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
   if (cpus.empty()) {
     return fail(Errc::kInvalidArgument, "system-wide and cgroup counting need a CPU list");
   }
+  for (const CounterGroupSpec& g : groups) {
+    for (const CounterEvent& ev : g.events) {
+      if (ev.cgroup_fd >= 0 && target.kind == CountTarget::Kind::kThreads) {
+        return fail(Errc::kInvalidArgument,
+                    "event '{}' counts a cgroup: that needs system-wide or CPU counting, not "
+                    "threads",
+                    ev.name);
+      }
+    }
+  }
   shape.cpus = cpus;
   shape.threads = target.kind == CountTarget::Kind::kThreads ? threads : std::vector<pid_t>{-1};
   const std::size_t ninst = cpus.size() * threads.size();
@@ -341,9 +351,11 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
           attr.enable_on_exec = (is_leader && target.enable_on_exec) ? 1 : 0;
           attr.inherit = (target.inherit && target.kind == CountTarget::Kind::kThreads) ? 1 : 0;
           const int group_fd = is_leader ? -1 : gi.members.front().fd.get();
-          const pid_t pid = threads[ti];
+          const int own_cgroup = g.events[k].cgroup_fd;
+          const pid_t pid = own_cgroup >= 0 ? static_cast<pid_t>(own_cgroup) : threads[ti];
+          const unsigned long ev_flags = own_cgroup >= 0 ? PERF_FLAG_PID_CGROUP : flags;
           const int cpu = cpus[ci];
-          auto fd = open_one(attr, pid, cpu, group_fd, flags);
+          auto fd = open_one(attr, pid, cpu, group_fd, ev_flags);
           bool auto_user = false;  // the failing open is perfx's automatic ':u' retry
           if (!fd && is_permission(fd.error().sys_errno()) &&
               target.kind == CountTarget::Kind::kThreads && attr.exclude_kernel == 0 &&
@@ -351,7 +363,7 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
             raw::EventAttr user = attr;
             user.exclude_kernel = 1;
             user.exclude_hv = 1;
-            auto fd2 = open_one(user, pid, cpu, group_fd, flags);
+            auto fd2 = open_one(user, pid, cpu, group_fd, ev_flags);
             // On failure too, explain the user-only attempt: kernel counting was then
             // not the only problem (e.g. another user's process, or a PMU without
             // privilege filtering such as msr). Like perf, the event keeps its ':u' name
@@ -373,7 +385,7 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
             req.pid = pid;
             req.cpu = cpu;
             req.group_fd = group_fd;
-            req.flags = flags;
+            req.flags = ev_flags;
             req.target_hint = target_hint;
             req.auto_user_only = auto_user;
             Error e = err != 0 ? sys::explain_open_error(err, req, get_readings()) : fd.error();

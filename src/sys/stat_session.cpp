@@ -104,12 +104,29 @@ bool any_task_alive(const std::vector<pid_t>& tids) {
 struct OpenPlan {
   CountTarget target;
   UniqueFd cgroup_fd;
-  bool task_target = false;  // -p/-t
+  std::vector<UniqueFd> event_cgroup_dirs;  // each cgroup of event_cgroups, opened once
+  std::vector<int> event_cgroup_fd;         // per event of event_cgroups (-1: none)
+  bool task_target = false;                 // -p/-t
 };
 
 Result<OpenPlan> plan_target(const StatTargetOptions& t, pid_t workload_pid) {
   OpenPlan plan;
   const bool want_cpus = t.system_wide || !t.cpus.empty() || !t.cgroup.empty();
+  std::vector<std::string_view> opened;  // the names of event_cgroup_dirs
+  for (const std::string& name : t.event_cgroups) {
+    if (name.empty()) {
+      plan.event_cgroup_fd.push_back(-1);
+      continue;
+    }
+    auto same = std::find(opened.begin(), opened.end(), std::string_view(name));
+    if (same == opened.end()) {  // one directory fd per cgroup, borrowed by its events
+      PERFX_TRY(fd, open_cgroup(name));
+      plan.event_cgroup_dirs.push_back(std::move(fd));
+      same = opened.insert(opened.end(), name);
+    }
+    plan.event_cgroup_fd.push_back(
+        plan.event_cgroup_dirs[static_cast<std::size_t>(same - opened.begin())].get());
+  }
   std::vector<int> cpus = t.cpus;
   if (want_cpus && cpus.empty()) {
     PERFX_TRY(online, read_online_cpus());
@@ -146,6 +163,16 @@ Result<OpenPlan> plan_target(const StatTargetOptions& t, pid_t workload_pid) {
   return fail(Errc::kInvalidArgument, "nothing to count: give a command, or -a, -C, -p, -t or -G");
 }
 
+std::vector<std::string> split_commas(std::string_view list) {
+  std::vector<std::string> out;
+  while (true) {
+    const auto comma = list.find(',');
+    out.emplace_back(list.substr(0, comma));
+    if (comma == std::string_view::npos) return out;
+    list.remove_prefix(comma + 1);
+  }
+}
+
 Result<StatRun> run_once(const StatSessionConfig& cfg) {
   StatRun run;
   std::optional<Workload> workload;
@@ -157,7 +184,12 @@ Result<StatRun> run_once(const StatSessionConfig& cfg) {
   raise_fd_limit();  // one fd per event, CPU and thread: use the hard limit, as perf
   const bool delayed = cfg.delay.count() > 0;
   if (delayed) plan.target.enable_on_exec = false;  // enabled by hand after the delay
-  PERFX_TRY(set, CounterSet::open(cfg.groups, plan.target));
+  std::vector<CounterGroupSpec> groups = cfg.groups;
+  std::size_t nth = 0;
+  for (auto& g : groups)
+    for (auto& ev : g.events)
+      if (nth < plan.event_cgroup_fd.size()) ev.cgroup_fd = plan.event_cgroup_fd[nth++];
+  PERFX_TRY(set, CounterSet::open(groups, plan.target));
   const bool on_exec = plan.target.enable_on_exec;
 
   std::chrono::nanoseconds start{};
@@ -298,6 +330,39 @@ Result<std::vector<StatRun>> run_stat_session(const StatSessionConfig& cfg) {
     if (failed || g_stop_signal.load() != 0) break;
   }
   return runs;
+}
+
+Result<void> assign_cgroups(StatSessionConfig& cfg, std::string_view g_list,
+                            std::string_view for_each) {
+  if (!g_list.empty() && !for_each.empty())
+    return fail(Errc::kInvalidArgument, "--for-each-cgroup cannot be used with -G/--cgroup");
+  std::size_t events = 0;
+  for (const auto& g : cfg.groups) events += g.events.size();
+  if (!for_each.empty()) {
+    const auto names = split_commas(for_each);
+    std::vector<CounterGroupSpec> expanded;
+    for (const auto& name : names) {
+      if (name.empty())
+        return fail(Errc::kInvalidArgument, "--for-each-cgroup '{}': an empty cgroup name",
+                    for_each);
+      expanded.insert(expanded.end(), cfg.groups.begin(), cfg.groups.end());
+      cfg.target.event_cgroups.insert(cfg.target.event_cgroups.end(), events, name);
+    }
+    cfg.groups = std::move(expanded);
+    return {};
+  }
+  if (g_list.find(',') == std::string_view::npos) {
+    cfg.target.cgroup = std::string(g_list);
+    return {};
+  }
+  auto names = split_commas(g_list);
+  if (names.size() > events)
+    return fail(Errc::kInvalidArgument,
+                "-G '{}' names {} cgroups for {} event{}: one per event, in order", g_list,
+                names.size(), events, events == 1 ? "" : "s");
+  names.resize(events);
+  cfg.target.event_cgroups = std::move(names);
+  return {};
 }
 
 }  // namespace perfx::sys

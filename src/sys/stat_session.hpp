@@ -25,7 +25,10 @@ struct StatTargetOptions {
   std::vector<pid_t> pids;   ///< -p: every thread of these processes
   std::vector<pid_t> tids;   ///< -t: these threads
   std::string cgroup;        ///< -G: cgroup2 path (relative to the cgroup2 mount)
-  bool inherit = true;       ///< false with -i/--no-inherit
+  /// Per-event cgroups (-G a,b; --for-each-cgroup): one per event of the groups, in
+  /// order ("" = the event counts the whole target); needs -a or -C.
+  std::vector<std::string> event_cgroups;
+  bool inherit = true;  ///< false with -i/--no-inherit
 };
 
 /// One full run.
@@ -67,6 +70,15 @@ struct StatSessionConfig {
   /// and the interval's length.
   std::function<void(const CounterSnapshot& delta, double time_s, double interval_ns)> on_interval;
 };
+
+/// perf stat's cgroup options on `cfg` (its groups parsed): `g_list` is -G's value, one
+/// cgroup for the whole target ("a": cfg.target.cgroup) or one per event in order
+/// ("a,,b": event 2 counts everything; events past the list too); `for_each` is
+/// --for-each-cgroup's, every event repeated for each cgroup, cgroup-major. Errors name
+/// the problem: more -G cgroups than events, both options, an empty --for-each-cgroup
+/// name.
+Result<void> assign_cgroups(StatSessionConfig& cfg, std::string_view g_list,
+                            std::string_view for_each);
 
 /// Threads and their names for --per-thread (resolved from -p/-t).
 struct StatThreads {

@@ -6,7 +6,7 @@
 # "sleep: Terminated", status 0), -I with --interval-count (N lines, then the workload
 # runs to its end), --pre/--post around every run, --quiet, --append, -B/--no-big-num,
 # -d/-dd/-ddd (the cache events appended, after -e events too), --per-socket/die/core/node,
-# --table, --summary, --no-csv-summary, --interval-clear, -S.
+# --table, --summary, --no-csv-summary, --interval-clear, -S, -G a,b, --for-each-cgroup.
 set -u
 PERFX=${PERFX:-build/bin/perfx}
 command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
@@ -84,6 +84,27 @@ if "$PERFX" stat -e task-clock --pre 'exit 3' -- touch "$tmp/ran" 2>"$tmp/err" |
   echo "--pre failing: $(cat "$tmp/err")"; fail=1
 fi
 "$PERFX" stat --interval-count 2 -- true >/dev/null 2>&1 && { echo "--interval-count without -I accepted"; fail=1; }
+# Cgroups per event (-G a,b, -G a,,b) and --for-each-cgroup (text, CSV, JSON, -A, -I):
+# the workload moves itself into the first cgroup, so its lines count and the second's
+# are <not counted>, in both tools.
+cg_mount=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
+cga=perfx_it_a_$$ cgb=perfx_it_b_$$
+if [ -n "$cg_mount" ] && mkdir "$cg_mount/$cga" "$cg_mount/$cgb" 2>/dev/null; then
+  work=(sh -c "echo \$\$ > $cg_mount/$cga/cgroup.procs; i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done")
+  same cg_for_each -a --for-each-cgroup "$cga,$cgb" -e task-clock,context-switches -- "${work[@]}"
+  same cg_per_event -a -e task-clock,context-switches -G "$cga,$cgb" -- "${work[@]}"
+  same cg_gap -a -e task-clock,context-switches,page-faults -G "$cga,,$cgb" -- "${work[@]}"
+  same cg_csv -a --for-each-cgroup "$cga,$cgb" -x, -e task-clock -- "${work[@]}"
+  same cg_json -a --for-each-cgroup "$cga,$cgb" -j -e task-clock -- "${work[@]}"
+  same cg_per_cpu -a -A --for-each-cgroup "$cga,$cgb" -e task-clock -- "${work[@]}"
+  same cg_interval -a -I 1000 --for-each-cgroup "$cga,$cgb" -e task-clock -- "${work[@]}"
+  rmdir "$cg_mount/$cga" "$cg_mount/$cgb"
+else
+  echo "no cgroup2 mount to create cgroups in: the cgroup cases are skipped"
+fi
+"$PERFX" stat -a -e task-clock -G a,b,c -- true 2>"$tmp/cg.err" && { echo "-G with 3 cgroups for 1 event accepted"; fail=1; }
+grep -q "3 cgroups for 1 event:" "$tmp/cg.err" || { echo "-G too many: $(cat "$tmp/cg.err")"; fail=1; }
+
 # --interval-clear: the clear-screen sequence on stdout before every interval, and the
 # column header repeated after it.
 "$PERFX" stat -I 100 --interval-clear -e task-clock -- sleep 0.25 >"$tmp/clear.out" 2>"$tmp/clear.err"

@@ -287,6 +287,58 @@ TEST(CounterLive, Cgroup) {
   EXPECT_LT(snap->total(0).value, 1000e6);
 }
 
+TEST(CounterLive, PerEventCgroups) {
+  // Two cgroups, one event each (perf stat -G a,b / --for-each-cgroup): only the cgroup
+  // the child burns CPU in counts it; a per-event cgroup on a thread target is refused.
+  auto mount = sys::cgroup2_mount();
+  if (!mount) GTEST_SKIP() << mount.error().message();
+  const std::string base = "perfx_live_ev_" + std::to_string(::getpid());
+  const std::string busy = *mount + "/" + base + "_busy";
+  const std::string idle = *mount + "/" + base + "_idle";
+  if (::mkdir(busy.c_str(), 0755) != 0 || ::mkdir(idle.c_str(), 0755) != 0) {
+    ::rmdir(busy.c_str());
+    GTEST_SKIP() << "cannot create cgroups under " << *mount << ": " << std::strerror(errno);
+  }
+  auto busy_fd = sys::open_cgroup(base + "_busy");
+  auto idle_fd = sys::open_cgroup(base + "_idle");
+  ASSERT_TRUE(busy_fd && idle_fd);
+  auto cpus = sys::read_online_cpus();
+  ASSERT_TRUE(cpus);
+  CounterEvent in_busy = sw("task-clock", PERF_COUNT_SW_TASK_CLOCK);
+  in_busy.cgroup_fd = busy_fd->get();
+  CounterEvent in_idle = sw("task-clock", PERF_COUNT_SW_TASK_CLOCK);
+  in_idle.cgroup_fd = idle_fd->get();
+  std::vector<CounterGroupSpec> groups{{{in_busy}, false}, {{in_idle}, false}};
+  auto refused = CounterSet::open(groups, CountTarget::self());
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code(), Errc::kInvalidArgument);
+  auto set = CounterSet::open(groups, CountTarget::system_wide(*cpus));
+  if (!set && set.error().code() == Errc::kPermission) {
+    ::rmdir(busy.c_str());
+    ::rmdir(idle.c_str());
+    GTEST_SKIP() << set.error().message();
+  }
+  ASSERT_TRUE(set) << set.error().message();
+  ASSERT_TRUE(set->enable());
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::ofstream(busy + "/cgroup.procs") << ::getpid() << "\n";
+    burn_cpu(std::chrono::milliseconds(100));
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(set->disable());
+  auto snap = set->read();
+  ASSERT_TRUE(snap);
+  ::rmdir(busy.c_str());
+  ::rmdir(idle.c_str());
+  EXPECT_GT(snap->total(0).value, 80e6);
+  EXPECT_LT(snap->total(0).value, 1000e6);
+  EXPECT_EQ(snap->total(1).value, 0);  // nothing ran in the idle cgroup
+}
+
 TEST(CounterLive, PrctlDisablesAndEnablesOwnEvents) {
   std::vector<CounterGroupSpec> groups{{{sw("page-faults", PERF_COUNT_SW_PAGE_FAULTS)}, false}};
   auto set = CounterSet::open(groups, CountTarget::self());

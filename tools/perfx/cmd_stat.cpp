@@ -81,7 +81,11 @@ int run_stat(int argc, char** argv) {
   app.add_option("-C,--cpu", cpu_list, "count only on these CPUs (0,2-3)");
   app.add_option("-p,--pid", pid_list, "count existing processes (comma separated pids)");
   app.add_option("-t,--tid", tid_list, "count existing threads (comma separated tids)");
-  app.add_option("-G,--cgroup", cgroup, "count a cgroup (path relative to the cgroup2 mount)");
+  app.add_option("-G,--cgroup", cgroup,
+                 "count a cgroup (path relative to the cgroup2 mount); a,b: one per event");
+  std::string for_each_cgroup;
+  app.add_option("--for-each-cgroup", for_each_cgroup,
+                 "count every event in each of these cgroups");
   app.add_flag("-i,--no-inherit", no_inherit, "child tasks do not inherit counters");
   app.add_option("-r,--repeat", repeat, "repeat the command and print mean and stddev")
       ->check(CLI::Range(1, 100000));
@@ -159,7 +163,6 @@ int run_stat(int argc, char** argv) {
   }
   cfg.target.system_wide = system_wide;
   cfg.target.inherit = !no_inherit;
-  cfg.target.cgroup = cgroup;
   if (!cpu_list.empty()) {
     auto cpus = sys::parse_cpus(cpu_list);
     if (!cpus) return error_exit(cpus.error().message());
@@ -223,6 +226,13 @@ int run_stat(int argc, char** argv) {
     }
     cfg.groups.push_back(std::move(cg));
   }
+  if (auto ok = sys::assign_cgroups(cfg, cgroup, for_each_cgroup); !ok)
+    return error_exit(ok.error().message());
+  const bool event_cgroups = !cfg.target.event_cgroups.empty();
+  if (event_cgroups && !system_wide && cpu_list.empty())
+    return error_exit(
+        fmt::format("{} counts each event in a cgroup: it needs -a or -C",
+                    for_each_cgroup.empty() ? "-G with several cgroups" : "--for-each-cgroup"));
 
   report::StatFormatOptions fopts;
   if (json) fopts.layout = report::StatLayout::kJson;
@@ -250,6 +260,7 @@ int run_stat(int argc, char** argv) {
   }
 
   report::StatModelOptions mopts;
+  mopts.event_cgroups = cfg.target.event_cgroups;
   mopts.aggr = per_thread   ? report::StatAggr::kPerThread
                : no_aggr    ? report::StatAggr::kPerCpu
                : per_socket ? report::StatAggr::kPerSocket
@@ -278,7 +289,7 @@ int run_stat(int argc, char** argv) {
       report::StatReport r;
       r.target = target;
       r.aggr = mopts.aggr;
-      r.cgroup = cgroup;
+      r.cgroup = cfg.target.cgroup;
       r.entries = report::build_stat_entries({d}, mopts);
       r.elapsed_ns = len_ns;
       if (interval_clear) {
@@ -323,7 +334,7 @@ int run_stat(int argc, char** argv) {
     r.target = target;
     r.runs = static_cast<int>(runs->size());
     r.aggr = mopts.aggr;
-    r.cgroup = cgroup;
+    r.cgroup = cfg.target.cgroup;
     std::vector<CounterSnapshot> snaps;
     std::vector<double> elapsed;
     for (const auto& run : *runs) {

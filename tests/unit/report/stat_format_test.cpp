@@ -466,5 +466,35 @@ TEST(StatFormat, PerSocketDieCoreNodePrefixes) {
   }
 }
 
+TEST(StatModel, EachEventKeepsItsCgroup) {
+  CounterSnapshot a = five_cpus({1, 10, 100, 1000, 10000});
+  StatModelOptions o;
+  o.event_cgroups = {"web", "db"};
+  auto e = build_stat_entries({a}, o);
+  ASSERT_EQ(e.size(), 2U);
+  EXPECT_EQ(e[0].cgroup, "web");
+  EXPECT_EQ(e[1].cgroup, "db");
+  o.aggr = StatAggr::kPerCpu;
+  e = build_stat_entries({a}, o);
+  EXPECT_EQ(e[4].cgroup, "web");
+  EXPECT_EQ(e[5].cgroup, "db");
+  // The cgroup column shows each line's own; a metric pairs events of one cgroup only.
+  StatReport r;
+  r.target = "'system wide'";
+  r.elapsed_ns = 1e8;
+  StatEntry tc = entry("task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 5e7);
+  tc.cgroup = "web";
+  StatEntry cs = entry("context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 10);
+  cs.cgroup = "db";
+  r.entries = {tc, cs};
+  const std::string text = format_stat(r, {});
+  EXPECT_NE(text.find("msec task-clock                       web #    0.500 CPUs utilized"),
+            std::string::npos)
+      << text;
+  // No task-clock in db: no rate (web's task-clock is another cgroup's), as perf.
+  EXPECT_NE(text.find("context-switches                 db   "), std::string::npos) << text;
+  EXPECT_EQ(text.find("/sec"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace perfx::report

@@ -15,6 +15,7 @@
 #include "sys/cgroup.hpp"
 #include "sys/cpu_list.hpp"
 #include "sys/process.hpp"
+#include "sys/stat_session.hpp"
 #include "sys/system_info.hpp"
 #include "sys/tracefs.hpp"
 #include "sys/workload.hpp"
@@ -238,3 +239,46 @@ TEST(CpuPlaces, ReadFromSysfsTopologyAndNodes) {
 
 }  // namespace
 }  // namespace perfx
+
+namespace perfx::sys {
+namespace {
+
+StatSessionConfig three_events() {
+  StatSessionConfig cfg;
+  CounterGroupSpec g;
+  g.events = {CounterEvent{"a", {}}, CounterEvent{"b", {}}};
+  cfg.groups = {g, CounterGroupSpec{{CounterEvent{"c", {}}}, false}};
+  return cfg;
+}
+
+TEST(StatCgroups, OneForAllPerEventOrForEach) {
+  auto one = three_events();
+  ASSERT_TRUE(assign_cgroups(one, "web", ""));
+  EXPECT_EQ(one.target.cgroup, "web");
+  EXPECT_TRUE(one.target.event_cgroups.empty());
+
+  auto per_event = three_events();
+  ASSERT_TRUE(assign_cgroups(per_event, "web,,db", ""));
+  EXPECT_EQ(per_event.target.event_cgroups, (std::vector<std::string>{"web", "", "db"}));
+  auto short_list = three_events();
+  ASSERT_TRUE(assign_cgroups(short_list, "web,db", ""));
+  EXPECT_EQ(short_list.target.event_cgroups, (std::vector<std::string>{"web", "db", ""}));
+  auto too_many = three_events();
+  auto err = assign_cgroups(too_many, "a,b,c,d", "");
+  ASSERT_FALSE(err);
+  EXPECT_NE(err.error().message().find("4 cgroups for 3 events"), std::string::npos);
+
+  auto each = three_events();
+  ASSERT_TRUE(assign_cgroups(each, "", "web,db"));
+  ASSERT_EQ(each.groups.size(), 4U);  // both groups, for each cgroup
+  EXPECT_EQ(each.groups[2].events[0].name, "a");
+  EXPECT_EQ(each.target.event_cgroups,
+            (std::vector<std::string>{"web", "web", "web", "db", "db", "db"}));
+  auto both = three_events();
+  EXPECT_FALSE(assign_cgroups(both, "web", "db"));
+  auto empty_name = three_events();
+  EXPECT_FALSE(assign_cgroups(empty_name, "", "web,,db"));
+}
+
+}  // namespace
+}  // namespace perfx::sys
