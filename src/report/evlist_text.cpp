@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <linux/perf_event.h>
 
+#include "report/trace_formats.hpp"
+
 namespace perfx::report {
 
 std::string evlist_text(const record::AttrTable& attrs, const record::Features& features,
@@ -21,6 +23,7 @@ std::string evlist_text(const record::AttrTable& attrs, const record::Features& 
     }
   }
   bool tracepoints = false;
+  TraceFormats formats;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto& e = entries[i];
     tracepoints |= e.attr.type == PERF_TYPE_TRACEPOINT;
@@ -39,17 +42,37 @@ std::string evlist_text(const record::AttrTable& attrs, const record::Features& 
       continue;
     }
     out += e.name;
+    // perf's comma_fprintf(): ':' before the first item of the line, ',' before the rest.
+    bool first = true;
+    auto item = [&](std::string_view text) {
+      out += first ? ':' : ',';
+      out += text;
+      first = false;
+    };
     if (options.verbose) {
       std::string fields = record::attr_fields(e.attr, ": ");
-      if (!fields.empty()) fields[0] = ':';  // perf: ": " before the first, ", " after
-      out += fields;
+      if (!fields.empty()) {
+        fields[0] = ':';  // attr_fields() puts ", " before each
+        out += fields;
+        first = false;
+      }
     } else if (options.freq) {
-      out += fmt::format(": {}={}", e.attr.freq ? "sample_freq" : "sample_period",
-                         e.attr.sample_period);
+      item(fmt::format(" {}={}", e.attr.freq ? "sample_freq" : "sample_period",
+                       e.attr.sample_period));
+    }
+    if (options.trace_fields) {
+      if (e.attr.type != PERF_TYPE_TRACEPOINT) {
+        item(" (not a tracepoint)");
+      } else if (auto names = formats.fields(options.tracefs, e.name); !names || names->empty()) {
+        item(" (no trace field)");
+      } else {
+        item(" trace_fields: " + names->front());
+        for (std::size_t k = 1; k < names->size(); ++k) item((*names)[k]);
+      }
     }
     out += "\n";
   }
-  if (tracepoints)
+  if (tracepoints && !options.trace_fields)
     out += "# Tip: use 'perf evlist --trace-fields' to show fields for tracepoint events\n";
   return out;
 }

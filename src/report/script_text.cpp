@@ -16,14 +16,9 @@
 #include "record/perf_data_reader.hpp"
 #include "record/regs.hpp"
 #include "report/script_writer.hpp"
+#include "report/trace_formats.hpp"
 #include "symbol/dso.hpp"
-#include "symbol/file_text.hpp"
 #include "symbol/machine.hpp"
-
-#ifdef PERFX_HAVE_TRACEEVENT
-#include <event-parse.h>
-#include <trace-seq.h>
-#endif
 
 namespace perfx::report {
 namespace {
@@ -44,56 +39,6 @@ std::uint32_t field_bit(std::string_view n) {
     if (f.name == n) return f.bit;
   return 0;
 }
-
-#ifdef PERFX_HAVE_TRACEEVENT
-// libtraceevent handle with the formats of the recording's tracepoints.
-class TraceFormats {
- public:
-  TraceFormats() : tep_(tep_alloc()) {
-    if (tep_ != nullptr) tep_set_long_size(tep_, 8);
-  }
-  ~TraceFormats() {
-    if (tep_ != nullptr) tep_free(tep_);
-  }
-  TraceFormats(const TraceFormats&) = delete;
-  TraceFormats& operator=(const TraceFormats&) = delete;
-
-  /// Loads "sys:name"'s format from tracefs; false when it is not there.
-  bool load(const std::string& tracefs, const std::string& event) {
-    if (tep_ == nullptr) return false;
-    auto colon = event.find(':');
-    if (colon == std::string::npos) return false;
-    const std::string sys = event.substr(0, colon);
-    const std::string name = event.substr(colon + 1);
-    auto text = symbol::read_text_file(tracefs + "/events/" + sys + "/" + name + "/format");
-    if (!text) return false;
-    return tep_parse_event(tep_, text->data(), text->size(), sys.c_str()) == TEP_ERRNO__SUCCESS;
-  }
-
-  /// The formatted fields of a RAW payload ("fd: 0x00000001, buf: ...").
-  std::string format(std::span<const std::byte> raw, int cpu, std::uint64_t time) {
-    if (tep_ == nullptr || raw.size() < 2) return {};
-    tep_record rec{};
-    rec.ts = time;
-    rec.cpu = cpu;
-    rec.size = static_cast<int>(raw.size());
-    rec.record_size = rec.size;
-    buf_.assign(raw.begin(), raw.end());
-    rec.data = buf_.data();
-    trace_seq seq;
-    trace_seq_init(&seq);
-    tep_print_event(tep_, &seq, &rec, "%s", TEP_PRINT_INFO);
-    trace_seq_terminate(&seq);
-    std::string out(seq.buffer, seq.len);
-    trace_seq_destroy(&seq);
-    return out;
-  }
-
- private:
-  tep_handle* tep_;
-  std::vector<std::byte> buf_;
-};
-#endif
 
 // C's "%#lx": "0" for zero, "0x..." otherwise.
 std::string alt_hex(std::uint64_t v) { return v == 0 ? std::string("0") : fmt::format("{:#x}", v); }
@@ -488,9 +433,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
 
   std::deque<AttrInfo> attrs;                         // deque: rows point at the names
   std::vector<std::unique_ptr<LocationTexts>> texts;  // one per distinct field set
-#ifdef PERFX_HAVE_TRACEEVENT
   TraceFormats formats;
-#endif
   Result<void> field_error{};
 
   auto texts_for = [&](std::uint32_t fields) {
@@ -572,9 +515,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
     a.inline_scopes =
         options.inline_frames && a.callchain && (f & kIp) && (f & kSym) && !(f & kSrcline);
     a.texts = texts_for(f);
-#ifdef PERFX_HAVE_TRACEEVENT
     if (a.tracepoint) formats.load(options.tracefs, a.name);
-#endif
     return a;
   };
 
@@ -589,11 +530,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
                              const record::Sample& s) {
     ScriptBatch& batch = pipeline.batch();
     const std::uint32_t f = row.head.fields;
-#ifdef PERFX_HAVE_TRACEEVENT
     auto trace_text = [&] { return formats.format(s.raw, static_cast<int>(s.cpu), s.time); };
-#else
-    auto trace_text = [] { return std::string(); };
-#endif
     if (item.thread != nullptr && (f & (kIp | kSym | kDso | kSrcline))) {
       if (a.tracepoint && (f & kTrace)) {
         row.trace_begin = static_cast<std::uint32_t>(batch.text.size());

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Interop: `perfx evlist` (-v, -F, -g) and `perfx buildid-list` (-H, -k) print what perf
+# Interop: `perfx evlist` (-v, -F, -g, --trace-fields) and `perfx buildid-list` (-H, -k) print what perf
 # evlist and perf buildid-list print, byte for byte, on a perf recording with a group
 # and a tracepoint and on a perfx recording.
 set -u
@@ -21,7 +21,9 @@ same() {
   fi
 }
 for f in "$tmp/perf.data" "$tmp/perfx.data"; do
-  for o in "" -v -F -g; do same evlist "$f" $o; done
+  for o in "" -v -F -g --trace-fields "--trace-fields -v" "--trace-fields -F"; do
+    same evlist "$f" $o
+  done
   same buildid-list "$f"
   same buildid-list "$f" -H
 done

@@ -22,13 +22,13 @@ int run_evlist(int argc, char** argv) {
   CLI::App app{"List the events of a perf.data (like perf evlist)", "perfx evlist"};
   std::string input = "perf.data";
   report::EvlistOptions o;
-  bool force = false, trace_fields = false;
+  bool force = false;
   app.add_option("-i,--input", input, "input file name (default perf.data)");
   app.add_flag("-v,--verbose", o.verbose, "show all event attr details");
   app.add_flag("-F,--freq", o.freq, "show the sample frequency");
   app.add_flag("-g,--group", o.group, "show event group information");
   app.add_flag("-f,--force", force, "read a perf.data not owned by the current user or root");
-  app.add_flag("--trace-fields", trace_fields, "not supported");
+  app.add_flag("--trace-fields", o.trace_fields, "show the fields of tracepoint events");
   try {
     parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -39,7 +39,6 @@ int run_evlist(int argc, char** argv) {
     fmt::print(stderr, "perfx evlist: {}\n", msg);
     return 1;
   };
-  if (trace_fields) return fail("--trace-fields is not supported");
   if (auto owner = record::check_input_owner(input, force); !owner)
     return fail(owner.error().message());
   auto reader = record::PerfDataReader::open(input);
