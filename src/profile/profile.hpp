@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/huge_pages.hpp"
+#include "perfx/error.hpp"
 
 namespace perfx::profile {
 
@@ -112,14 +113,11 @@ struct Profile {
 /// The frame sample `s` was taken in: the last frame of its stack that is not an inline
 /// frame (inlined code is counted to the function it was inlined into, as perf does
 /// without --inline). nullopt when the stack is empty or an index is out of range.
-[[nodiscard]] inline std::optional<std::uint32_t> sampled_frame(const Profile& p, const Sample& s) {
-  if (s.stack >= p.stacks.size()) return std::nullopt;
-  const auto& stack = p.stacks[s.stack];
-  for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-    if (*it >= p.frames.size()) return std::nullopt;
-    if (!p.frames[*it].inlined || std::next(it) == stack.rend()) return *it;
-  }
-  return std::nullopt;
-}
+[[nodiscard]] std::optional<std::uint32_t> sampled_frame(const Profile& p, const Sample& s);
+
+/// Checks that every sample's stack and every stack's frames are in range (what the
+/// exporters index without further checks). kInvalidArgument naming the first bad one:
+/// "sample refers to stack 9 of 4", "stack 2 refers to frame 12 of 10".
+[[nodiscard]] Result<void> check_indices(const Profile& p);
 
 }  // namespace perfx::profile

@@ -101,18 +101,10 @@ Result<void> write_threads(detail::TextSink& j, const profile::Profile& profile,
     // frame and stack tables they refer to are built on the way and follow them.
     for (std::size_t k = run.begin; k < run.end; ++k) {
       const auto& s = profile.samples[order[k]];
-      if (s.stack >= profile.stacks.size()) {
-        return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
-                    profile.stacks.size());
-      }
       std::int64_t stack_row = -1;
       if (!stack_rows.find(s.stack, generation, stack_row)) {
         std::int64_t prefix = -1;  // root-first walk builds (prefix, frame) rows
         for (std::uint32_t f : profile.stacks[s.stack]) {
-          if (f >= profile.frames.size()) {
-            return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", s.stack, f,
-                        profile.frames.size());
-          }
           const auto& frame = profile.frames[f];
           if (frame.inlined && !options.inline_frames) continue;
           std::int64_t frame_row = -1;
@@ -186,6 +178,7 @@ Result<void> write_threads(detail::TextSink& j, const profile::Profile& profile,
 
 Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
                            const ExportOptions& options) {
+  PERFX_CHECK(profile::check_indices(profile));
   PERFX_TRY(event, detail::select_event(profile, options));
   const std::string title = detail::display_title(profile, options);
   const double interval_ms = [&] {

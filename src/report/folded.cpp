@@ -59,6 +59,7 @@ class NameTable {
 }  // namespace
 
 Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions& options) {
+  PERFX_CHECK(profile::check_indices(profile));
   PERFX_TRY(event, detail::select_event(profile, options));
   FoldedProfile folded;
   folded.event = event;
@@ -97,10 +98,6 @@ Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions&
   std::unordered_map<std::uint64_t, std::uint32_t> by_key;
   for (const auto& s : profile.samples) {
     if (s.event != event) continue;
-    if (s.stack >= profile.stacks.size()) {
-      return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
-                  profile.stacks.size());
-    }
     std::uint32_t comm = kNone;
     if (options.include_comm && s.thread < thread_name.size()) comm = thread_name[s.thread];
     const std::uint64_t key = (static_cast<std::uint64_t>(comm) << 32) | s.stack;
@@ -109,10 +106,6 @@ Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions&
       FoldedStack stack;
       if (comm != kNone) stack.names.push_back(comm);
       for (std::uint32_t frame : profile.stacks[s.stack]) {
-        if (frame >= frame_name.size()) {
-          return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", s.stack, frame,
-                      frame_name.size());
-        }
         if (frame_name[frame] != kNone) stack.names.push_back(frame_name[frame]);
       }
       folded.stacks.push_back(std::move(stack));

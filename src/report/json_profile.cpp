@@ -150,7 +150,6 @@ struct SampleTotals {
   StackTotals per_stack;
   std::size_t rows = 0;
   std::uint64_t max_period = 0;
-  std::optional<std::uint32_t> bad_stack;  // a sample's stack out of range
 
   // Sized before the pass, which then allocates nothing.
   SampleTotals(const profile::Profile& profile, std::int64_t counted_event)
@@ -163,10 +162,6 @@ struct SampleTotals {
   template <typename Wanted>
   void count(const profile::Profile& profile, Wanted wanted) {
     for (const auto& s : profile.samples) {
-      if (s.stack >= profile.stacks.size()) {
-        bad_stack = s.stack;
-        return;
-      }
       if (!wanted(s)) continue;
       ++rows;
       max_period = std::max(max_period, s.period);
@@ -263,14 +258,7 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
   auto wanted = [&](const profile::Sample& s) {
     return options.event < 0 || s.event == static_cast<std::uint32_t>(options.event);
   };
-  for (std::size_t si = 0; si < profile.stacks.size(); ++si) {
-    for (std::uint32_t f : profile.stacks[si]) {
-      if (f >= profile.frames.size()) {
-        return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", si, f,
-                    profile.frames.size());
-      }
-    }
-  }
+  PERFX_CHECK(profile::check_indices(profile));
 
   // samples, columnar: one pass per column, each a tight loop over one field.
   auto column = [&](TextSink& sink, std::string_view name, auto field, auto put) {
@@ -327,10 +315,6 @@ Result<void> write_json_profile(const profile::Profile& profile, std::ostream& o
                                              return columns.finish();
                                            });
   totals.count(profile, wanted);
-  if (totals.bad_stack) {
-    return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", *totals.bad_stack,
-                profile.stacks.size());
-  }
   TextSink j(out);
   write_head(j, profile, totals);
   if (two_cores) {

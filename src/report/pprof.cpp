@@ -46,6 +46,7 @@ bool is_clock(const profile::Event& e) { return e.unit == "nanoseconds"; }
 }  // namespace
 
 Result<std::string> build_pprof(const profile::Profile& profile, const ExportOptions& options) {
+  PERFX_CHECK(profile::check_indices(profile));
   // An arena makes building and dropping the (large) message cheap.
   google::protobuf::Arena arena;
   pb::Profile& p = *google::protobuf::Arena::CreateMessage<pb::Profile>(&arena);
@@ -174,14 +175,8 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
     }
     return next_location++;
   };
-  auto add_locations = [&](std::uint32_t stack_index, pb::Sample* ps) -> Result<void> {
+  auto add_locations = [&](std::uint32_t stack_index, pb::Sample* ps) {
     const auto& stack = profile.stacks[stack_index];
-    for (std::uint32_t frame : stack) {
-      if (frame >= profile.frames.size()) {
-        return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", stack_index, frame,
-                    profile.frames.size());
-      }
-    }
     // Walk leaf to root; each group is [physical frame, inline frames...] root-first.
     std::size_t i = stack.size();
     while (i > 0) {
@@ -208,7 +203,6 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
       }
       ps->add_location_id(id);
     }
-    return {};
   };
 
   // Samples aggregated per (stack, thread); values in one flat array, ncols per row.
@@ -220,10 +214,6 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
   for (const auto& s : profile.samples) {
     const std::size_t e = events.size() == 1 && profile.events.empty() ? 0 : s.event;
     if (e >= column.size() || column[e] < 0) continue;
-    if (s.stack >= profile.stacks.size()) {
-      return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
-                  profile.stacks.size());
-    }
     const std::uint64_t key = (static_cast<std::uint64_t>(s.thread) << 32) | s.stack;
     auto [it, inserted] = agg_index.try_emplace(key, aggs.size());
     if (inserted) {
@@ -242,7 +232,7 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
   for (std::size_t a = 0; a < aggs.size(); ++a) {
     const auto [stack, thread] = aggs[a];
     auto* ps = p.add_sample();
-    PERFX_CHECK(add_locations(stack, ps));
+    add_locations(stack, ps);
     for (std::size_t c = 0; c < cols; ++c) ps->add_value(values[a * cols + c]);
     if (thread < profile.threads.size()) {
       const auto& t = profile.threads[thread];

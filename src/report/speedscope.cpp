@@ -14,6 +14,7 @@ namespace perfx::report {
 
 Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out,
                               const ExportOptions& options) {
+  PERFX_CHECK(profile::check_indices(profile));
   if (options.event >= 0 && static_cast<std::size_t>(options.event) >= profile.events.size()) {
     return fail(Errc::kInvalidArgument, "event index {} out of range: the profile has {} events",
                 options.event, profile.events.size());
@@ -65,10 +66,6 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
       texts.push_back('[');
       bool first_frame = true;
       for (std::uint32_t f : profile.stacks[stack]) {
-        if (f >= profile.frames.size()) {
-          return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", stack, f,
-                      profile.frames.size());
-        }
         if (profile.frames[f].inlined && !options.inline_frames) continue;
         if (!first_frame) texts.push_back(',');
         first_frame = false;
@@ -111,10 +108,6 @@ Result<void> write_speedscope(const profile::Profile& profile, std::ostream& out
     std::size_t k = i;
     while (k < end) {
       const auto& s = profile.samples[order[k]];
-      if (s.stack >= profile.stacks.size()) {
-        return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
-                    profile.stacks.size());
-      }
       // A run of identical stacks is one entry weighted by the run's summed period.
       std::uint64_t w = 0;
       std::size_t m = k;

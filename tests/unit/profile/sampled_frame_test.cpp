@@ -33,3 +33,26 @@ TEST(SampledFrame, IsTheLeafWithoutItsInlineFrames) {
 
 }  // namespace
 }  // namespace perfx::profile
+
+namespace perfx::profile {
+namespace {
+
+TEST(CheckIndices, NamesTheFirstBadSampleOrStack) {
+  Profile p;
+  p.frames.resize(2);
+  p.stacks = {{0, 1}};
+  p.samples.resize(1);
+  EXPECT_TRUE(check_indices(p));
+  p.samples[0].stack = 3;
+  auto bad = check_indices(p);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message(), "sample refers to stack 3 of 1");
+  p.samples[0].stack = 0;
+  p.stacks[0].push_back(7);
+  bad = check_indices(p);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message(), "stack 0 refers to frame 7 of 2");
+}
+
+}  // namespace
+}  // namespace perfx::profile

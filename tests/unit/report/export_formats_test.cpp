@@ -40,6 +40,18 @@ TEST(Export, FormatsAndUnknownFormat) {
   EXPECT_NE(r.error().message().find("speedscope"), std::string::npos);
 }
 
+TEST(Export, EveryFormatRefusesAProfileWithBadIndices) {
+  profile::Profile bad = testing::make_test_profile();
+  bad.stacks[0].push_back(static_cast<std::uint32_t>(bad.frames.size()) + 5);
+  for (auto f : export_formats()) {
+    std::ostringstream out;
+    auto r = export_profile(f, bad, out, {});
+    ASSERT_FALSE(r) << f;
+    EXPECT_EQ(r.error().code(), Errc::kInvalidArgument) << f;
+    EXPECT_NE(r.error().message().find("refers to frame"), std::string::npos) << f;
+  }
+}
+
 TEST(Export, EmptyProfileExportsInEveryFormat) {
   profile::Profile empty;
   for (auto f : export_formats()) {

@@ -1,0 +1,31 @@
+#include "profile/profile.hpp"
+
+namespace perfx::profile {
+
+std::optional<std::uint32_t> sampled_frame(const Profile& p, const Sample& s) {
+  if (s.stack >= p.stacks.size()) return std::nullopt;
+  const auto& stack = p.stacks[s.stack];
+  for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+    if (*it >= p.frames.size()) return std::nullopt;
+    if (!p.frames[*it].inlined || std::next(it) == stack.rend()) return *it;
+  }
+  return std::nullopt;
+}
+
+Result<void> check_indices(const Profile& p) {
+  for (const Sample& s : p.samples) {
+    if (s.stack >= p.stacks.size())
+      return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
+                  p.stacks.size());
+  }
+  for (std::size_t i = 0; i < p.stacks.size(); ++i) {
+    for (std::uint32_t f : p.stacks[i]) {
+      if (f >= p.frames.size())
+        return fail(Errc::kInvalidArgument, "stack {} refers to frame {} of {}", i, f,
+                    p.frames.size());
+    }
+  }
+  return {};
+}
+
+}  // namespace perfx::profile
