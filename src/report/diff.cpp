@@ -72,7 +72,7 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
 // perf diff's output order for the compute column: rows only in OLD (nothing computed)
 // last, by baseline; delta and delta-abs sort every other row by their delta; ratio and
 // wdiff sort the rows of both files by their value, then NEW-only rows ("N/A") by their
-// period. Equal rows keep (DSO, symbol) order.
+// period. Equal rows by DSO, its named rows (in the input's order) before its unresolved.
 void sort_rows(std::vector<DiffRow>& rows, DiffCompute compute) {
   auto rank = [&](const DiffRow& r) {
     if (!r.delta) return 2;  // only in OLD
@@ -80,12 +80,22 @@ void sort_rows(std::vector<DiffRow>& rows, DiffCompute compute) {
       return 1;  // only in NEW: "N/A"
     return 0;
   };
+  // Equal rows: by DSO, a DSO's unresolved row after its named ones (perf's
+  // sort__sym_sort() orders no symbol last); stable, so names keep the input's order.
+  auto tie = [](const DiffRow& a, const DiffRow& b) {
+    if (a.dso != b.dso) return a.dso < b.dso;
+    return !a.unresolved && b.unresolved;
+  };
   std::stable_sort(rows.begin(), rows.end(), [&](const DiffRow& a, const DiffRow& b) {
     const int ra = rank(a);
     const int rb = rank(b);
     if (ra != rb) return ra < rb;
-    if (ra == 2) return a.baseline.value_or(0) > b.baseline.value_or(0);
-    if (ra == 1) return a.new_period > b.new_period;
+    if (ra == 2) {
+      if (a.baseline.value_or(0) != b.baseline.value_or(0))
+        return a.baseline.value_or(0) > b.baseline.value_or(0);
+      return tie(a, b);
+    }
+    if (ra == 1) return a.new_period != b.new_period ? a.new_period > b.new_period : tie(a, b);
     switch (compute) {
       case DiffCompute::kDeltaAbs:
         if (std::fabs(*a.delta) != std::fabs(*b.delta))
@@ -101,7 +111,9 @@ void sort_rows(std::vector<DiffRow>& rows, DiffCompute compute) {
         if (*a.wdiff != *b.wdiff) return *a.wdiff > *b.wdiff;
         break;
     }
-    return a.baseline.value_or(0) > b.baseline.value_or(0);
+    if (a.baseline.value_or(0) != b.baseline.value_or(0))
+      return a.baseline.value_or(0) > b.baseline.value_or(0);
+    return tie(a, b);
   });
 }
 
@@ -176,6 +188,7 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
       DiffRow row;
       row.dso = key.first;
       row.symbol = row_symbol(key.second, entry);
+      row.unresolved = key.second == kUnresolvedKey;
       row.kind = entry.kind;
       row.old_period = entry.period;
       row.baseline = pct(entry.period, section.old_total);
@@ -206,6 +219,7 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
       DiffRow row;
       row.dso = key.first;
       row.symbol = row_symbol(key.second, entry);
+      row.unresolved = key.second == kUnresolvedKey;
       row.kind = entry.kind;
       row.new_period = entry.period;
       row.delta = pct(entry.period, section.new_total);

@@ -21,6 +21,7 @@ namespace perfx::report {
 struct DiffRow {
   std::string dso;
   std::string symbol;
+  bool unresolved = false;  ///< the DSO's addresses without a symbol, collapsed
   profile::FrameKind kind = profile::FrameKind::kUnknown;
   std::uint64_t old_period = 0;
   std::uint64_t new_period = 0;

@@ -251,6 +251,22 @@ TEST(CounterLive, SystemWideWithoutCpusIsAnError) {
   EXPECT_EQ(set.error().code(), Errc::kInvalidArgument);
 }
 
+// Counts while a child joins the cgroup directory `dir` and burns 100 ms of CPU there.
+Result<CounterSnapshot> count_child_burning_in(CounterSet& set, const std::string& dir) {
+  PERFX_CHECK(set.enable());
+  const pid_t child = ::fork();
+  if (child < 0) return fail_errno(errno, "fork");
+  if (child == 0) {
+    std::ofstream(dir + "/cgroup.procs") << ::getpid() << "\n";
+    burn_cpu(std::chrono::milliseconds(100));
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  PERFX_CHECK(set.disable());
+  return set.read();
+}
+
 TEST(CounterLive, Cgroup) {
   auto mount = sys::cgroup2_mount();
   if (!mount) GTEST_SKIP() << mount.error().message();
@@ -269,20 +285,9 @@ TEST(CounterLive, Cgroup) {
     GTEST_SKIP() << set.error().message();
   }
   ASSERT_TRUE(set) << set.error().message();
-  ASSERT_TRUE(set->enable());
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    std::ofstream(dir + "/cgroup.procs") << ::getpid() << "\n";
-    burn_cpu(std::chrono::milliseconds(100));
-    ::_exit(0);
-  }
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ASSERT_TRUE(set->disable());
-  auto snap = set->read();
-  ASSERT_TRUE(snap);
+  auto snap = count_child_burning_in(*set, dir);
   ::rmdir(dir.c_str());
+  ASSERT_TRUE(snap);
   EXPECT_GT(snap->total(0).value, 80e6);  // the child burnt 100 ms of CPU inside the cgroup
   EXPECT_LT(snap->total(0).value, 1000e6);
 }
@@ -319,21 +324,10 @@ TEST(CounterLive, PerEventCgroups) {
     GTEST_SKIP() << set.error().message();
   }
   ASSERT_TRUE(set) << set.error().message();
-  ASSERT_TRUE(set->enable());
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    std::ofstream(busy + "/cgroup.procs") << ::getpid() << "\n";
-    burn_cpu(std::chrono::milliseconds(100));
-    ::_exit(0);
-  }
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ASSERT_TRUE(set->disable());
-  auto snap = set->read();
-  ASSERT_TRUE(snap);
+  auto snap = count_child_burning_in(*set, busy);
   ::rmdir(busy.c_str());
   ::rmdir(idle.c_str());
+  ASSERT_TRUE(snap);
   EXPECT_GT(snap->total(0).value, 80e6);
   EXPECT_LT(snap->total(0).value, 1000e6);
   EXPECT_EQ(snap->total(1).value, 0);  // nothing ran in the idle cgroup

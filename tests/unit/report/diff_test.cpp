@@ -59,6 +59,30 @@ TEST(Diff, RowsLikePerfDiff) {
   EXPECT_TRUE(saw_new_only);
 }
 
+TEST(Diff, TiedRowsOfADsoPutItsUnresolvedRowLast) {
+  // perf orders equal rows by DSO, then by sort__sym_sort(): names ascending, an entry
+  // without a symbol after them (seen in CI: seq's mempcpy@plt tied with seq's [unknown]).
+  const auto old_p = testing::make_test_profile();
+  auto new_p = testing::make_test_profile();
+  for (const char* name : {"", "memcpy", "abs"}) {
+    profile::Frame f = new_p.frames[5];
+    f.function = name;
+    f.dso = "libc.so.6";
+    f.map_address = 0x1000;
+    new_p.frames.push_back(f);
+    new_p.stacks.push_back({static_cast<std::uint32_t>(new_p.frames.size() - 1)});
+    profile::Sample s = new_p.samples.front();
+    s.stack = static_cast<std::uint32_t>(new_p.stacks.size() - 1);
+    new_p.samples.push_back(s);
+  }
+  auto sections = diff_profiles(old_p, new_p);
+  ASSERT_TRUE(sections) << sections.error().message();
+  std::vector<std::string> order;
+  for (const auto& r : (*sections)[0].rows)
+    if (r.dso == "libc.so.6" && !r.baseline) order.push_back(r.unresolved ? "?" : r.symbol);
+  EXPECT_EQ(order, (std::vector<std::string>{"abs", "memcpy", "?"}));
+}
+
 TEST(Diff, TableText) {
   auto sections = diff_profiles(testing::make_test_profile(), make_new());
   ASSERT_TRUE(sections);
