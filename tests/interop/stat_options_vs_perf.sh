@@ -90,7 +90,8 @@ fi
 cg_mount=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
 cga=perfx_it_a_$$ cgb=perfx_it_b_$$
 if [ -n "$cg_mount" ] && mkdir "$cg_mount/$cga" "$cg_mount/$cgb" 2>/dev/null; then
-  work=(sh -c "echo \$\$ > $cg_mount/$cga/cgroup.procs; i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done")
+  # Pinned to CPU 0: with -A the counted line must be the same CPU's in both runs.
+  work=(taskset -c 0 sh -c "echo \$\$ > $cg_mount/$cga/cgroup.procs; i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done")
   same cg_for_each -a --for-each-cgroup "$cga,$cgb" -e task-clock,context-switches -- "${work[@]}"
   same cg_per_event -a -e task-clock,context-switches -G "$cga,$cgb" -- "${work[@]}"
   same cg_gap -a -e task-clock,context-switches,page-faults -G "$cga,,$cgb" -- "${work[@]}"
