@@ -38,6 +38,7 @@ using SelfMap = std::map<std::pair<std::string, std::string>, SelfEntry>;  // (d
 // --inline.
 Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std::uint64_t& total,
                              const DiffOptions& o) {
+  PERFX_CHECK(profile::check_indices(p));
   SelfMap map;
   // The event's total counts samples a thread filter kept out of the profile (perf's
   // percentages are of all); a profile made without totals falls back to its samples'.
@@ -90,26 +91,24 @@ void sort_rows(std::vector<DiffRow>& rows, DiffCompute compute) {
     const int ra = rank(a);
     const int rb = rank(b);
     if (ra != rb) return ra < rb;
-    if (ra == 2) {
-      if (a.baseline.value_or(0) != b.baseline.value_or(0))
-        return a.baseline.value_or(0) > b.baseline.value_or(0);
-      return tie(a, b);
-    }
-    if (ra == 1) return a.new_period != b.new_period ? a.new_period > b.new_period : tie(a, b);
-    switch (compute) {
-      case DiffCompute::kDeltaAbs:
-        if (std::fabs(*a.delta) != std::fabs(*b.delta))
-          return std::fabs(*a.delta) > std::fabs(*b.delta);
-        break;
-      case DiffCompute::kDelta:
-        if (*a.delta != *b.delta) return *a.delta > *b.delta;
-        break;
-      case DiffCompute::kRatio:
-        if (*a.ratio != *b.ratio) return *a.ratio > *b.ratio;
-        break;
-      case DiffCompute::kWeighted:
-        if (*a.wdiff != *b.wdiff) return *a.wdiff > *b.wdiff;
-        break;
+    // Only in OLD: by baseline; only in NEW ("N/A"): by period; others by the column.
+    if (ra == 1 && a.new_period != b.new_period) return a.new_period > b.new_period;
+    if (ra == 0) {
+      switch (compute) {
+        case DiffCompute::kDeltaAbs:
+          if (std::fabs(*a.delta) != std::fabs(*b.delta))
+            return std::fabs(*a.delta) > std::fabs(*b.delta);
+          break;
+        case DiffCompute::kDelta:
+          if (*a.delta != *b.delta) return *a.delta > *b.delta;
+          break;
+        case DiffCompute::kRatio:
+          if (*a.ratio != *b.ratio) return *a.ratio > *b.ratio;
+          break;
+        case DiffCompute::kWeighted:
+          if (*a.wdiff != *b.wdiff) return *a.wdiff > *b.wdiff;
+          break;
+      }
     }
     if (a.baseline.value_or(0) != b.baseline.value_or(0))
       return a.baseline.value_or(0) > b.baseline.value_or(0);
