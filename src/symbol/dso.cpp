@@ -432,7 +432,7 @@ struct Dso::Impl {
   ~Impl() {
     if (!srclines_added.empty()) {
       try {
-        store_srcline_cache(srcline_cache_file, dwarf_identity, srcline_cache.state(), srclines,
+        store_srcline_cache(srcline_cache_file, dwarf_identity, srcline_cache, srclines,
                             srclines_added);
       } catch (...) {  // only a cache
       }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 #include "core/byte_reader.hpp"
@@ -17,10 +18,14 @@ namespace {
 
 // The file format and the meaning of its answers: change the digit when the format or
 // Dso::Impl::lookup_srcline()'s answers change, so that older files are replaced.
-constexpr std::string_view kMagic = "PERFXSL1";
+constexpr std::string_view kMagic = "PERFXSL2";
 constexpr std::uint32_t kHasLine = 1u << 31;
 constexpr std::size_t kMaxName = 0xffff;
+constexpr std::size_t kEntrySize = 16;
 constexpr off_t kMaxFileSize = off_t{64} << 20;
+
+// Appended records a file may hold before it is rewritten sorted.
+std::size_t appended_limit(std::size_t entries) { return 128 + entries / 16; }
 
 void put_record(std::string& out, std::uint64_t addr, const SrclineAnswer& line) {
   append_value(out, addr);
@@ -41,6 +46,42 @@ std::string header(std::string_view identity) {
   return out;
 }
 
+// A whole file: the header, then every answer of `memo` as sorted entries and names.
+std::string sorted_file(std::string_view identity, const SrclineMemo& memo) {
+  std::vector<std::uint64_t> addrs;
+  addrs.reserve(memo.size());
+  for (const auto& [addr, line] : memo) addrs.push_back(addr);
+  std::sort(addrs.begin(), addrs.end());
+  std::string names;
+  std::unordered_map<std::string_view, std::uint32_t> name_at;
+  std::string entries;
+  entries.reserve(addrs.size() * kEntrySize);
+  for (std::uint64_t addr : addrs) {
+    const SrclineAnswer& line = memo.at(addr);
+    std::uint32_t name = 0;
+    if (line && line->first.size() <= kMaxName && names.size() < kHasLine - kMaxName - 2) {
+      auto [at, added] = name_at.try_emplace(line->first, static_cast<std::uint32_t>(names.size()));
+      if (added) {
+        append_value(names, static_cast<std::uint16_t>(line->first.size()));
+        names += line->first;
+      }
+      name = kHasLine | at->second;
+    }
+    append_value(entries, addr);
+    append_value(entries, name != 0 ? line->second : std::uint32_t{0});
+    append_value(entries, name);
+  }
+  std::string out = header(identity);
+  append_value(out, static_cast<std::uint32_t>(addrs.size()));
+  append_value(out, static_cast<std::uint32_t>(names.size()));
+  return out + entries + names;
+}
+
+SrclineAnswer make_answer(std::span<const std::byte> name, std::uint32_t line) {
+  return SrclineAnswer{
+      std::pair{std::string(reinterpret_cast<const char*>(name.data()), name.size()), line}};
+}
+
 }  // namespace
 
 std::string srcline_cache_path(const std::string& build_id) {
@@ -53,57 +94,124 @@ SrclineCache SrclineCache::load(const std::string& path, std::string_view identi
   cache.file_ = FileText::open(path);
   if (!cache.file_) return cache;
   cache.state_ = SrclineCacheState::kStale;
+  auto stale = [&cache] {
+    cache.file_.reset();
+    cache.entries_ = 0;
+    cache.appended_.clear();
+    return std::move(cache);
+  };
   const std::string_view bytes = cache.file_->text();
   const std::string head = header(identity);
-  if (bytes.substr(0, head.size()) != head || bytes.size() > std::size_t{UINT32_MAX}) {
-    cache.file_.reset();
-    return cache;
-  }
+  if (bytes.substr(0, head.size()) != head || bytes.size() > std::size_t{UINT32_MAX}) return stale();
   core::ByteReader r(std::as_bytes(std::span(bytes)));
   (void)r.take(head.size());
-  // At most one record per 16 bytes: no regrowth (each a copy into fresh pages); the
-  // pages never written are never faulted in.
-  cache.index_.reserve((bytes.size() - head.size()) / 16);
+  const std::uint32_t count = r.u32();
+  const std::uint32_t names_size = r.u32();
+  cache.entries_at_ = r.offset();
+  const auto table = r.take_array(count, kEntrySize);
+  cache.names_at_ = r.offset();
+  (void)r.take(names_size);
+  if (!r.ok()) return stale();
+  // Ascending addresses (what find() relies on) and names inside the names.
+  core::ByteReader t(table);
+  std::uint64_t last = 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const auto addr = t.u64();
+    (void)t.u32();
+    const auto name = t.u32();
+    if ((i > 0 && addr <= last) || (name != 0 && (name & ~kHasLine) >= names_size)) return stale();
+    last = addr;
+  }
+  cache.entries_ = count;
+  cache.names_size_ = names_size;
+  // The appended records: a few, indexed. At most one per 16 bytes.
+  cache.appended_.reserve(r.remaining() / 16);
   while (!r.at_end()) {
     const auto at = static_cast<std::uint32_t>(r.offset());
     const auto addr = r.u64();
     (void)r.u32();
     const auto flags = r.u32();
     (void)r.take(flags & kMaxName);
-    if (!r.ok() || (flags & ~(kHasLine | kMaxName)) != 0) {
-      cache.index_.clear();
-      cache.file_.reset();
-      return cache;
-    }
-    cache.index_.emplace_back(addr, at);
+    if (!r.ok() || (flags & ~(kHasLine | kMaxName)) != 0) return stale();
+    cache.appended_.emplace_back(addr, at);
   }
-  std::stable_sort(cache.index_.begin(), cache.index_.end(),
+  std::stable_sort(cache.appended_.begin(), cache.appended_.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   cache.state_ = SrclineCacheState::kValid;
   return cache;
 }
 
-std::optional<SrclineAnswer> SrclineCache::find(std::uint64_t addr) const {
-  const auto it = std::lower_bound(index_.begin(), index_.end(), addr,
-                                   [](const auto& e, std::uint64_t a) { return e.first < a; });
-  if (it == index_.end() || it->first != addr) return std::nullopt;
+SrclineAnswer SrclineCache::entry_answer(std::size_t i) const {
   const std::string_view bytes = file_->text();
-  core::ByteReader r(std::as_bytes(std::span(bytes.substr(it->second))));
+  core::ByteReader r(std::as_bytes(std::span(bytes.substr(entries_at_ + i * kEntrySize))));
+  (void)r.u64();
+  const auto line = r.u32();
+  const auto name = r.u32();
+  if (name == 0) return SrclineAnswer{};
+  // The name's offset was checked by load(); its length is checked here.
+  core::ByteReader n(std::as_bytes(
+      std::span(bytes.substr(names_at_, names_size_).substr(name & ~kHasLine))));
+  const auto text = n.take(n.u16());
+  if (!n.ok()) return SrclineAnswer{};
+  return make_answer(text, line);
+}
+
+SrclineAnswer SrclineCache::record_answer(std::uint32_t offset) const {
+  core::ByteReader r(std::as_bytes(std::span(file_->text().substr(offset))));
   (void)r.u64();
   const auto line = r.u32();
   const auto flags = r.u32();
   const auto name = r.take(flags & kMaxName);  // checked by load()
   if ((flags & kHasLine) == 0) return SrclineAnswer{};
-  return SrclineAnswer{
-      std::pair{std::string(reinterpret_cast<const char*>(name.data()), name.size()), line}};
+  return make_answer(name, line);
+}
+
+std::optional<SrclineAnswer> SrclineCache::find(std::uint64_t addr) const {
+  if (entries_ > 0) {
+    // A binary search over the mapped entries, read through memcpy (unaligned).
+    const char* table = file_->text().data() + entries_at_;
+    auto addr_at = [table](std::size_t i) {
+      std::uint64_t a = 0;
+      std::memcpy(&a, table + i * kEntrySize, sizeof a);
+      return a;
+    };
+    std::size_t lo = 0;
+    std::size_t hi = entries_;
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (addr_at(mid) < addr) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    if (lo < entries_ && addr_at(lo) == addr) return entry_answer(lo);
+  }
+  const auto it = std::lower_bound(appended_.begin(), appended_.end(), addr,
+                                   [](const auto& e, std::uint64_t a) { return e.first < a; });
+  if (it == appended_.end() || it->first != addr) return std::nullopt;
+  return record_answer(it->second);
+}
+
+SrclineMemo SrclineCache::all() const {
+  SrclineMemo out;
+  out.reserve(size());
+  for (std::size_t i = 0; i < entries_; ++i) {
+    std::uint64_t addr = 0;
+    std::memcpy(&addr, file_->text().data() + entries_at_ + i * kEntrySize, sizeof addr);
+    out.try_emplace(addr, entry_answer(i));
+  }
+  for (const auto& [addr, offset] : appended_)
+    if (!out.contains(addr)) out.try_emplace(addr, record_answer(offset));
+  return out;
 }
 
 void store_srcline_cache(const std::string& path, std::string_view identity,
-                         SrclineCacheState state, const SrclineMemo& memo,
+                         const SrclineCache& loaded, const SrclineMemo& memo,
                          std::span<const std::uint64_t> added) {
   if (path.empty() || added.empty()) return;
-  std::string bytes;
-  if (state == SrclineCacheState::kValid) {
+  const bool valid = loaded.state() == SrclineCacheState::kValid;
+  if (valid && loaded.appended() + added.size() <= appended_limit(loaded.size())) {
     const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
     if (fd < 0) return;
     // Another run may have replaced the file since it was read (a debug package
@@ -113,6 +221,7 @@ void store_srcline_cache(const std::string& path, std::string_view identity,
     struct stat st {};
     if (::pread(fd, now.data(), now.size(), 0) == static_cast<ssize_t>(now.size()) && now == head &&
         ::fstat(fd, &st) == 0 && st.st_size < kMaxFileSize) {
+      std::string bytes;
       for (std::uint64_t addr : added)
         if (auto it = memo.find(addr); it != memo.end()) put_record(bytes, addr, it->second);
       (void)core::write_fully(fd, bytes.data(), bytes.size());  // one write: appends do not mix
@@ -120,8 +229,17 @@ void store_srcline_cache(const std::string& path, std::string_view identity,
     ::close(fd);
     return;
   }
-  bytes = header(identity);
-  for (const auto& [addr, line] : memo) put_record(bytes, addr, line);
+  std::string bytes;
+  if (valid) {
+    // The earlier answers first (they hold over this run's for the same address).
+    SrclineMemo merged = loaded.all();
+    for (std::uint64_t addr : added)
+      if (auto it = memo.find(addr); it != memo.end()) merged.try_emplace(addr, it->second);
+    bytes = sorted_file(identity, merged);
+  } else {
+    bytes = sorted_file(identity, memo);
+  }
+  if (bytes.size() >= static_cast<std::size_t>(kMaxFileSize)) return;
   replace_cache_file(path,
                      [&](int fd) { return core::write_fully(fd, bytes.data(), bytes.size()); });
 }

@@ -50,7 +50,7 @@ TEST_F(SrclineCacheTest, RecordsLoadBackWithAndWithoutLines) {
   memo[0x2000] = std::nullopt;  // "no line" is an answer too
   memo[0x3000] = std::pair{std::string(""), 0u};
   const std::vector<std::uint64_t> added = {0x1000, 0x2000, 0x3000};
-  store_srcline_cache(path, "lib.so\n1\n2", SrclineCacheState::kAbsent, memo, added);
+  store_srcline_cache(path, "lib.so\n1\n2", SrclineCache{}, memo, added);
   const auto back = SrclineCache::load(path, "lib.so\n1\n2");
   expect_holds(back, memo);
   EXPECT_FALSE(back.find(0x1001).has_value());
@@ -61,36 +61,36 @@ TEST_F(SrclineCacheTest, RecordsLoadBackWithAndWithoutLines) {
 TEST_F(SrclineCacheTest, NewAnswersAreAppended) {
   const std::string path = dir_ + "/id";
   SrclineMemo memo{{0x10, std::pair{std::string("x.c"), 1u}}};
-  store_srcline_cache(path, "id", SrclineCacheState::kAbsent, memo,
+  store_srcline_cache(path, "id", SrclineCache{}, memo,
                       std::vector<std::uint64_t>{0x10});
   const auto size = fs::file_size(path);
   ASSERT_EQ(SrclineCache::load(path, "id").state(), SrclineCacheState::kValid);
   SrclineMemo next = memo;
   next[0x20] = std::pair{std::string("y.c"), 2u};
-  store_srcline_cache(path, "id", SrclineCacheState::kValid, next,
+  store_srcline_cache(path, "id", SrclineCache::load(path, "id"), next,
                       std::vector<std::uint64_t>{0x20});
   EXPECT_GT(fs::file_size(path), size);
   expect_holds(SrclineCache::load(path, "id"), next);
   // Two runs that looked the same address up both append it: the first answer holds.
   SrclineMemo again{{0x10, std::pair{std::string("later.c"), 9u}}};
-  store_srcline_cache(path, "id", SrclineCacheState::kValid, again,
+  store_srcline_cache(path, "id", SrclineCache::load(path, "id"), again,
                       std::vector<std::uint64_t>{0x10});
   const auto twice = SrclineCache::load(path, "id");
   EXPECT_EQ(twice.size(), 3u);
   EXPECT_EQ(twice.find(0x10), SrclineAnswer(std::pair{std::string("x.c"), 1u}));
   const SrclineMemo& all = next;
   // A file replaced meanwhile under another identity is not appended to.
-  store_srcline_cache(path, "other", SrclineCacheState::kAbsent, memo,
+  const auto read_before = SrclineCache::load(path, "id");
+  store_srcline_cache(path, "other", SrclineCache{}, memo,
                       std::vector<std::uint64_t>{0x10});
   const auto replaced = fs::file_size(path);
-  store_srcline_cache(path, "id", SrclineCacheState::kValid, next,
-                      std::vector<std::uint64_t>{0x20});
+  store_srcline_cache(path, "id", read_before, next, std::vector<std::uint64_t>{0x20});
   EXPECT_EQ(fs::file_size(path), replaced);
-  store_srcline_cache(path, "id", SrclineCacheState::kAbsent, all,
+  store_srcline_cache(path, "id", SrclineCache{}, all,
                       std::vector<std::uint64_t>{0x10});
   // Nothing new, nothing written.
   const auto stamp = fs::last_write_time(path);
-  store_srcline_cache(path, "id", SrclineCacheState::kValid, all, {});
+  store_srcline_cache(path, "id", SrclineCache::load(path, "id"), all, {});
   EXPECT_EQ(fs::last_write_time(path), stamp);
 }
 
@@ -98,7 +98,7 @@ TEST_F(SrclineCacheTest, OtherIdentityOrDamageMakesTheFileStale) {
   const std::string path = dir_ + "/id";
   SrclineMemo memo{{0x10, std::pair{std::string("x.c"), 1u}},
                    {0x20, std::pair{std::string("yyyy.c"), 2u}}};
-  store_srcline_cache(path, "old debug file", SrclineCacheState::kAbsent, memo,
+  store_srcline_cache(path, "old debug file", SrclineCache{}, memo,
                       std::vector<std::uint64_t>{0x10, 0x20});
   const auto other = SrclineCache::load(path, "new debug file");
   EXPECT_EQ(other.state(), SrclineCacheState::kStale);
@@ -117,7 +117,7 @@ TEST_F(SrclineCacheTest, OtherIdentityOrDamageMakesTheFileStale) {
   }
   spit(path, whole + std::string(16, '\xff'));
   EXPECT_EQ(SrclineCache::load(path, "old debug file").state(), SrclineCacheState::kStale);
-  store_srcline_cache(path, "old debug file", SrclineCacheState::kStale, memo,
+  store_srcline_cache(path, "old debug file", SrclineCache::load(path, "old debug file"), memo,
                       std::vector<std::uint64_t>{0x10});
   expect_holds(SrclineCache::load(path, "old debug file"), memo);
 }
@@ -126,11 +126,72 @@ TEST_F(SrclineCacheTest, AnUnwritableCacheDirectoryOnlyCostsTheCache) {
   spit(dir_ + "/file", "not a directory");
   const std::string path = dir_ + "/file/srclines/abc";
   const SrclineMemo memo{{0x10, std::pair{std::string("x.c"), 1u}}};
-  for (auto state : {SrclineCacheState::kAbsent, SrclineCacheState::kValid})
-    store_srcline_cache(path, "id", state, memo, std::vector<std::uint64_t>{0x10});
+  store_srcline_cache(path, "id", SrclineCache{}, memo, std::vector<std::uint64_t>{0x10});
+  store_srcline_cache(path, "id", SrclineCache::load(path, "id"), memo,
+                      std::vector<std::uint64_t>{0x10});
   const auto out = SrclineCache::load(path, "id");
   EXPECT_EQ(out.state(), SrclineCacheState::kAbsent);
   EXPECT_EQ(out.size(), 0u);
+}
+
+TEST_F(SrclineCacheTest, ManyAppendsAreSortedIntoTheFile) {
+  const std::string path = dir_ + "/id";
+  SrclineMemo memo;
+  std::vector<std::uint64_t> first;
+  for (std::uint64_t a = 0; a < 1000; ++a) {
+    memo[0x1000 + 8 * a] = std::pair{"file" + std::to_string(a % 7) + ".c", std::uint32_t(a)};
+    first.push_back(0x1000 + 8 * a);
+  }
+  store_srcline_cache(path, "id", SrclineCache{}, memo, first);
+  auto back = SrclineCache::load(path, "id");
+  EXPECT_EQ(back.appended(), 0u);
+  expect_holds(back, memo);
+  // Runs add 100 answers each (below the entries, above them, one of them without a
+  // line): appended while they are a few, then the file is rewritten sorted.
+  std::vector<std::size_t> appended;
+  for (std::uint64_t run = 0; run < 4; ++run) {
+    std::vector<std::uint64_t> added;
+    for (std::uint64_t a = 0; a < 100; ++a) {
+      const std::uint64_t addr = (run % 2 ? 0x100000 : 0x10) + 0x100 * run + a;
+      memo[addr] = a == 5 ? SrclineAnswer{} : SrclineAnswer{std::pair{std::string("n.c"), 3u}};
+      added.push_back(addr);
+    }
+    store_srcline_cache(path, "id", back, memo, added);
+    back = SrclineCache::load(path, "id");
+    expect_holds(back, memo);
+    appended.push_back(back.appended());
+    EXPECT_LE(back.appended(), 128 + back.size() / 16);  // the limit of appended answers
+  }
+  EXPECT_EQ(appended[0], 100u);  // the first run's answers, appended
+  EXPECT_EQ(appended[1], 0u);    // the second's would pass the limit: all sorted
+  EXPECT_FALSE(back.find(0x1004).has_value());      // between two entries
+  EXPECT_FALSE(back.find(0x1000 + 8000).has_value());  // past the last
+}
+
+TEST_F(SrclineCacheTest, EntriesOutOfOrderOrNamesOutsideMakeTheFileStale) {
+  const std::string path = dir_ + "/id";
+  const SrclineMemo memo{{0x10, std::pair{std::string("x.c"), 1u}},
+                         {0x20, std::pair{std::string("y.c"), 2u}}};
+  store_srcline_cache(path, "id", SrclineCache{}, memo, std::vector<std::uint64_t>{0x10, 0x20});
+  const std::string whole = slurp(path);
+  // "PERFXSL2", identity "id", count and names size, then the entries.
+  const std::size_t entries = 8 + 4 + 2 + 8;
+  ASSERT_GE(whole.size(), entries + 32);
+  std::string swapped = whole;
+  swapped.replace(entries, 16, whole.substr(entries + 16, 16));
+  swapped.replace(entries + 16, 16, whole.substr(entries, 16));
+  spit(path, swapped);
+  EXPECT_EQ(SrclineCache::load(path, "id").state(), SrclineCacheState::kStale);
+  std::string outside = whole;
+  outside[entries + 12] = '\x7f';  // the first entry's name offset, far past the names
+  spit(path, outside);
+  EXPECT_EQ(SrclineCache::load(path, "id").state(), SrclineCacheState::kStale);
+  std::string longer = whole;
+  longer[8 + 4 + 2 + 4] = '\x60';  // a names size past the end of the file
+  spit(path, longer);
+  EXPECT_EQ(SrclineCache::load(path, "id").state(), SrclineCacheState::kStale);
+  spit(path, whole);
+  expect_holds(SrclineCache::load(path, "id"), memo);
 }
 
 TEST_F(SrclineCacheTest, PathFollowsTheEnvironment) {
