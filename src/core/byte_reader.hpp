@@ -110,7 +110,7 @@ class ByteReader {
     auto u = static_cast<U>(v);
     U out = 0;
     for (std::size_t i = 0; i < sizeof(T); ++i) {
-      out = static_cast<U>((out << 8) | (u & 0xffu));
+      out = static_cast<U>((std::uint64_t{out} << 8) | (u & 0xffu));
       u = static_cast<U>(u >> 8);
     }
     return static_cast<T>(out);

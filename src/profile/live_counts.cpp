@@ -113,11 +113,15 @@ void LiveCounts::count(const record::Sample& s, std::uint16_t misc, const symbol
   if (kernel) ++interval_.kernel_samples;
   if (misc & PERF_RECORD_MISC_EXACT_IP) ++interval_.exact_samples;
   if (kernel ? hide_kernel_ : hide_user_) return;
-  sample_locations(machine_, t, s, misc, false, table_, locs_);
+  sample_locations(machine_, t, s, misc, callchains_, table_, locs_);
   if (locs_.empty()) return;
   const Location& loc = table_.location(locs_[0]);
   const Resolved& res = table_.resolve(locs_[0], false, false);
   if (res.sym != nullptr && loc.kernel && is_idle(res.sym->name)) return;
+  if (callchains_) {
+    count_chain(s, t, loc.kernel);
+    return;
+  }
 
   Key key{};
   for (std::size_t i = 0; i < keys_.size(); ++i) {
@@ -182,6 +186,68 @@ std::vector<LiveRow> LiveCounts::refresh(bool zero) {
     return std::tie(a.comm, a.tid, a.dso, a.symbol) < std::tie(b.comm, b.tid, b.dso, b.symbol);
   });
   return rows;
+}
+
+void LiveCounts::count_chain(const record::Sample& s, const symbol::ThreadState& t, bool kernel) {
+  auto [sit, new_stack] = stack_ids_.try_emplace(locs_, static_cast<std::uint32_t>(stacks_.size()));
+  if (new_stack) stacks_.push_back(&sit->first);
+  auto [tit, new_thread] = thread_ids_.try_emplace(fmt::format("{} {}", t.tid, t.comm),
+                                                   static_cast<std::uint32_t>(threads_.size()));
+  if (new_thread) threads_.push_back(Thread{t.pid, t.tid, t.comm});
+  Chain& c = chains_[static_cast<std::uint64_t>(sit->second) << 32 | tit->second];
+  c.stack = sit->second;
+  c.thread = tit->second;
+  c.kernel = kernel;
+  c.fresh_period += s.period;
+  ++c.fresh_samples;
+}
+
+Profile LiveCounts::refresh_profile(bool zero, const std::string& event) {
+  Profile prof;
+  Event ev{event, event == "cpu-clock" || event == "task-clock" ? "nanoseconds" : "events"};
+  ev.has_callchain = true;
+  // The stacks still shown, renumbered in the order of their ids.
+  std::vector<std::uint32_t> stack_of(stacks_.size(), UINT32_MAX);
+  std::vector<const std::vector<std::uint32_t>*> shown;
+  for (auto it = chains_.begin(); it != chains_.end();) {
+    Chain& c = it->second;
+    c.period = (zero ? 0 : c.period * 7 / 8) + c.fresh_period;
+    c.samples = (zero ? 0 : c.samples * 7 / 8) + c.fresh_samples;
+    c.fresh_period = 0;
+    c.fresh_samples = 0;
+    if (c.period == 0 || (c.kernel ? hide_kernel_ : hide_user_)) {
+      it = chains_.erase(it);
+      continue;
+    }
+    stack_of[c.stack] = 0;
+    ++it;
+  }
+  for (std::size_t i = 0; i < stacks_.size(); ++i) {
+    if (stack_of[i] == UINT32_MAX) continue;
+    stack_of[i] = static_cast<std::uint32_t>(shown.size());
+    shown.push_back(stacks_[i]);
+  }
+  for (const auto& [key, c] : chains_) {
+    Sample out;
+    out.stack = stack_of[c.stack];
+    out.thread = c.thread;
+    out.period = c.period;
+    out.count = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(c.samples, 1, UINT32_MAX));
+    prof.samples.push_back(out);
+    ev.total_samples += c.samples;
+    ev.total_period += c.period;
+  }
+  // Samples in a fixed order (the report's ties do not depend on the hash map's).
+  std::sort(prof.samples.begin(), prof.samples.end(), [](const Sample& a, const Sample& b) {
+    return std::tie(a.stack, a.thread) < std::tie(b.stack, b.thread);
+  });
+  table_.resolve_all(false, false, 1);
+  add_location_frames(table_, shown, prof);
+  for (auto& f : prof.frames)  // perf top's name for the kernel's map
+    if (f.kind == FrameKind::kKernel && f.dso == "[kernel.kallsyms]") f.dso = "[kernel]";
+  prof.threads = threads_;
+  prof.events.push_back(std::move(ev));
+  return prof;
 }
 
 LiveInterval LiveCounts::take_interval() {

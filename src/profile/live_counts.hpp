@@ -11,6 +11,10 @@
 /// decays by 7/8 (hists__decay_entries(); -z: is dropped), the samples since are added,
 /// user or kernel entries are dropped when asked (-U/-K), and the entries come back by
 /// period, highest first.
+///
+/// With callchains (set_callchains(), `perfx top -g`) samples are kept per (stack,
+/// thread) instead, decayed the same way, and refresh_profile() gives them as a Profile
+/// for the report's children and call-graph text.
 
 #include <array>
 #include <cstdint>
@@ -21,6 +25,8 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "profile/profile.hpp"
+#include "profile/location_frames.hpp"
 #include "profile/replay.hpp"
 #include "record/sample_layout.hpp"
 #include "symbol/machine.hpp"
@@ -64,6 +70,8 @@ class LiveCounts {
     hide_user_ = user;
     hide_kernel_ = kernel;
   }
+  /// Samples are counted with their callchains, for refresh_profile() (not refresh()).
+  void set_callchains(bool on) noexcept { callchains_ = on; }
   /// Queues one whole record (header included).
   void add(std::span<const std::byte> record);
   /// Applies the queued records in time order (records without a time first).
@@ -72,6 +80,10 @@ class LiveCounts {
   /// plus the periods of the samples since; entries at 0 and hidden ones (hide()) are
   /// dropped; the rest come back by period, highest first (equal ones by their keys).
   [[nodiscard]] std::vector<LiveRow> refresh(bool zero);
+  /// With callchains: refresh()'s decay for each (stack, thread), then a Profile of the
+  /// stacks left, one sample per (stack, thread) with its decayed period, all of one event
+  /// named `event` (with callchains; no CPU field).
+  [[nodiscard]] Profile refresh_profile(bool zero, const std::string& event);
   /// The interval's figures; starts the next interval.
   LiveInterval take_interval();
   [[nodiscard]] std::uint64_t lost_total() const noexcept { return lost_total_; }
@@ -90,7 +102,18 @@ class LiveCounts {
     std::uint64_t fresh_period = 0;  // since then
     std::uint64_t fresh_samples = 0;
   };
+  // Samples of one (stack, thread) with callchains.
+  struct Chain {
+    std::uint32_t stack = 0;   // into stacks_
+    std::uint32_t thread = 0;  // into threads_
+    bool kernel = false;       // the leaf is kernel code
+    std::uint64_t period = 0;  // as last shown
+    std::uint64_t samples = 0;
+    std::uint64_t fresh_period = 0;  // since then
+    std::uint64_t fresh_samples = 0;
+  };
   void apply(std::span<const std::byte> bytes);
+  void count_chain(const record::Sample& s, const symbol::ThreadState& t, bool kernel);
   void count(const record::Sample& s, std::uint16_t misc, const symbol::ThreadState& t);
 
   record::AttrTable attrs_;
@@ -107,6 +130,13 @@ class LiveCounts {
   std::uint64_t lost_total_ = 0;
   bool hide_user_ = false;
   bool hide_kernel_ = false;
+  bool callchains_ = false;
+  // With callchains: interned stacks of location ids (leaf first), threads, chains.
+  std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, IdStackHash> stack_ids_;
+  std::vector<const std::vector<std::uint32_t>*> stacks_;
+  std::vector<Thread> threads_;
+  std::unordered_map<std::string, std::uint32_t> thread_ids_;  // "tid comm" -> threads_
+  std::unordered_map<std::uint64_t, Chain> chains_;            // stack << 32 | thread
 };
 
 }  // namespace perfx::profile

@@ -343,6 +343,20 @@ class EventReport {
       if (a->self != b->self) return a->self > b->self;
       return tie_break(*a, *b) < 0;
     });
+    // --entries (perf top's screen): the first rows over the percent limit, which alone
+    // size the columns (hists__output_recalc_col_len()).
+    if (o_.max_entries > 0) {
+      std::vector<const Entry*> first;
+      for (const auto* e : rows) {
+        if (first.size() == o_.max_entries) break;
+        const double share = total > 0
+                                 ? 100.0 * static_cast<double>(by_acc ? e->acc : e->self) / total
+                                 : 0.0;
+        if (o_.percent_limit > 0 && share < o_.percent_limit) continue;
+        first.push_back(e);
+      }
+      rows = std::move(first);
+    }
     // Column widths over all entries (as perf's hists__calc_col_len).
     for (auto& col : cols_) {
       if (col.kind != ColKind::kKey) continue;

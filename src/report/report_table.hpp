@@ -65,6 +65,9 @@ struct ReportOptions {
   std::string field_separator;
   /// --full-source-path: srcline and srcfile with the whole path of the source file.
   bool full_source_path = false;
+  /// Only the first N entries over the percent limit, which alone size the columns
+  /// (perf top's screen rows); 0 = all.
+  std::size_t max_entries = 0;
 };
 
 /// The sort keys named by -F fields (for -F without -s, as perf).

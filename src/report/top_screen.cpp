@@ -3,12 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <regex>
+#include <sstream>
+
+#include "report/report_table.hpp"
 
 namespace perfx::report {
+namespace {
 
-std::string top_screen_text(const TopScreen& s, const std::vector<profile::LiveRow>& rows,
-                            const std::vector<profile::LiveKey>& keys) {
-  using profile::LiveKey;
+// The header line and the dashes under it (perf_top__header_snprintf()).
+std::string header_text(const TopScreen& s) {
   const double n = s.samples > 0 ? static_cast<double>(s.samples) : 1.0;
   const std::size_t win = s.width > 1 ? s.width - 1 : 1;
   std::string out = fmt::format(
@@ -19,6 +23,16 @@ std::string top_screen_text(const TopScreen& s, const std::vector<profile::LiveR
       s.event, s.target);
   out += std::string(win, '-');
   out += "\n\n";
+  return out;
+}
+
+}  // namespace
+
+std::string top_screen_text(const TopScreen& s, const std::vector<profile::LiveRow>& rows,
+                            const std::vector<profile::LiveKey>& keys) {
+  using profile::LiveKey;
+  const std::size_t win = s.width > 1 ? s.width - 1 : 1;
+  std::string out = header_text(s);
 
   std::uint64_t total = 0;
   for (const auto& r : rows) total += r.period;
@@ -68,6 +82,48 @@ std::string top_screen_text(const TopScreen& s, const std::vector<profile::LiveR
     out += '\n';
   }
   return out;
+}
+
+std::string top_chain_screen_text(const TopScreen& s, const profile::Profile& profile,
+                                  const std::vector<profile::LiveKey>& keys, bool children) {
+  ReportOptions ro;
+  ro.sort.clear();
+  for (const auto k : keys) {
+    switch (k) {
+      case profile::LiveKey::kComm:
+        ro.sort.emplace_back("comm");
+        break;
+      case profile::LiveKey::kPid:
+        ro.sort.emplace_back("pid");
+        break;
+      case profile::LiveKey::kDso:
+        ro.sort.emplace_back("dso");
+        break;
+      case profile::LiveKey::kSym:
+        ro.sort.emplace_back("sym");
+        break;
+    }
+  }
+  ro.children = children;
+  ro.quiet = true;
+  ro.percent_limit = s.percent_limit;
+  ro.max_entries = s.max_rows;
+  std::ostringstream text;
+  std::string out = header_text(s);
+  if (profile.samples.empty() || !write_report(text, profile, ro)) return out;
+  // perf cuts the entry lines to the window (hists__fprintf()'s max_cols), not the
+  // callchain lines under them; the report's trailing blank lines are not shown.
+  const std::size_t win = s.width > 1 ? s.width - 1 : 1;
+  static const std::regex kEntry(R"(^ *[0-9]+\.[0-9]+%)");
+  std::istringstream lines(text.str());
+  std::string body;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.size() >= win && std::regex_search(line, kEntry)) line.resize(win - 1);
+    body += line;
+    body += '\n';
+  }
+  while (body.size() >= 2 && body.ends_with("\n\n")) body.pop_back();
+  return out + body;
 }
 
 }  // namespace perfx::report

@@ -8,6 +8,9 @@
 ///
 ///       50.13%  sym_pinned        [.] sym_alpha
 ///
+/// With -g (top_chain_screen_text()) the rows and call graphs come from the report's
+/// text of a Profile of the live samples.
+///
 /// The rows are perf report's --no-children rows without the column header: overhead of
 /// the entries' total period, then the sort keys, columns sized by the rows shown
 /// (hists__output_recalc_col_len(): Shared Object at least 16 wide when one has no
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "profile/live_counts.hpp"
+#include "profile/profile.hpp"
 
 namespace perfx::report {
 
@@ -39,5 +43,14 @@ struct TopScreen {
 [[nodiscard]] std::string top_screen_text(const TopScreen& screen,
                                           const std::vector<profile::LiveRow>& rows,
                                           const std::vector<profile::LiveKey>& keys);
+
+/// `perfx top -g`: the header, then perf report's rows of `profile` (LiveCounts::
+/// refresh_profile()) without the column header: Children and Self (`children`) or
+/// Overhead, the sort keys, each entry's call graph under it (caller first with Children,
+/// as perf top -g); at most `max_rows` entries, entry lines cut to the window.
+[[nodiscard]] std::string top_chain_screen_text(const TopScreen& screen,
+                                                const profile::Profile& profile,
+                                                const std::vector<profile::LiveKey>& keys,
+                                                bool children);
 
 }  // namespace perfx::report

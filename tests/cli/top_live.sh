@@ -1,7 +1,8 @@
 #!/bin/bash
 # perfx top on this machine: a busy fixture followed with -p shows its hot function in
 # perf top's screen (header, dashes, rows of percent / DSO / symbol); -K and -U leave out
-# kernel and user rows; -s comm,dso,sym adds the command column; Ctrl-C (SIGINT) and a
+# kernel and user rows; -s comm,dso,sym adds the command column; -g and --call-graph
+# dwarf show Children/Self rows with call graphs (--no-children: Self only); Ctrl-C (SIGINT) and a
 # 'q' typed on the terminal end it with status 0; bad options are named.
 set -u
 source "$(dirname "$0")/common.bash"
@@ -36,6 +37,16 @@ check "-U: only kernel rows, system-wide header" 'grep -q "(all, [0-9]* CPUs\?)"
 top comm.out -d 0.5 -s comm,dso,sym -p "$busy" -z
 check "-s comm,dso,sym: a command column" 'grep -Eq "^ +[0-9.]+%  sym_pinned +sym_pinned +\[\.\] sym_" "$tmp/comm.out"'
 
+top g.out -d 0.5 -E 4 -g -p "$busy"
+check "-g: Children and Self columns" '[ "$(cat "$tmp/g.out.rc")" = 0 ] && grep -Eq "^ +[0-9.]+% +[0-9.]+%  sym_pinned +\[\.\] sym_alpha$" "$tmp/g.out" || { cat "$tmp/g.out.err"; false; }'
+check "-g: main above sym_alpha in a call graph" 'grep -A8 "\[\.\] sym_alpha$" "$tmp/g.out" | grep -Eq "^ +(---|--[0-9.]+%--)(__libc_start_call_main|main)$"'
+check "-g: main has its own row (children only)" 'grep -Eq "^ +[0-9.]+% +0\.00%  sym_pinned +\[\.\] main$" "$tmp/g.out"'
+check "-g: at most 4 entries per screen" '! awk "/PerfTop/ {n=0; next} /%  / {n++; if (n > 4) bad=1} END {exit !bad}" "$tmp/g.out"'
+top gself.out -d 0.5 -E 4 -g --no-children -p "$busy"
+check "-g --no-children: Self only, callee first" 'grep -Eq "^ +[0-9.]+%  sym_pinned +\[\.\] sym_alpha$" "$tmp/gself.out" && grep -A3 "\[\.\] sym_alpha$" "$tmp/gself.out" | grep -Eq "^ +---sym_alpha$"'
+top dwarf.out -d 0.5 -E 6 --call-graph dwarf -p "$busy"
+check "--call-graph dwarf: the unwound callers" 'grep -A10 "\[\.\] sym_alpha$" "$tmp/dwarf.out" | grep -Eq "^ +main$"'
+
 if command -v script >/dev/null; then
   start=$(date +%s)
   (sleep 1.5; printf q) | timeout 10 script -qec "$PERFX top -d 0.5 -p $busy" /dev/null > "$tmp/tty.out" 2>&1
@@ -45,5 +56,6 @@ fi
 
 check "unknown sort key named" '! "$PERFX" top -s dso,bogus 2>"$tmp/e" && grep -q "bogus" "$tmp/e"'
 check "bad -d refused" '! "$PERFX" top -d 0 2>"$tmp/e" && grep -q -- "-d" "$tmp/e"'
+check "bad --call-graph named" '! "$PERFX" top --call-graph bogus 2>"$tmp/e" && grep -q "bogus" "$tmp/e"'
 check "unknown event named" '! "$PERFX" top -e no-such-event 2>"$tmp/e" && grep -q "no-such-event" "$tmp/e"'
 exit $fail

@@ -46,8 +46,6 @@
 namespace perfx::cli {
 namespace {
 
-constexpr std::uint32_t kDwarfStackSize = 8192;
-
 struct RecordOptions {
   std::vector<std::string> events;
   std::optional<std::uint64_t> freq;
@@ -148,40 +146,6 @@ std::string current_timestamp() {
   char dt[32];
   std::strftime(dt, sizeof(dt), "%Y%m%d%H%M%S", &t);
   return fmt::format("{}{:02}", dt, static_cast<unsigned>(tv.tv_usec) / 10000);
-}
-
-struct CallGraph {
-  enum Mode { kNone, kFp, kDwarf } mode = kNone;
-  std::uint32_t stack_size = kDwarfStackSize;
-};
-
-Result<CallGraph> parse_call_graph(const RecordOptions& o) {
-  CallGraph cg;
-  if (o.callchain_fp) cg.mode = CallGraph::kFp;
-  if (o.call_graph.empty()) return cg;
-  std::string_view v = o.call_graph;
-  const auto comma = v.find(',');
-  const std::string_view mode = v.substr(0, comma);
-  if (mode == "fp") {
-    cg.mode = CallGraph::kFp;
-  } else if (mode == "dwarf") {
-    cg.mode = CallGraph::kDwarf;
-    if (comma != std::string_view::npos) {
-      const std::string size(v.substr(comma + 1));
-      char* end = nullptr;
-      const unsigned long long n = std::strtoull(size.c_str(), &end, 0);
-      if (size.empty() || *end != '\0' || n == 0 || n > 65528) {
-        return fail(Errc::kInvalidArgument,
-                    "--call-graph dwarf,{}: the stack size must be 8..65528 bytes", size);
-      }
-      cg.stack_size = static_cast<std::uint32_t>((n + 7) & ~7ULL);
-    }
-  } else if (mode == "lbr") {
-    return fail(Errc::kNotSupported, "--call-graph lbr needs a hardware PMU with LBR");
-  } else {
-    return fail(Errc::kInvalidArgument, "--call-graph '{}': use fp or dwarf[,size]", v);
-  }
-  return cg;
 }
 
 // Keeps the previous output as <name>.old. rename(2) works on directory entries, so a
@@ -313,7 +277,7 @@ int run_record(int argc, char** argv) {
     fmt::print(stderr, "perfx record: -c must be > 0\n");
     return 1;
   }
-  auto cg = parse_call_graph(o);
+  auto cg = parse_call_graph(o.callchain_fp, o.call_graph);
   if (!cg) return die(cg.error());
   if (o.intr_regs_flag || intr_regs->count() > 0) {
     auto mask = record::parse_x86_64_regs(o.intr_regs);
@@ -436,10 +400,9 @@ int run_record(int argc, char** argv) {
   const bool tracking_dummy = has_cpu_target;  // perf adds a dummy tracking event for -a/-C
   const std::size_t nr_attrs = events.size() + (tracking_dummy ? 1 : 0);
   std::uint64_t base_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-  if (cg->mode != CallGraph::kNone) base_type |= PERF_SAMPLE_CALLCHAIN;
+  base_type |= cg->sample_type();
   if (has_cpu_target || o.sample_cpu) base_type |= PERF_SAMPLE_CPU;
-  if (o.data || cg->mode == CallGraph::kDwarf) base_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-  if (cg->mode == CallGraph::kDwarf) base_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+  if (o.data) base_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
   if (nr_attrs > 1)
     base_type |= tracking_dummy || o.sample_identifier ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
   if (o.sample_identifier) base_type |= PERF_SAMPLE_IDENTIFIER;
@@ -479,12 +442,7 @@ int run_record(int argc, char** argv) {
       a.sample_type |= PERF_SAMPLE_PERIOD;
     }
     if (tp) a.sample_type |= PERF_SAMPLE_RAW;
-    if (cg->mode == CallGraph::kDwarf) {
-      a.exclude_callchain_user = 1;
-      a.sample_regs_user = core::kX86_64RegsMask;
-      a.sample_stack_user = cg->stack_size;
-      a.mmap_data = 1;
-    }
+    cg->configure(a);
     if (o.data) a.mmap_data = 1;
     a.sample_regs_intr = o.intr_regs_mask;
     a.sample_regs_user |= o.user_regs_mask;

@@ -118,8 +118,13 @@ int run_top(int argc, char** argv) {
   app.add_option("-m,--mmap-pages", mmap_pages, "ring buffer pages per CPU (or a size: 512K)");
   int verbose = 0;
   app.add_flag("-v,--verbose", verbose, "show the event fallback");
-  bool callchains = false;
-  app.add_flag("-g", callchains, "callchains (not supported yet: refused)");
+  bool callchain_fp = false;
+  app.add_flag("-g", callchain_fp, "callchains (frame pointers), shown as call graphs");
+  std::string call_graph;
+  app.add_option("--call-graph", call_graph, "callchain mode: fp or dwarf[,size]");
+  bool children = true;
+  app.add_flag("--children,!--no-children", children,
+               "with callchains: Children and Self columns (the default) or Self only");
   try {
     parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -128,9 +133,9 @@ int run_top(int argc, char** argv) {
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   (void)stdio;
   (void)all_cpus;
-  if (callchains)
-    return error_exit(
-        "-g: perfx top shows no callchains yet (perfx record -g and perfx report do)");
+  auto cg = parse_call_graph(callchain_fp, call_graph);
+  if (!cg) return error_exit(cg.error().message());
+  const bool callchains = cg->mode != CallGraph::kNone;
   if (freq && period) return error_exit("-F and -c are exclusive");
   if ((freq && *freq == 0) || (period && *period == 0)) return error_exit("-F/-c must be > 0");
   if (!(delay > 0) || delay > 86400) return error_exit("-d needs a delay in seconds (> 0)");
@@ -175,7 +180,9 @@ int run_top(int argc, char** argv) {
   for (std::size_t i = 0; i < evs.size(); ++i) {
     raw::EventAttr& a = evs[i].attr;
     a.size = raw::kAttrSizeVer8;
-    a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+    a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+                    cg->sample_type();
+    cg->configure(a);
     if (!task_target) a.sample_type |= PERF_SAMPLE_CPU;
     if (evs.size() > 1) a.sample_type |= PERF_SAMPLE_IDENTIFIER;
     if (evs[i].kind == event::EventKind::kTracepoint) a.sample_type |= PERF_SAMPLE_RAW;
@@ -218,6 +225,7 @@ int run_top(int argc, char** argv) {
   for (std::size_t i = 0; i < evs.size(); ++i) attrs.add(evs[i].attr, sampler->ids(i), evs[i].name);
   profile::LiveCounts counts(attrs, *keys);
   counts.hide(hide_user, hide_kernel);
+  counts.set_callchains(callchains);
   {
     const auto layout = record::SampleLayout::from_attr(evs[0].attr);
     std::vector<std::byte> synth;
@@ -302,7 +310,10 @@ int run_top(int argc, char** argv) {
     screen.samples_per_sec = static_cast<double>(in.samples) / delay;
     screen.lost = in.lost;
     screen.lost_total = counts.lost_total();
-    const auto text = report::top_screen_text(screen, counts.refresh(zero), *keys);
+    const auto text =
+        callchains ? report::top_chain_screen_text(
+                         screen, counts.refresh_profile(zero, evs[0].name), *keys, children)
+                   : report::top_screen_text(screen, counts.refresh(zero), *keys);
     // perf's CONSOLE_CLEAR; in a pipe, screens follow each other after a blank line.
     std::fputs(tty ? "\033[H\033[2J\n" : "\n", stdout);
     std::fwrite(text.data(), 1, text.size(), stdout);

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "core/x86_regs.hpp"
 #include "event/parse.hpp"
 #include "sys/event_resolver.hpp"
 #include "sys/process.hpp"
@@ -124,6 +125,49 @@ std::optional<long long> max_sample_rate() {
   auto v = sys::read_int_file("/proc/sys/kernel/perf_event_max_sample_rate");
   if (!v) return std::nullopt;
   return *v;
+}
+
+std::uint64_t CallGraph::sample_type() const noexcept {
+  if (mode == kNone) return 0;
+  if (mode == kFp) return PERF_SAMPLE_CALLCHAIN;
+  return PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_REGS_USER |
+         PERF_SAMPLE_STACK_USER;
+}
+
+void CallGraph::configure(raw::EventAttr& a) const noexcept {
+  if (mode != kDwarf) return;
+  a.exclude_callchain_user = 1;
+  a.sample_regs_user = core::kX86_64RegsMask;
+  a.sample_stack_user = stack_size;
+  a.mmap_data = 1;
+}
+
+Result<CallGraph> parse_call_graph(bool fp_flag, std::string_view v) {
+  CallGraph cg;
+  if (fp_flag) cg.mode = CallGraph::kFp;
+  if (v.empty()) return cg;
+  const auto comma = v.find(',');
+  const std::string_view mode = v.substr(0, comma);
+  if (mode == "fp") {
+    cg.mode = CallGraph::kFp;
+  } else if (mode == "dwarf") {
+    cg.mode = CallGraph::kDwarf;
+    if (comma != std::string_view::npos) {
+      const std::string size(v.substr(comma + 1));
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(size.c_str(), &end, 0);
+      if (size.empty() || *end != '\0' || n == 0 || n > 65528) {
+        return fail(Errc::kInvalidArgument,
+                    "--call-graph dwarf,{}: the stack size must be 8..65528 bytes", size);
+      }
+      cg.stack_size = static_cast<std::uint32_t>((n + 7) & ~7ULL);
+    }
+  } else if (mode == "lbr") {
+    return fail(Errc::kNotSupported, "--call-graph lbr needs a hardware PMU with LBR");
+  } else {
+    return fail(Errc::kInvalidArgument, "--call-graph '{}': use fp or dwarf[,size]", v);
+  }
+  return cg;
 }
 
 }  // namespace perfx::cli

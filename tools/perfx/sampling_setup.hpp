@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "event/event_spec.hpp"
@@ -49,6 +50,24 @@ struct EventChoices {
 [[nodiscard]] Result<Sampler> open_with_fallback(EventChoices& choices,
                                                  const std::function<SamplerOptions()>& options_for,
                                                  bool verbose);
+
+/// -g / --call-graph: how samples get their callchains (perf record's and perf top's).
+struct CallGraph {
+  static constexpr std::uint32_t kDwarfStackSize = 8192;  ///< perf's default dump size
+  enum Mode { kNone, kFp, kDwarf } mode = kNone;
+  std::uint32_t stack_size = kDwarfStackSize;  ///< dwarf: user stack bytes per sample
+
+  /// The sample_type bits perf adds: CALLCHAIN; with dwarf also REGS_USER, STACK_USER and
+  /// the data address (ADDR, DATA_SRC: perf's sample_address for unwinding).
+  [[nodiscard]] std::uint64_t sample_type() const noexcept;
+  /// The per-event attr fields: dwarf asks for the user registers and `stack_size` bytes
+  /// of stack, no user callchain from the kernel, and data mmaps.
+  void configure(raw::EventAttr& attr) const noexcept;
+};
+
+/// Parses -g (`fp_flag`) and --call-graph (`mode`: "fp", "dwarf[,size]"; "" = none); the
+/// latter wins. kNotSupported for lbr (no PMU), kInvalidArgument naming a bad value.
+[[nodiscard]] Result<CallGraph> parse_call_graph(bool fp_flag, std::string_view mode);
 
 /// The tasks of -p (processes: all their threads) and -t (threads).
 struct TaskTarget {

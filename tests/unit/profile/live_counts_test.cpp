@@ -96,11 +96,35 @@ class LiveCountsTest : public ::testing::Test {
     r.header.misc = PERF_RECORD_MISC_USER;
     return encode(r);
   }
+  // A sample with a user callchain: `chain` leaf first (PERF_CONTEXT_USER prepended).
+  std::vector<std::byte> chain_sample(const std::vector<std::uint64_t>& chain, std::uint64_t time,
+                                      std::uint64_t period) {
+    std::vector<std::uint64_t> words{PERF_CONTEXT_USER};
+    words.insert(words.end(), chain.begin(), chain.end());
+    record::Record r;
+    record::Sample s;
+    s.sample_type = chain_attr_.sample_type;
+    s.ip = chain.front();
+    s.pid = s.tid = pid_;
+    s.time = time;
+    s.period = period;
+    s.callchain = record::U64Array::of(words);
+    r.body = s;
+    r.header.misc = PERF_RECORD_MISC_USER;
+    std::vector<std::byte> out;
+    EXPECT_TRUE(record::encode_record(r, record::SampleLayout::from_attr(chain_attr_), out));
+    return out;
+  }
   LiveCounts make(std::vector<LiveKey> keys = {LiveKey::kDso, LiveKey::kSym}) {
     return LiveCounts(attrs_, std::move(keys));
   }
 
   raw::EventAttr attr_ = sample_attr();
+  raw::EventAttr chain_attr_ = [] {
+    raw::EventAttr a = sample_attr();
+    a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+    return a;
+  }();
   record::SampleLayout layout_ = record::SampleLayout::from_attr(attr_);
   record::AttrTable attrs_;
   std::uint32_t pid_ = static_cast<std::uint32_t>(::getpid());
@@ -182,6 +206,53 @@ TEST_F(LiveCountsTest, AnUnmappedIpStaysUnresolvedUnderTheCommKey) {
   EXPECT_EQ(rows[0].dso, "[unknown]");
   EXPECT_EQ(rows[0].symbol, "[.] 0x0000000000001234");
   EXPECT_FALSE(rows[0].resolved);
+}
+
+// perfx top -g: samples kept per (stack, thread) and given as a Profile that the
+// report's children and call-graph text is drawn from.
+TEST_F(LiveCountsTest, CallchainSamplesMakeAProfilePerStackAndDecay) {
+  record::AttrTable attrs;
+  attrs.add(chain_attr_, {}, "cpu-clock");
+  LiveCounts counts(attrs, {LiveKey::kDso, LiveKey::kSym});
+  counts.set_callchains(true);
+  counts.add(mmap2(1));
+  // hot called from cold (return address inside cold), three times; cold alone once.
+  for (std::uint64_t i = 0; i < 3; ++i) counts.add(chain_sample({hot_ + 1, cold_ + 4}, 10 + i, 100));
+  counts.add(chain_sample({cold_ + 2}, 20, 100));
+  counts.flush();
+  auto prof = counts.refresh_profile(false, "cpu-clock");
+  ASSERT_TRUE(check_indices(prof));
+  ASSERT_EQ(prof.events.size(), 1u);
+  EXPECT_TRUE(prof.events[0].has_callchain);
+  EXPECT_EQ(prof.events[0].total_period, 400u);
+  EXPECT_EQ(prof.events[0].total_samples, 4u);
+  ASSERT_EQ(prof.samples.size(), 2u);  // one per (stack, thread)
+  std::uint64_t chained = 0;
+  for (const auto& smp : prof.samples) {
+    const auto& st = prof.stacks.at(smp.stack);
+    if (st.size() != 2) continue;
+    chained = smp.period;
+    EXPECT_EQ(smp.count, 3u);
+    EXPECT_EQ(prof.frames.at(st[0]).function, "live_counts_probe_cold");  // root first
+    EXPECT_EQ(prof.frames.at(st[1]).function, "live_counts_probe_hot");
+  }
+  EXPECT_EQ(chained, 300u);
+  ASSERT_EQ(prof.threads.size(), 1u);
+  EXPECT_EQ(prof.threads[0].tid, static_cast<std::int32_t>(pid_));
+  // perf top's decay, as without callchains; -z keeps only the new samples.
+  prof = counts.refresh_profile(false, "cpu-clock");
+  EXPECT_EQ(prof.events[0].total_period, 262u + 87u);
+  counts.add(chain_sample({cold_ + 2}, 30, 50));
+  counts.flush();
+  prof = counts.refresh_profile(true, "cpu-clock");
+  ASSERT_EQ(prof.samples.size(), 1u);
+  EXPECT_EQ(prof.samples[0].period, 50u);
+  EXPECT_EQ(prof.stacks.size(), 1u);  // only the stacks still shown
+  // Hidden user code: nothing left to show.
+  counts.hide(true, false);
+  counts.add(chain_sample({hot_}, 40, 10));
+  counts.flush();
+  EXPECT_TRUE(counts.refresh_profile(false, "cpu-clock").samples.empty());
 }
 
 TEST(LiveKeys, ParsePerfTopSortKeys) {

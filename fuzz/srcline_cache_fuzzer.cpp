@@ -1,0 +1,97 @@
+// Fuzz target: the source-line cache files (symbol/srcline_cache.hpp), which any earlier
+// run (or anything else that writes to the cache directory) may have left damaged. The
+// input is the file after its header ("PERFXSL2" and the identity, prepended here so that
+// the fuzzer starts past the identity check): the entry count, names size, entries, names
+// and appended records.
+//
+// Invariants: no crash; a file that loads answers find() with the answers all() gives;
+// storing new answers after it and loading again keeps the old answers and adds the new.
+
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "symbol/srcline_cache.hpp"
+
+namespace {
+
+namespace sym = perfx::symbol;
+
+void check(bool cond) {
+  if (!cond) __builtin_trap();
+}
+
+// find() answers `addr` with `answer` (which may be "no line").
+void check_finds(const perfx::symbol::SrclineCache& cache, std::uint64_t addr,
+                 const perfx::symbol::SrclineAnswer& answer) {
+  const auto found = cache.find(addr);
+  check(found.has_value() && *found == answer);
+}
+
+const std::string& scratch_dir() {
+  static const std::string dir = [] {
+    std::string d = "/tmp/perfx-fuzz-srclines-" + std::to_string(::getpid());
+    std::filesystem::create_directories(d);
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all("/tmp/perfx-fuzz-srclines-" + std::to_string(::getpid()), ec);
+    });
+    return d;
+  }();
+  return dir;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  constexpr std::string_view kIdentity = "lib.so\n1\n2";
+  const std::string path = scratch_dir() + "/cache";
+  std::string bytes = "PERFXSL2";
+  const auto id_size = static_cast<std::uint32_t>(kIdentity.size());
+  bytes.append(reinterpret_cast<const char*>(&id_size), sizeof id_size);
+  bytes += kIdentity;
+  bytes.append(reinterpret_cast<const char*>(data), size);
+  if (std::FILE* f = std::fopen(path.c_str(), "wb")) {
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+  } else {
+    return 0;
+  }
+
+  const auto cache = sym::SrclineCache::load(path, kIdentity);
+  const sym::SrclineMemo old = cache.all();
+  if (cache.state() == sym::SrclineCacheState::kValid) {
+    check(old.size() <= cache.size());
+    for (const auto& [addr, answer] : old) check_finds(cache, addr, answer);
+  } else {
+    check(old.empty() && cache.size() == 0);
+  }
+
+  // New answers for addresses next to (and one equal to) the old ones.
+  sym::SrclineMemo memo;
+  std::vector<std::uint64_t> added;
+  std::uint32_t line = 1;
+  for (const auto& [addr, answer] : old) {
+    if (added.size() >= 8) break;
+    for (std::uint64_t a : {addr, addr + 1}) {
+      memo[a] = sym::SrclineAnswer{std::pair{std::string("new.c"), line++}};
+      added.push_back(a);
+    }
+  }
+  memo[0x42] = sym::SrclineAnswer{};
+  added.push_back(0x42);
+  sym::store_srcline_cache(path, kIdentity, cache, memo, added);
+  const auto again = sym::SrclineCache::load(path, kIdentity);
+  check(again.state() == sym::SrclineCacheState::kValid);
+  for (const auto& [addr, answer] : old) check_finds(again, addr, answer);  // the first holds
+  for (const auto& [addr, answer] : memo)
+    if (!old.contains(addr)) check_finds(again, addr, answer);
+  return 0;
+}
