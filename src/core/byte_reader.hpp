@@ -32,8 +32,8 @@ class ByteReader {
 
   /// Reads one trivially copyable integer (byte-swapped if the reader swaps).
   template <typename T>
-    requires std::is_integral_v<T>
-  T read() noexcept {
+  requires std::is_integral_v<T> T read()
+  noexcept {
     T value{};
     if (!ok_ || remaining() < sizeof(T)) {
       fail();

@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "perfx/error.hpp"
-#include "profile/profile.hpp"
 #include "profile/location_frames.hpp"
+#include "profile/profile.hpp"
 #include "profile/replay.hpp"
 #include "record/sample_layout.hpp"
 #include "symbol/machine.hpp"

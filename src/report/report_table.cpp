@@ -349,9 +349,8 @@ class EventReport {
       std::vector<const Entry*> first;
       for (const auto* e : rows) {
         if (first.size() == o_.max_entries) break;
-        const double share = total > 0
-                                 ? 100.0 * static_cast<double>(by_acc ? e->acc : e->self) / total
-                                 : 0.0;
+        const double share =
+            total > 0 ? 100.0 * static_cast<double>(by_acc ? e->acc : e->self) / total : 0.0;
         if (o_.percent_limit > 0 && share < o_.percent_limit) continue;
         first.push_back(e);
       }

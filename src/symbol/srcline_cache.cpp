@@ -102,7 +102,8 @@ SrclineCache SrclineCache::load(const std::string& path, std::string_view identi
   };
   const std::string_view bytes = cache.file_->text();
   const std::string head = header(identity);
-  if (bytes.substr(0, head.size()) != head || bytes.size() > std::size_t{UINT32_MAX}) return stale();
+  if (bytes.substr(0, head.size()) != head || bytes.size() > std::size_t{UINT32_MAX})
+    return stale();
   core::ByteReader r(std::as_bytes(std::span(bytes)));
   (void)r.take(head.size());
   const std::uint32_t count = r.u32();
@@ -149,8 +150,8 @@ SrclineAnswer SrclineCache::entry_answer(std::size_t i) const {
   const auto name = r.u32();
   if (name == 0) return SrclineAnswer{};
   // The name's offset was checked by load(); its length is checked here.
-  core::ByteReader n(std::as_bytes(
-      std::span(bytes.substr(names_at_, names_size_).substr(name & ~kHasLine))));
+  core::ByteReader n(
+      std::as_bytes(std::span(bytes.substr(names_at_, names_size_).substr(name & ~kHasLine))));
   const auto text = n.take(n.u16());
   if (!n.ok()) return SrclineAnswer{};
   return make_answer(text, line);

@@ -80,9 +80,9 @@ class SrclineCache {
   [[nodiscard]] SrclineAnswer record_answer(std::uint32_t offset) const;
 
   std::optional<FileText> file_;
-  std::size_t entries_ = 0;      // sorted entries
-  std::size_t entries_at_ = 0;   // their offset in the file
-  std::size_t names_at_ = 0;     // the names' offset
+  std::size_t entries_ = 0;     // sorted entries
+  std::size_t entries_at_ = 0;  // their offset in the file
+  std::size_t names_at_ = 0;    // the names' offset
   std::size_t names_size_ = 0;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> appended_;  // {address, record offset}
   SrclineCacheState state_ = SrclineCacheState::kAbsent;

@@ -310,10 +310,10 @@ int run_top(int argc, char** argv) {
     screen.samples_per_sec = static_cast<double>(in.samples) / delay;
     screen.lost = in.lost;
     screen.lost_total = counts.lost_total();
-    const auto text =
-        callchains ? report::top_chain_screen_text(
-                         screen, counts.refresh_profile(zero, evs[0].name), *keys, children)
-                   : report::top_screen_text(screen, counts.refresh(zero), *keys);
+    const auto text = callchains
+                          ? report::top_chain_screen_text(
+                                screen, counts.refresh_profile(zero, evs[0].name), *keys, children)
+                          : report::top_screen_text(screen, counts.refresh(zero), *keys);
     // perf's CONSOLE_CLEAR; in a pipe, screens follow each other after a blank line.
     std::fputs(tty ? "\033[H\033[2J\n" : "\n", stdout);
     std::fwrite(text.data(), 1, text.size(), stdout);

@@ -217,7 +217,8 @@ TEST_F(LiveCountsTest, CallchainSamplesMakeAProfilePerStackAndDecay) {
   counts.set_callchains(true);
   counts.add(mmap2(1));
   // hot called from cold (return address inside cold), three times; cold alone once.
-  for (std::uint64_t i = 0; i < 3; ++i) counts.add(chain_sample({hot_ + 1, cold_ + 4}, 10 + i, 100));
+  for (std::uint64_t i = 0; i < 3; ++i)
+    counts.add(chain_sample({hot_ + 1, cold_ + 4}, 10 + i, 100));
   counts.add(chain_sample({cold_ + 2}, 20, 100));
   counts.flush();
   auto prof = counts.refresh_profile(false, "cpu-clock");

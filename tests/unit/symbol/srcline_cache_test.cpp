@@ -61,8 +61,7 @@ TEST_F(SrclineCacheTest, RecordsLoadBackWithAndWithoutLines) {
 TEST_F(SrclineCacheTest, NewAnswersAreAppended) {
   const std::string path = dir_ + "/id";
   SrclineMemo memo{{0x10, std::pair{std::string("x.c"), 1u}}};
-  store_srcline_cache(path, "id", SrclineCache{}, memo,
-                      std::vector<std::uint64_t>{0x10});
+  store_srcline_cache(path, "id", SrclineCache{}, memo, std::vector<std::uint64_t>{0x10});
   const auto size = fs::file_size(path);
   ASSERT_EQ(SrclineCache::load(path, "id").state(), SrclineCacheState::kValid);
   SrclineMemo next = memo;
@@ -81,13 +80,11 @@ TEST_F(SrclineCacheTest, NewAnswersAreAppended) {
   const SrclineMemo& all = next;
   // A file replaced meanwhile under another identity is not appended to.
   const auto read_before = SrclineCache::load(path, "id");
-  store_srcline_cache(path, "other", SrclineCache{}, memo,
-                      std::vector<std::uint64_t>{0x10});
+  store_srcline_cache(path, "other", SrclineCache{}, memo, std::vector<std::uint64_t>{0x10});
   const auto replaced = fs::file_size(path);
   store_srcline_cache(path, "id", read_before, next, std::vector<std::uint64_t>{0x20});
   EXPECT_EQ(fs::file_size(path), replaced);
-  store_srcline_cache(path, "id", SrclineCache{}, all,
-                      std::vector<std::uint64_t>{0x10});
+  store_srcline_cache(path, "id", SrclineCache{}, all, std::vector<std::uint64_t>{0x10});
   // Nothing new, nothing written.
   const auto stamp = fs::last_write_time(path);
   store_srcline_cache(path, "id", SrclineCache::load(path, "id"), all, {});
@@ -162,9 +159,9 @@ TEST_F(SrclineCacheTest, ManyAppendsAreSortedIntoTheFile) {
     appended.push_back(back.appended());
     EXPECT_LE(back.appended(), 128 + back.size() / 16);  // the limit of appended answers
   }
-  EXPECT_EQ(appended[0], 100u);  // the first run's answers, appended
-  EXPECT_EQ(appended[1], 0u);    // the second's would pass the limit: all sorted
-  EXPECT_FALSE(back.find(0x1004).has_value());      // between two entries
+  EXPECT_EQ(appended[0], 100u);                 // the first run's answers, appended
+  EXPECT_EQ(appended[1], 0u);                   // the second's would pass the limit: all sorted
+  EXPECT_FALSE(back.find(0x1004).has_value());  // between two entries
   EXPECT_FALSE(back.find(0x1000 + 8000).has_value());  // past the last
 }
 
