@@ -11,7 +11,7 @@
 namespace perfx::report {
 namespace {
 
-enum class Key : std::uint8_t { kComm, kPid, kTid, kDso, kSym, kSrcline, kSrcfile, kCpu };
+enum class Key : std::uint8_t { kComm, kPid, kTid, kDso, kSym, kSrcline, kSrcfile, kCpu, kTime };
 
 struct KeyInfo {
   std::string_view name;
@@ -27,6 +27,7 @@ constexpr KeyInfo kKeys[] = {
     {"srcline", Key::kSrcline, "Source:Line"},
     {"srcfile", Key::kSrcfile, "Source File"},
     {"cpu", Key::kCpu, "CPU"},
+    {"time", Key::kTime, "Time"},
 };
 
 const KeyInfo* find_key(std::string_view name) {
@@ -74,6 +75,7 @@ struct Entry {
   std::uint32_t frame = 0;   // a representative frame
   std::uint32_t thread = 0;  // a representative thread
   std::uint32_t cpu = 0;
+  std::uint64_t time = 0;  // the time bucket (sort key time)
   // The "[k]"/"[.]" marker, fixed by the sample that created the entry (see level_of()).
   char level = '.';
   // Callchains for -g output: (stack << 16 | first frame shown) -> period.
@@ -86,6 +88,8 @@ struct Entry {
 };
 
 std::string pct(double v) { return fmt::format("{:.2f}%", v); }
+
+constexpr std::size_t kTimeWidth = 12;  // the time sort key's column
 
 }  // namespace
 
@@ -105,9 +109,10 @@ Result<void> validate_sort_keys(const std::vector<std::string>& keys) {
   if (keys.empty()) return fail(Errc::kInvalidArgument, "--sort needs at least one key");
   for (const auto& k : keys) {
     if (k != "overhead" && find_key(k) == nullptr)
-      return fail(Errc::kInvalidArgument,
-                  "unknown sort key '{}' (valid: comm, pid, tid, dso, sym, srcline, srcfile, cpu)",
-                  k);
+      return fail(
+          Errc::kInvalidArgument,
+          "unknown sort key '{}' (valid: comm, pid, tid, dso, sym, srcline, srcfile, cpu, time)",
+          k);
   }
   return {};
 }
@@ -210,39 +215,38 @@ class EventReport {
       if (need(Key::kSrcline)) frame_srcline_[i] = strs_.id(frame_srcline(f, o_.full_source_path));
       if (need(Key::kSrcfile)) frame_srcfile_[i] = strs_.id(srcfile_of(f));
     }
-    // Group samples by (stack, thread, cpu).
+    // Group samples by (stack, thread, cpu, time bucket): the last two only when keys.
     struct Group {
+      SampleInfo info;
       std::uint64_t period = 0;
       std::uint64_t count = 0;
       std::size_t first = 0;  // index of its first sample: perf's processing order
     };
-    std::unordered_map<std::uint64_t, Group> groups;
+    std::vector<Group> groups;
+    std::unordered_map<std::vector<std::uint64_t>, std::size_t, U64VecHash> group_of;
     const bool by_cpu = need(Key::kCpu);
+    const bool by_time = need(Key::kTime);
+    std::vector<std::uint64_t> gk(4);
     for (std::size_t si_idx = 0; si_idx < p_.samples.size(); ++si_idx) {
       const auto& s = p_.samples[si_idx];
       if (s.event != event_) continue;
       // Without PERF_SAMPLE_CPU every sample is on perf's cpu -1.
       const std::uint32_t cpu = ev.has_cpu ? s.cpu : 0xffffffffu;
-      const std::uint64_t gk =
-          (static_cast<std::uint64_t>(s.stack) * 1000003ULL + s.thread) * 4099ULL +
-          (by_cpu ? cpu : 0u);
-      auto [git, gnew] = groups.try_emplace(gk);
-      auto& g = git->second;
-      if (gnew) g.first = si_idx;
+      // perf's hist_time(): the sample's time rounded down to --time-quantum.
+      const std::uint64_t bucket =
+          by_time && o_.time_quantum_ns > 0 ? s.time_ns - s.time_ns % o_.time_quantum_ns : 0;
+      gk = {s.stack, s.thread, by_cpu ? cpu : 0u, bucket};
+      auto [git, gnew] = group_of.try_emplace(gk, groups.size());
+      if (gnew) groups.push_back(Group{SampleInfo{s.stack, s.thread, cpu, bucket}, 0, 0, si_idx});
+      auto& g = groups[git->second];
       g.period += s.period;
       g.count += s.count;
-      sample_info_.try_emplace(gk, SampleInfo{s.stack, s.thread, cpu});
     }
     // perf creates hist entries in sample order, and an entry keeps the filter verdict of
-    // the sample that created it: walk the groups in the order of their first sample.
-    std::vector<std::pair<std::size_t, std::uint64_t>> order;
-    order.reserve(groups.size());
-    for (const auto& [gk, g] : groups) order.emplace_back(g.first, gk);
-    std::sort(order.begin(), order.end());
+    // the sample that created it: the groups are in the order of their first sample.
     std::vector<std::uint32_t> seen;
-    for (const auto& [first, gk] : order) {
-      const Group& g = groups[gk];
-      const SampleInfo& si = sample_info_[gk];
+    for (const Group& g : groups) {
+      const SampleInfo& si = g.info;
       const auto& stack = p_.stacks[si.stack];
       // The leaf: last non-inlined frame.
       std::size_t leaf = stack.size();
@@ -333,16 +337,23 @@ class EventReport {
     const bool by_acc = children_ && std::find_if(cols_.begin(), cols_.end(), [](const Col& c) {
                                        return c.kind == ColKind::kChildren;
                                      }) != cols_.end();
-    std::sort(rows.begin(), rows.end(), [&](const Entry* a, const Entry* b) {
-      if (by_acc && a->acc != b->acc) return a->acc > b->acc;
-      // perf's __hpp__sort_acc(): of a thread's entries of equal children period, the one
-      // given the longer chain first (a caller above its callees; -g callee: the reverse).
-      if (by_acc && want_chains_ && a->max_depth != b->max_depth &&
-          p_.threads[a->thread].tid == p_.threads[b->thread].tid)
-        return callee_children_ ? a->max_depth < b->max_depth : a->max_depth > b->max_depth;
-      if (a->self != b->self) return a->self > b->self;
-      return tie_break(*a, *b) < 0;
-    });
+    if (o_.sort_keys_first) {
+      // -s with -F: perf sorts by the -s keys first, then by the fields in their order
+      // (perf_hpp__append_sort_keys()), each as its own sort function.
+      std::sort(rows.begin(), rows.end(), [&](const Entry* a, const Entry* b) {
+        return compare_sort_then_fields(*a, *b) < 0;
+      });
+    } else
+      std::sort(rows.begin(), rows.end(), [&](const Entry* a, const Entry* b) {
+        if (by_acc && a->acc != b->acc) return a->acc > b->acc;
+        // perf's __hpp__sort_acc(): of a thread's entries of equal children period, the one
+        // given the longer chain first (a caller above its callees; -g callee: the reverse).
+        if (by_acc && want_chains_ && a->max_depth != b->max_depth &&
+            p_.threads[a->thread].tid == p_.threads[b->thread].tid)
+          return callee_children_ ? a->max_depth < b->max_depth : a->max_depth > b->max_depth;
+        if (a->self != b->self) return a->self > b->self;
+        return tie_break(*a, *b) < 0;
+      });
     // --entries (perf top's screen): the first rows over the percent limit, which alone
     // size the columns (hists__output_recalc_col_len()).
     if (o_.max_entries > 0) {
@@ -365,6 +376,8 @@ class EventReport {
       // earlier, longer comm is cut to it ("perf-ex" for perf-exec before the exec).
       if (keys_[col.key] == Key::kComm) {
         for (const auto* e : rows) w = std::max(w, last_comm(p_.threads[e->thread].tid).size());
+      } else if (keys_[col.key] == Key::kTime) {
+        w = kTimeWidth;  // perf's HISTC_TIME: 12, whatever the times
       } else if (keys_[col.key] != Key::kCpu) {
         for (const auto* e : rows)
           if (found_early(col.key, *e)) w = std::max(w, cell_text(*e, col.key).size());
@@ -591,6 +604,7 @@ class EventReport {
     std::uint32_t stack = 0;
     std::uint32_t thread = 0;
     std::uint32_t cpu = 0;
+    std::uint64_t time = 0;  // the time bucket (Key::kTime)
   };
 
   [[nodiscard]] bool need(Key k) const {
@@ -641,6 +655,9 @@ class EventReport {
         case Key::kCpu:
           key_buf_.push_back(si.cpu);
           break;
+        case Key::kTime:
+          key_buf_.push_back(si.time);
+          break;
       }
     }
     for (auto& lazy : lazy_) note_group(lazy, count);
@@ -651,6 +668,7 @@ class EventReport {
       e.frame = frame;
       e.thread = si.thread;
       e.cpu = si.cpu;
+      e.time = si.time;
       e.filtered = filtered;
       e.level = level;
       e.raw = raw;
@@ -697,14 +715,41 @@ class EventReport {
     return fmt::format("[{}] {}", level, f.function);
   }
 
+  // -s keys, then -F fields, in order: values highest first, keys by compare_key().
+  [[nodiscard]] int compare_sort_then_fields(const Entry& a, const Entry& b) const {
+    auto desc = [](std::uint64_t x, std::uint64_t y) { return x > y ? -1 : (x < y ? 1 : 0); };
+    auto by = [&](const std::string& name) {
+      if (name == "overhead" || name == "period") return desc(a.self, b.self);
+      if (name == "overhead_children") return desc(a.acc, b.acc);
+      if (name == "sample") return desc(a.nr_samples, b.nr_samples);
+      const KeyInfo* ki = find_key(name);
+      if (ki == nullptr) return 0;
+      const auto c =
+          static_cast<std::size_t>(std::find(keys_.begin(), keys_.end(), ki->key) - keys_.begin());
+      return c < keys_.size() ? compare_key(c, a, b) : 0;
+    };
+    for (const auto& k : o_.sort)
+      if (const int r = by(k); r != 0) return r;
+    for (const auto& f : o_.fields)
+      if (const int r = by(f); r != 0) return r;
+    return tie_break(a, b);
+  }
+
   // perf's sort functions for equal overheads: each key in order, names ascending.
   [[nodiscard]] int tie_break(const Entry& a, const Entry& b) const {
+    for (std::size_t c = 0; c < keys_.size(); ++c)
+      if (const int r = compare_key(c, a, b); r != 0) return r;
+    return 0;
+  }
+
+  // perf's sort function of key `c` (keys_[c]): < 0 when `a` comes first.
+  [[nodiscard]] int compare_key(std::size_t c, const Entry& a, const Entry& b) const {
     const auto& fa = p_.frames[a.frame];
     const auto& fb = p_.frames[b.frame];
     const auto& ta = p_.threads[a.thread];
     const auto& tb = p_.threads[b.thread];
     auto num = [](std::int64_t x, std::int64_t y) { return x < y ? -1 : (x > y ? 1 : 0); };
-    for (std::size_t c = 0; c < keys_.size(); ++c) {
+    {
       int r = 0;
       switch (keys_[c]) {
         case Key::kComm:
@@ -737,13 +782,15 @@ class EventReport {
         case Key::kCpu:
           r = num(a.cpu, b.cpu);
           break;
+        case Key::kTime:  // earlier first (as perf 6.1 orders equal entries)
+          r = num(static_cast<std::int64_t>(a.time), static_cast<std::int64_t>(b.time));
+          break;
         default:
           r = cell_text(a, c).compare(cell_text(b, c));
           break;
       }
-      if (r != 0) return r;
+      return r;
     }
-    return 0;
   }
 
   [[nodiscard]] std::string cell_text(const Entry& e, std::size_t c) const {
@@ -764,6 +811,9 @@ class EventReport {
         return frame_srcline(f, o_.full_source_path);
       case Key::kSrcfile:
         return srcfile_of(f);
+      case Key::kTime:  // perf's timestamp__scnprintf_usec(), cut to the column ("%-.*s")
+        return fmt::format("{}.{:06}", e.time / 1000000000u, e.time % 1000000000u / 1000u)
+            .substr(0, kTimeWidth);
       case Key::kCpu:
         // perf's "%*.*d" of sample->cpu, which is -1 when the event has no CPU field.
         if (!p_.events[event_].has_cpu) return "-001";
@@ -976,7 +1026,6 @@ class EventReport {
   std::vector<std::uint64_t> frame_raw_sym_;  // sym key of a raw_frame()'s callchain entries
   std::vector<LazyKey> lazy_;
   std::vector<std::uint64_t> prefix_buf_;  // note_group()'s lookup key
-  std::unordered_map<std::uint64_t, SampleInfo> sample_info_;
   mutable std::unordered_map<std::int32_t, const std::string*> last_comm_;
   std::vector<Entry> entries_;
   std::unordered_map<std::vector<std::uint64_t>, std::size_t, U64VecHash> index_;

@@ -22,7 +22,7 @@ namespace perfx::report {
 enum class GraphMode : std::uint8_t { kGraph, kFlat, kFolded, kNone };
 
 struct ReportOptions {
-  /// Sort keys, perf's names: comm, pid, tid, dso, sym, srcline, srcfile, cpu.
+  /// Sort keys, perf's names: comm, pid, tid, dso, sym, srcline, srcfile, cpu, time.
   std::vector<std::string> sort = {"comm", "dso", "sym"};
   /// Children/Self columns (used only when the event has callchains).
   bool children = true;
@@ -47,6 +47,9 @@ struct ReportOptions {
   /// `sample`, `period` and sort keys; sort keys missing from it are appended (perf).
   /// Empty = perf's default (Children + Self or Overhead, -n Samples, the sort keys).
   std::vector<std::string> fields;
+  /// -s given with -F: entries are sorted by the -s keys first, then by the fields in
+  /// their order (perf); otherwise by overhead, then the keys.
+  bool sort_keys_first = false;
   bool quiet = false;  ///< -q: no header lines, only the entries (perf report -q)
   /// --max-stack: only the N frames nearest the leaf of every callchain count.
   std::optional<std::size_t> max_stack;
@@ -65,6 +68,9 @@ struct ReportOptions {
   std::string field_separator;
   /// --full-source-path: srcline and srcfile with the whole path of the source file.
   bool full_source_path = false;
+  /// --time-quantum: the width of the time buckets of the `time` sort key (perf's default
+  /// 100 ms). The profile needs per-sample times (LoadOptions::aggregate off).
+  std::uint64_t time_quantum_ns = 100'000'000;
   /// Only the first N entries over the percent limit, which alone size the columns
   /// (perf top's screen rows); 0 = all.
   std::size_t max_entries = 0;

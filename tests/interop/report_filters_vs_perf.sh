@@ -65,6 +65,12 @@ same opt_fields_period -F period,overhead,sym --no-children -g none
 same opt_fields_children -F overhead_children,overhead,sym -g none --percent-limit 0.5
 same opt_sort_overhead --sort overhead --no-children -g none
 same opt_sort_last -s dso -s sym --no-children -g none
+# --sort time (100 ms buckets, --time-quantum), and -s with -F: the -s keys sort first.
+same opt_sort_time --sort time --no-children -g none
+same opt_sort_time_sym --sort time,sym --no-children -g none --time-quantum 50ms
+same opt_sort_time_graph --sort time,dso --no-children -G
+same opt_sort_then_fields -s dso -F overhead,dso,sym --no-children -g none
+same opt_sort_time_fields -s time -F overhead,time,sym,sample --no-children -g none
 same opt_hide_unresolved --hide-unresolved -g none
 same opt_hide_unresolved_graph --hide-unresolved --no-children
 same opt_max_stack --max-stack 2 -g none
@@ -74,6 +80,13 @@ same opt_inverted -G --no-children
 same opt_relative -S sym_alpha --percentage relative -g none --no-children
 same opt_relative_children --dsos sym_pinned --percentage relative -g none
 "$PERFX" report -i "$tmp/g.data" --stdio -v -g none >/dev/null 2>&1 || { echo "-v rejected"; fail=1; }
+for bad in 5xs 0 -3ms; do  # perf's messages for a --time-quantum it cannot use
+  if "$PERFX" report -i "$tmp/g.data" --stdio -s time --time-quantum="$bad" >/dev/null 2>"$tmp/err"; then
+    echo "--time-quantum $bad accepted"; fail=1
+  elif ! grep -Eq "Cannot parse time quantum \`$bad'|time quantum cannot be 0" "$tmp/err"; then
+    echo "--time-quantum $bad: unclear error"; cat "$tmp/err"; fail=1
+  fi
+done
 if "$PERFX" report -i "$tmp/g.data" --stdio -T >/dev/null 2>"$tmp/err"; then
   echo "-T accepted"; fail=1
 elif ! grep -q "not supported" "$tmp/err"; then echo "-T: unclear error"; cat "$tmp/err"; fail=1; fi

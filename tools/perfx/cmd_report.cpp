@@ -9,8 +9,10 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -30,6 +32,25 @@
 
 namespace perfx::cli {
 namespace {
+
+// perf's --time-quantum: a count with an optional unit s, ms, us or ns (none: ns).
+Result<std::uint64_t> parse_time_quantum(const std::string& text) {
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(text.c_str(), &end, 0);
+  if (end == text.c_str() || text[0] == '-')
+    return fail(Errc::kInvalidArgument, "Cannot parse time quantum `{}'", text);
+  if (n == 0) return fail(Errc::kInvalidArgument, "time quantum cannot be 0");
+  std::string_view unit(end);
+  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+  const std::uint64_t scale = unit.empty() || unit == "ns" ? 1
+                              : unit == "us"               ? 1000
+                              : unit == "ms"               ? 1000000
+                              : unit == "s"                ? 1000000000
+                                                           : 0;
+  if (scale == 0 || n > UINT64_MAX / scale)
+    return fail(Errc::kInvalidArgument, "Cannot parse time quantum `{}'", text);
+  return n * scale;
+}
 
 int error_exit(const std::string& msg) {
   fmt::print(stderr, "perfx report: {}\n", msg);
@@ -118,6 +139,10 @@ int run_report(int argc, char** argv) {
   app.add_flag("--no-demangle", no_demangle, "symbol names as the binaries have them");
   bool full_source_path = false;
   app.add_flag("--full-source-path", full_source_path, "srcline with the file's whole path");
+  std::string time_quantum;
+  app.add_option("--time-quantum", time_quantum,
+                 "time buckets of the time sort key: N[s|ms|us|ns], ns without a unit "
+                 "(default 100ms)");
   bool show_total_period = false;
   app.add_flag("--show-total-period", show_total_period, "a Period column");
   std::string field_separator;
@@ -185,11 +210,17 @@ int run_report(int argc, char** argv) {
     ro.sort = split_list(sort);
   else if (!ro.fields.empty())
     ro.sort = report::sort_keys_of_fields(ro.fields);  // perf: -F alone also sorts by them
+  ro.sort_keys_first = !sort.empty() && !ro.fields.empty();
   if (auto ok = report::validate_sort_keys(ro.sort); !ok) return error_exit(ok.error().message());
   ro.quiet = quiet;
   ro.show_total_period = show_total_period;
   ro.field_separator = field_separator;
   ro.full_source_path = full_source_path;
+  if (!time_quantum.empty()) {
+    auto q = parse_time_quantum(time_quantum);
+    if (!q) return error_exit(q.error().message());
+    ro.time_quantum_ns = *q;
+  }
   if (max_stack >= 0) ro.max_stack = static_cast<std::size_t>(max_stack);
   ro.hide_unresolved = hide_unresolved;
   ro.relative_percentage = percentage == "relative";
@@ -261,6 +292,8 @@ int run_report(int argc, char** argv) {
   // The text report and the per-stack exports need no per-sample times: merge samples
   // per stack while loading, so time and memory follow unique stacks.
   lo.aggregate = format.empty() || !report::format_needs_each_sample(format);
+  // The time key buckets each sample's own time.
+  if (std::find(ro.sort.begin(), ro.sort.end(), "time") != ro.sort.end()) lo.aggregate = false;
   // speedscope writes one weighted entry per run of identical samples of a thread.
   lo.merge_runs = report::format_merges_runs(format);
   if (format.empty() && ro.graph == report::GraphMode::kNone) lo.callchains = ro.children;

@@ -349,6 +349,47 @@ TEST(ReportTable, FieldsQuietMaxStackAndSortOverhead) {
   EXPECT_NE(s.find("    20.00%    20.00%  [.] a\n"), std::string::npos) << s;
 }
 
+TEST(ReportTable, TimeKeyBucketsSamplesByTheQuantum) {
+  // make_profile()'s stacks at 1.05 s, 1.12 s, 1.19 s (x2) and 1.31 s.
+  profile::Profile p = make_profile();
+  const std::uint64_t times[] = {1'050'000'000, 1'120'000'000, 1'190'000'000, 1'190'000'000,
+                                 1'310'000'000};
+  for (std::size_t i = 0; i < p.samples.size(); ++i) p.samples[i].time_ns = times[i];
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.sort = {"time"};
+  std::string s = run(o, p);
+  EXPECT_NE(s.find("# Overhead  Time        \n"), std::string::npos) << s;  // 12 wide
+  EXPECT_NE(s.find("    60.00%  1.100000    \n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    20.00%  1.000000    \n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    20.00%  1.300000    \n"), std::string::npos) << s;
+  EXPECT_LT(s.find("1.000000"), s.find("1.300000")) << "equal entries: earlier first";
+  o.time_quantum_ns = 1'000'000'000;  // one bucket
+  s = run(o, p);
+  EXPECT_NE(s.find("   100.00%  1.000000    \n"), std::string::npos) << s;
+  // A time past 12 characters (123456.000000) is cut to the column, as perf's "%-.*s".
+  for (auto& smp : p.samples) smp.time_ns = 123'456'789'000'000;
+  s = run(o, p);
+  EXPECT_NE(s.find("   100.00%  123456.00000\n"), std::string::npos) << s;
+}
+
+TEST(ReportTable, SortKeysGivenWithFieldsSortFirst) {
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.fields = {"overhead", "dso", "sym"};
+  o.sort = {"dso"};
+  o.sort_keys_first = true;
+  std::string s = run(o);
+  // By DSO name first ("[kernel.kallsyms]" < "app" < "libb.so"), whatever the overhead.
+  EXPECT_LT(s.find("[k] irq"), s.find("[.] a\n")) << s;
+  EXPECT_LT(s.find("[.] a\n"), s.find("[.] b\n")) << s;
+  o.sort_keys_first = false;  // overhead first
+  s = run(o);
+  EXPECT_LT(s.find("[.] b\n"), s.find("[k] irq")) << s;
+}
+
 TEST(ReportTable, BadSortKeyIsAnError) {
   EXPECT_FALSE(validate_sort_keys({"dso", "bogus"}).has_value());
   EXPECT_NE(validate_sort_keys({"bogus"}).error().message().find("bogus"), std::string::npos);
