@@ -47,34 +47,45 @@ check_clean() {
   fi
 }
 
-# compare NAME PERFX_FILE PERF_FILE
-compare() {
-  local name=$1 a=$2 b=$3
+# mismatches PERFX_FILE PERF_FILE: one line per hot symbol whose percentages are missing
+# or more than 3 points apart; the matches go to $tmp/matches.
+mismatches() {
+  local a=$1 b=$2
+  : >"$tmp/matches"
   for sym in hot_a hot_b; do
     local x y
     x=$(pct "$a" $sym)
     y=$(pct "$b" $sym)
     if [ -z "$x" ] || [ -z "$y" ]; then
-      fail "$name: $sym missing (perfx '$x', perf '$y')"
-      continue
-    fi
-    if awk -v x="$x" -v y="$y" 'BEGIN { d = x - y; if (d < 0) d = -d; exit !(d <= 3.0) }'; then
-      ok "$name: $sym perfx $x% perf $y%"
+      echo "$sym missing (perfx '$x', perf '$y')"
+    elif awk -v x="$x" -v y="$y" 'BEGIN { d = x - y; if (d < 0) d = -d; exit !(d <= 3.0) }'; then
+      echo "$sym perfx $x% perf $y%" >>"$tmp/matches"
     else
-      fail "$name: $sym perfx $x% vs perf $y% (more than 3 points apart)"
+      echo "$sym perfx $x% vs perf $y% (more than 3 points apart)"
     fi
   done
 }
 
+# run_case NAME RECORD_ARGS...: perfx and perf record the fixture one after the other.
+# The fixture's split is by work, so a busy host (other tests under ctest -j) can move it
+# by a few points between two runs: a case that misses is recorded once more, and only
+# the second pair counts.
 run_case() {
   local name=$1
   shift
-  "$PERFX" record -q "$@" -o "$tmp/$name.perfx.data" -- "$HOT" $ms >/dev/null 2>"$tmp/rec.err" ||
-    { fail "$name: perfx record failed: $(cat "$tmp/rec.err")"; return; }
-  perf record -q "$@" -o "$tmp/$name.perf.data" -- "$HOT" $ms >/dev/null 2>&1 ||
-    { fail "$name: perf record failed"; return; }
+  local attempt miss
+  for attempt in 1 2; do
+    "$PERFX" record -q "$@" -o "$tmp/$name.perfx.data" -- "$HOT" $ms >/dev/null 2>"$tmp/rec.err" ||
+      { fail "$name: perfx record failed: $(cat "$tmp/rec.err")"; return; }
+    perf record -q "$@" -o "$tmp/$name.perf.data" -- "$HOT" $ms >/dev/null 2>&1 ||
+      { fail "$name: perf record failed"; return; }
+    miss=$(mismatches "$tmp/$name.perfx.data" "$tmp/$name.perf.data")
+    [ -z "$miss" ] && break
+    [ $attempt = 1 ] && echo "note $name: recorded again after: $miss"
+  done
   check_clean "$name" "$tmp/$name.perfx.data"
-  compare "$name" "$tmp/$name.perfx.data" "$tmp/$name.perf.data"
+  while read -r line; do ok "$name: $line"; done <"$tmp/matches"
+  [ -n "$miss" ] && while read -r line; do fail "$name: $line"; done <<<"$miss"
 }
 
 run_case fp -g
