@@ -4,7 +4,8 @@
 # --sample-identifier (perf's header names the fields; perf script and perfx script print
 # the same), -k (perf's clockid header lines), --all-user / --all-kernel, -D (perf's
 # "Events disabled/enabled"), --max-size (stops the session, status 0),
-# --timestamp-filename, --strict-freq, -B (no BUILD_ID feature), -N, --namespaces and
+# --timestamp-filename, --switch-output (time, size, SIGUSR2; each file read by perf with
+# the workload's symbols), --strict-freq, -B (no BUILD_ID feature), -N, --namespaces and
 # --all-cgroups (synthesized NAMESPACES and CGROUP records).
 set -u
 source "$(dirname "$0")/common.bash"
@@ -63,6 +64,41 @@ perf report -i "$tmp/size.data" --stdio >/dev/null 2>&1 || { echo "perf cannot r
 rec ts.data --timestamp-filename -- true
 ls "$tmp"/ts.data.* 2>/dev/null | grep -Eq '/ts\.data\.[0-9]{16}$' || { echo "--timestamp-filename: $(ls "$tmp")"; fail=1; }
 has "$tmp/ts.data.err" "Dump $tmp/ts.data."
+
+# --switch-output: every file is whole (perf reads it without a warning) and knows the
+# workload's maps (its samples resolve to sym_pinned's functions), whatever started it.
+switched_ok() {  # prefix, least files
+  local n=0 f
+  for f in "$tmp/$1".[0-9]*; do
+    [ -f "$f" ] || continue
+    n=$((n + 1))
+    perf report -i "$f" --stdio --no-children -g none -s sym 2>"$tmp/sw.err" > "$tmp/sw.out"
+    if grep -v -e '^$' -e '^Warning:$' -e 'Processed [0-9]* events and lost' "$tmp/sw.err" | grep -q .; then
+      echo "--switch-output: perf warns on $f: $(head -2 "$tmp/sw.err")"; fail=1
+    fi
+    grep -q '\] sym_' "$tmp/sw.out" || grep -q '# Samples: 0' "$tmp/sw.out" ||
+      { echo "--switch-output: $f has no sym_pinned symbol:"; head -12 "$tmp/sw.out"; fail=1; }
+  done
+  [ "$n" -ge "$2" ] || { echo "--switch-output $1: $n files, expected $2 or more: $(ls "$tmp")"; fail=1; }
+}
+rec swt.data --switch-output=1s -e cpu-clock -F 999 -- "$fixture" 1600000000
+switched_ok swt.data 2
+[ "$(grep -c "Dump $tmp/swt.data.[0-9]\{16\} ]" "$tmp/swt.data.err")" -ge 2 ] ||
+  { echo "--switch-output=1s: no Dump lines"; cat "$tmp/swt.data.err"; fail=1; }
+rec sws.data --switch-output=20K --switch-max-files=2 -e cpu-clock -F 4000 -g -- "$fixture" 600000000
+switched_ok sws.data 2
+[ "$(ls "$tmp"/sws.data.[0-9]* | wc -l)" = 2 ] || { echo "--switch-max-files=2: $(ls "$tmp")"; fail=1; }
+"$PERFX" record -q -o "$tmp/swg.data" --switch-output -e cpu-clock -- "$fixture" 1200000000 \
+  >/dev/null 2>&1 &
+swpid=$!
+sleep 0.5
+kill -USR2 $swpid
+wait $swpid || { echo "--switch-output (signal): status $?"; fail=1; }
+switched_ok swg.data 2
+if "$PERFX" record -o "$tmp/x.data" --switch-output=12q -- true 2>"$tmp/err"; then
+  echo "--switch-output=12q accepted"; fail=1
+fi
+has "$tmp/err" "12q"
 
 if "$PERFX" record -o "$tmp/sf.data" --strict-freq -F 100000000 -- true 2>"$tmp/err"; then
   echo "--strict-freq above the maximum was accepted"; fail=1

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <ctime>
 #include <optional>
@@ -90,6 +91,8 @@ struct RecordOptions {
   unsigned delay_ms = 0;            // -D
   std::string max_size;             // --max-size
   bool timestamp_filename = false;  // --timestamp-filename
+  std::string switch_output;        // --switch-output[=signal|SIZE|TIME]
+  unsigned switch_max_files = 0;    // --switch-max-files
   bool no_buildid = false;          // -B
   bool no_buildid_cache = false;    // -N
   std::vector<std::string> command;
@@ -135,6 +138,45 @@ Result<std::uint64_t> parse_size(const std::string& text) {
   if (end == text.c_str() || mul == 0 || n == 0)
     return fail(Errc::kInvalidArgument, "--max-size '{}': expected a size like 100M", text);
   return n * mul;
+}
+
+// --switch-output: SIGUSR2 (signal), a size (B/K/M/G) or a time (s/m/h/d), perf's tags.
+struct SwitchOutput {
+  bool on = false;
+  bool signal = false;
+  std::uint64_t size = 0;     // bytes
+  std::uint64_t seconds = 0;  // period
+};
+
+Result<SwitchOutput> parse_switch_output(const std::string& text) {
+  SwitchOutput sw;
+  sw.on = true;
+  if (text == "signal") {
+    sw.signal = true;
+    return sw;
+  }
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(text.c_str(), &end, 10);
+  const std::string unit(end == nullptr ? "" : end);
+  auto tag = [&](std::initializer_list<std::pair<const char*, std::uint64_t>> tags) {
+    for (const auto& [t, mul] : tags)
+      if (unit == t) return mul;
+    return std::uint64_t{0};
+  };
+  if (end != text.c_str() && n > 0 && std::isdigit(static_cast<unsigned char>(text[0]))) {
+    if (const auto mul = tag({{"B", 1}, {"K", 1024}, {"M", 1024 * 1024}, {"G", 1024ULL << 20}})) {
+      sw.size = n * mul;
+      return sw;
+    }
+    if (const auto mul = tag({{"s", 1}, {"m", 60}, {"h", 3600}, {"d", 86400}})) {
+      sw.seconds = n * mul;
+      return sw;
+    }
+  }
+  return fail(Errc::kInvalidArgument,
+              "--switch-output '{}': use signal, a size (100M: B, K, M, G) or a time (30s: s, m, "
+              "h, d)",
+              text);
 }
 
 // perf's fetch_current_timestamp(): local time and hundredths, "2026112609350191".
@@ -217,6 +259,11 @@ int run_record(int argc, char** argv) {
   app.add_option("--max-size", o.max_size, "Stop when the data reaches this size (100M)");
   app.add_flag("--timestamp-filename", o.timestamp_filename,
                "Append a timestamp to the output file name");
+  app.add_option("--switch-output", o.switch_output,
+                 "Start a new output file on SIGUSR2 (signal, the default), every SIZE "
+                 "(100M) or TIME (30s); each file is named with its timestamp");
+  app.add_option("--switch-max-files", o.switch_max_files,
+                 "With --switch-output: keep only the newest N files");
   app.add_flag("-B,--no-buildid", o.no_buildid, "Do not collect build-ids");
   app.add_flag("-N,--no-buildid-cache", o.no_buildid_cache,
                "Do not update the build-id cache (perfx never does)");
@@ -234,6 +281,10 @@ int run_record(int argc, char** argv) {
   }
   try {
     expand_option_prefixes(app, args);
+    // perf's --switch-output takes its value after '=' only: bare, it means signal (and a
+    // next word is the workload).
+    for (auto& a : args)
+      if (a == "--switch-output") a = "--switch-output=signal";
     std::vector<std::string> rev(args.rbegin(), args.rend());
     app.parse(rev);
     reject_unknown_option(app.remaining());
@@ -336,6 +387,13 @@ int run_record(int argc, char** argv) {
     if (!sz) return die(sz.error());
     max_size = *sz;
   }
+  SwitchOutput switch_output;
+  if (!o.switch_output.empty()) {
+    auto sw = parse_switch_output(o.switch_output);
+    if (!sw) return die(sw.error());
+    switch_output = *sw;
+    o.timestamp_filename = true;  // perf: every file gets its timestamp
+  }
   if (o.all_kernel && o.all_user) {
     fmt::print(stderr, "perfx record: --all-kernel and --all-user cannot be used together\n");
     return 1;
@@ -349,6 +407,10 @@ int run_record(int argc, char** argv) {
   // Pipe mode: the data goes to the original stdout; perfx and the workload get stderr as
   // their stdout (as perf does), so nothing else lands in the stream.
   const bool to_stdout = o.output == "-";
+  if (switch_output.on && to_stdout) {
+    fmt::print(stderr, "perfx record: --switch-output needs an output file, not -o -\n");
+    return 1;
+  }
   int out_fd = -1;
   if (to_stdout) {
     out_fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
@@ -512,7 +574,7 @@ int run_record(int argc, char** argv) {
   // Signals are caught from here on: a Ctrl-C or SIGTERM while the output is created and
   // running tasks are synthesized waits in the pipe, and the loop below then finalizes
   // the file instead of the process dying with a header that says "no data".
-  auto sigpipe = sys::SignalPipe::install({SIGINT, SIGTERM, SIGCHLD, SIGHUP});
+  auto sigpipe = sys::SignalPipe::install({SIGINT, SIGTERM, SIGCHLD, SIGHUP, SIGUSR2});
   if (!sigpipe) return die(sigpipe.error());
 
   // ---- output
@@ -582,10 +644,11 @@ int run_record(int argc, char** argv) {
     if (auto r = writer->set_features(features); !r) return die(r.error());
   }
 
-  // ---- synthesize what already exists
+  // ---- synthesize what already exists (again in each new file of --switch-output, where
+  // the workload has exec'd: its own maps then, not perf's "perfx-exec" placeholder)
   const record::SampleLayout layout = record::SampleLayout::from_attr(events[0].attr);
-  sys::HitTracker tracker(layout);
-  {
+  std::optional<sys::HitTracker> tracker(std::in_place, layout);
+  auto synthesize_existing = [&](bool first) -> Result<void> {
     std::vector<std::byte> synth;
     if (auto r = sys::synthesize_kernel_mmap(layout, synth); !r && o.verbose > 0) {
       fmt::print(stderr, "perfx record: no kernel map: {}\n", r.error().message());
@@ -596,32 +659,85 @@ int run_record(int argc, char** argv) {
     if (o.all_cgroups) {
       // The perf_event controller's hierarchy: cgroup v2 (perf's fallback when no v1
       // hierarchy has perf_event, as on every systemd machine now).
-      if (auto mount = sys::cgroup2_mount()) {
-        if (auto r = sys::synthesize_cgroups(layout, synth, *mount); !r) return die(r.error());
-      }
+      if (auto mount = sys::cgroup2_mount())
+        PERFX_CHECK(sys::synthesize_cgroups(layout, synth, *mount));
     }
     if (has_cpu_target) {
-      if (auto r = sys::synthesize_all_processes(layout, so, synth); !r) return die(r.error());
+      PERFX_CHECK(sys::synthesize_all_processes(layout, so, synth));
     } else {
-      for (pid_t p : synth_pids) {
-        if (auto r = sys::synthesize_process(p, layout, so, synth); !r) return die(r.error());
-      }
-      if (follows_workload_only) {
-        if (auto r = sys::synthesize_comm(workload->pid(), "perfx-exec", layout, synth); !r) {
-          return die(r.error());
-        }
-        if (o.namespaces) {
-          if (auto r = sys::synthesize_namespaces(workload->pid(), workload->pid(), layout, synth);
-              !r)
-            return die(r.error());
-        }
+      for (pid_t p : synth_pids) PERFX_CHECK(sys::synthesize_process(p, layout, so, synth));
+      if (follows_workload_only && first) {
+        PERFX_CHECK(sys::synthesize_comm(workload->pid(), "perfx-exec", layout, synth));
+        if (o.namespaces)
+          PERFX_CHECK(sys::synthesize_namespaces(workload->pid(), workload->pid(), layout, synth));
+      } else if (follows_workload_only) {
+        // The workload may have ended meanwhile: then there is nothing to describe.
+        (void)sys::synthesize_process(workload->pid(), layout, so, synth);
       }
     }
-    for_each_record(synth, [&](std::span<const std::byte> rec) { tracker.feed(rec); });
-    if (!synth.empty()) {
-      if (auto r = writer->write_bytes(synth); !r) return die(r.error());
+    for_each_record(synth, [&](std::span<const std::byte> rec) { tracker->feed(rec); });
+    if (!synth.empty()) PERFX_CHECK(writer->write_bytes(synth));
+    return {};
+  };
+  if (auto r = synthesize_existing(true); !r) return die(r.error());
+
+  // The features of the file written so far (build-ids of the DSOs its samples hit, its
+  // sample times), then its header: the end of a recording or of a --switch-output file.
+  auto finish_file = [&]() -> Result<void> {
+    if (!writer->is_pipe()) {
+      record::Features file_features = features;
+      if (tracker->kernel_hit() && !o.no_buildid) {
+        if (auto id = sys::read_kernel_build_id()) {
+          record::BuildIdEntry e;
+          e.pid = -1;
+          e.misc = PERF_RECORD_MISC_KERNEL;
+          e.build_id = *id;
+          e.filename = "[kernel.kallsyms]";
+          file_features.build_ids.push_back(std::move(e));
+        }
+      }
+      for (const auto& f : o.no_buildid ? std::vector<std::string>{} : tracker->hit_files()) {
+        if (auto id = sys::read_elf_build_id(f)) {
+          record::BuildIdEntry e;
+          e.pid = -1;
+          e.misc = PERF_RECORD_MISC_USER;
+          e.build_id = *id;
+          e.filename = f;
+          if (o.verbose > 0)
+            fmt::print(stderr, "build-id {} {}\n", core::build_id_hex(id->data(), id->size()), f);
+          file_features.build_ids.push_back(std::move(e));
+        }
+      }
+      if (tracker->first_time() != 0) {
+        file_features.sample_time = record::SampleTime{tracker->first_time(), tracker->last_time()};
+      }
+      PERFX_CHECK(writer->set_features(file_features));
     }
-  }
+    return writer->finalize();
+  };
+  // --switch-output: the file so far is finished and renamed with its timestamp (perf's
+  // "Dump" line), the oldest beyond --switch-max-files removed, and a new file started
+  // with the attrs and what already exists.
+  std::vector<std::string> dumped_files;
+  auto dump = [&](const std::string& dumped) -> Result<void> {
+    if (::rename(o.output.c_str(), dumped.c_str()) != 0)
+      return fail(Errc::kIo, "renaming {} to {}: {}", o.output, dumped, std::strerror(errno));
+    if (!o.quiet) fmt::print(stderr, "[ perfx record: Dump {} ]\n", dumped);
+    dumped_files.push_back(dumped);
+    if (o.switch_max_files > 0 && dumped_files.size() > o.switch_max_files) {
+      (void)::unlink(dumped_files.front().c_str());
+      dumped_files.erase(dumped_files.begin());
+    }
+    return {};
+  };
+  auto switch_file = [&]() -> Result<void> {
+    PERFX_CHECK(finish_file());
+    PERFX_CHECK(dump(o.output + "." + current_timestamp()));
+    PERFX_TRY(next, record::PerfDataWriter::create(o.output, wattrs, wo));
+    *writer = std::move(next);
+    tracker.emplace(layout);
+    return synthesize_existing(false);
+  };
 
   // ---- run
   // Ctrl-C reaches the workload through the terminal; perfx itself keeps going until the
@@ -654,7 +770,7 @@ int run_record(int argc, char** argv) {
   auto sink = [&](std::span<const std::byte> first, std::span<const std::byte> second,
                   int) -> Result<void> {
     const auto bytes = contiguous(first, second, scratch);
-    for_each_record(bytes, [&](std::span<const std::byte> rec) { tracker.feed(rec); });
+    for_each_record(bytes, [&](std::span<const std::byte> rec) { tracker->feed(rec); });
     return writer->write_bytes(bytes);
   };
   auto drain_round = [&]() -> Result<void> {
@@ -667,6 +783,8 @@ int run_record(int argc, char** argv) {
   bool interrupted = false;
   std::optional<sys::ExitStatus> exit_status;
   bool size_limit = false;
+  using Clock = std::chrono::steady_clock;
+  auto next_switch = Clock::now() + std::chrono::seconds(switch_output.seconds);
   while (!stop) {
     auto w = sampler->wait(1000);
     if (!w) {
@@ -677,13 +795,16 @@ int run_record(int argc, char** argv) {
       write_error = r.error();
       break;
     }
+    bool switch_now = false;
     for (int s : sigpipe->take()) {
       if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
         interrupted = true;
         stop = true;
         if (workload && s != SIGINT) (void)workload->kill(s);
       }
+      if (s == SIGUSR2 && switch_output.signal) switch_now = true;
     }
+
     if (workload && !exit_status) {
       sys::ExitStatus st;
       auto done = workload->try_wait(st);
@@ -705,6 +826,23 @@ int run_record(int argc, char** argv) {
                      "[ perfx record: perf size limit reached ({} KB), stopping session ]\n",
                      written / 1024);
         if (workload) (void)workload->kill(SIGTERM);
+      }
+    }
+    // --switch-output, while the session goes on (a new file after the workload ended
+    // could not describe its maps: /proc has forgotten them).
+    if (switch_output.size > 0) {
+      const auto& ws = writer->stats();
+      switch_now |=
+          (ws.compressed_bytes > 0 ? ws.compressed_bytes : ws.data_bytes) >= switch_output.size;
+    }
+    if (switch_output.seconds > 0 && Clock::now() >= next_switch) {
+      switch_now = true;
+      next_switch = Clock::now() + std::chrono::seconds(switch_output.seconds);
+    }
+    if (switch_now && !stop && !exit_status) {
+      if (auto r = switch_file(); !r) {
+        write_error = r.error();
+        break;
       }
     }
   }
@@ -739,7 +877,7 @@ int run_record(int argc, char** argv) {
       r.attr_index = static_cast<int>(l.event);
       r.sample_id.pid = static_cast<std::uint32_t>(l.pid);
       r.sample_id.tid = static_cast<std::uint32_t>(l.pid);
-      r.sample_id.time = tracker.last_time();
+      r.sample_id.time = tracker->last_time();
       r.sample_id.id = l.id;
       r.sample_id.cpu = static_cast<std::uint32_t>(l.cpu < 0 ? 0 : l.cpu);
       r.body = record::LostSamples{l.lost};
@@ -748,35 +886,7 @@ int run_record(int argc, char** argv) {
   }
 
   // ---- features and build-ids of the DSOs that samples hit
-  if (!writer->is_pipe()) {
-    if (tracker.kernel_hit() && !o.no_buildid) {
-      if (auto id = sys::read_kernel_build_id()) {
-        record::BuildIdEntry e;
-        e.pid = -1;
-        e.misc = PERF_RECORD_MISC_KERNEL;
-        e.build_id = *id;
-        e.filename = "[kernel.kallsyms]";
-        features.build_ids.push_back(std::move(e));
-      }
-    }
-    for (const auto& f : o.no_buildid ? std::vector<std::string>{} : tracker.hit_files()) {
-      if (auto id = sys::read_elf_build_id(f)) {
-        record::BuildIdEntry e;
-        e.pid = -1;
-        e.misc = PERF_RECORD_MISC_USER;
-        e.build_id = *id;
-        e.filename = f;
-        if (o.verbose > 0)
-          fmt::print(stderr, "build-id {} {}\n", core::build_id_hex(id->data(), id->size()), f);
-        features.build_ids.push_back(std::move(e));
-      }
-    }
-    if (tracker.first_time() != 0) {
-      features.sample_time = record::SampleTime{tracker.first_time(), tracker.last_time()};
-    }
-    if (auto r = writer->set_features(features); !r && !write_error) write_error = r.error();
-  }
-  if (auto r = writer->finalize(); !r && !write_error) write_error = r.error();
+  if (auto r = finish_file(); !r && !write_error) write_error = r.error();
 
   if (write_error) {
     fmt::print(stderr, "perfx record: {}\n", write_error->message());
@@ -792,15 +902,16 @@ int run_record(int argc, char** argv) {
                stats.unthrottle);
   }
   std::string written_name = to_stdout ? std::string("(pipe)") : o.output;
-  if (o.timestamp_filename && !to_stdout) {
+  if (switch_output.on && !dumped_files.empty() && tracker->first_time() == 0) {
+    // The session ended right after a switch: a last file without samples is not kept.
+    (void)::unlink(o.output.c_str());
+    written_name = o.output + ".<timestamp>";
+  } else if (o.timestamp_filename && !to_stdout) {
     // perf writes the file, then renames it: "[ perf record: Dump perf.data.<ts> ]".
-    const std::string dumped = o.output + "." + current_timestamp();
-    if (::rename(o.output.c_str(), dumped.c_str()) != 0) {
-      fmt::print(stderr, "perfx record: renaming {} to {}: {}\n", o.output, dumped,
-                 std::strerror(errno));
+    if (auto r = dump(o.output + "." + current_timestamp()); !r) {
+      fmt::print(stderr, "perfx record: {}\n", r.error().message());
       return 1;
     }
-    if (!o.quiet) fmt::print(stderr, "[ perfx record: Dump {} ]\n", dumped);
     written_name = o.output + ".<timestamp>";
   }
   if (!o.quiet) {
