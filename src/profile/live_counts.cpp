@@ -43,6 +43,19 @@ constexpr std::uint64_t kUnresolved = std::uint64_t{1} << 63;
 
 }  // namespace
 
+namespace {
+
+constexpr std::pair<std::string_view, LiveKey> kLiveKeys[] = {
+    {"comm", LiveKey::kComm}, {"pid", LiveKey::kPid}, {"dso", LiveKey::kDso}, {"sym", LiveKey::kSym}};
+
+}  // namespace
+
+std::string_view live_key_name(LiveKey key) noexcept {
+  for (const auto& [name, k] : kLiveKeys)
+    if (k == key) return name;
+  return {};
+}
+
 Result<std::vector<LiveKey>> parse_live_keys(std::string_view list) {
   std::vector<LiveKey> keys;
   while (!list.empty()) {
@@ -50,19 +63,12 @@ Result<std::vector<LiveKey>> parse_live_keys(std::string_view list) {
     const std::string_view k = list.substr(0, comma);
     list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
     if (k.empty()) continue;
-    LiveKey key;
-    if (k == "comm") {
-      key = LiveKey::kComm;
-    } else if (k == "pid") {
-      key = LiveKey::kPid;
-    } else if (k == "dso") {
-      key = LiveKey::kDso;
-    } else if (k == "sym") {
-      key = LiveKey::kSym;
-    } else {
+    const auto* known = std::find_if(std::begin(kLiveKeys), std::end(kLiveKeys),
+                                     [&](const auto& e) { return e.first == k; });
+    if (known == std::end(kLiveKeys))
       return fail(Errc::kInvalidArgument, "unknown sort key '{}' (valid: comm, pid, dso, sym)", k);
-    }
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    if (std::find(keys.begin(), keys.end(), known->second) == keys.end())
+      keys.push_back(known->second);
   }
   if (keys.empty()) return fail(Errc::kInvalidArgument, "--sort needs at least one key");
   return keys;
@@ -158,8 +164,7 @@ void LiveCounts::count(const record::Sample& s, std::uint16_t misc, const symbol
         "[{}] {}", level,
         res.sym != nullptr ? std::string(res.sym->name) : core::c_alt_hex18(loc.map_addr));
   }
-  e.fresh_period += s.period;
-  ++e.fresh_samples;
+  e.add(s.period);
 }
 
 std::vector<LiveRow> LiveCounts::refresh(bool zero) {
@@ -167,11 +172,7 @@ std::vector<LiveRow> LiveCounts::refresh(bool zero) {
   for (auto it = entries_.begin(); it != entries_.end();) {
     // perf decays (or deletes) what was shown before, then merges the new samples in.
     Entry& e = it->second;
-    e.period = (zero ? 0 : e.period * 7 / 8) + e.fresh_period;
-    e.samples = (zero ? 0 : e.samples * 7 / 8) + e.fresh_samples;
-    e.fresh_period = 0;
-    e.fresh_samples = 0;
-    if (e.period == 0 || (e.row.kernel ? hide_kernel_ : hide_user_)) {
+    if (!e.refresh(zero) || (e.row.kernel ? hide_kernel_ : hide_user_)) {
       it = entries_.erase(it);
       continue;
     }
@@ -198,24 +199,19 @@ void LiveCounts::count_chain(const record::Sample& s, const symbol::ThreadState&
   c.stack = sit->second;
   c.thread = tit->second;
   c.kernel = kernel;
-  c.fresh_period += s.period;
-  ++c.fresh_samples;
+  c.add(s.period);
 }
 
 Profile LiveCounts::refresh_profile(bool zero, const std::string& event) {
   Profile prof;
-  Event ev{event, event == "cpu-clock" || event == "task-clock" ? "nanoseconds" : "events"};
+  Event ev{event, event_unit(event)};
   ev.has_callchain = true;
   // The stacks still shown, renumbered in the order of their ids.
   std::vector<std::uint32_t> stack_of(stacks_.size(), UINT32_MAX);
   std::vector<const std::vector<std::uint32_t>*> shown;
   for (auto it = chains_.begin(); it != chains_.end();) {
     Chain& c = it->second;
-    c.period = (zero ? 0 : c.period * 7 / 8) + c.fresh_period;
-    c.samples = (zero ? 0 : c.samples * 7 / 8) + c.fresh_samples;
-    c.fresh_period = 0;
-    c.fresh_samples = 0;
-    if (c.period == 0 || (c.kernel ? hide_kernel_ : hide_user_)) {
+    if (!c.refresh(zero) || (c.kernel ? hide_kernel_ : hide_user_)) {
       it = chains_.erase(it);
       continue;
     }

@@ -36,6 +36,9 @@ namespace perfx::profile {
 /// perf top's sort keys that perfx top takes.
 enum class LiveKey : std::uint8_t { kComm, kPid, kDso, kSym };
 
+/// The key's --sort name ("comm", "pid", "dso", "sym"): perf report's name of it too.
+[[nodiscard]] std::string_view live_key_name(LiveKey key) noexcept;
+
 /// Parses a --sort list ("dso,sym", "comm,dso,sym"); kInvalidArgument naming an unknown
 /// key.
 [[nodiscard]] Result<std::vector<LiveKey>> parse_live_keys(std::string_view list);
@@ -95,22 +98,35 @@ class LiveCounts {
   struct KeyHash {
     std::size_t operator()(const Key& k) const noexcept;
   };
-  struct Entry {
-    LiveRow row;
+  // perf top's counts of an entry: what was shown, decayed at each refresh, and the
+  // samples since.
+  struct Decaying {
     std::uint64_t period = 0;  // as last shown
     std::uint64_t samples = 0;
     std::uint64_t fresh_period = 0;  // since then
     std::uint64_t fresh_samples = 0;
+    void add(std::uint64_t p) noexcept {
+      fresh_period += p;
+      ++fresh_samples;
+    }
+    // What was shown decays to 7/8 (-z: is dropped), the new samples join it; false when
+    // nothing is left.
+    bool refresh(bool zero) noexcept {
+      period = (zero ? 0 : period * 7 / 8) + fresh_period;
+      samples = (zero ? 0 : samples * 7 / 8) + fresh_samples;
+      fresh_period = 0;
+      fresh_samples = 0;
+      return period != 0;
+    }
+  };
+  struct Entry : Decaying {
+    LiveRow row;
   };
   // Samples of one (stack, thread) with callchains.
-  struct Chain {
+  struct Chain : Decaying {
     std::uint32_t stack = 0;   // into stacks_
     std::uint32_t thread = 0;  // into threads_
     bool kernel = false;       // the leaf is kernel code
-    std::uint64_t period = 0;  // as last shown
-    std::uint64_t samples = 0;
-    std::uint64_t fresh_period = 0;  // since then
-    std::uint64_t fresh_samples = 0;
   };
   void apply(std::span<const std::byte> bytes);
   void count_chain(const record::Sample& s, const symbol::ThreadState& t, bool kernel);

@@ -29,10 +29,6 @@ struct ThreadKeyHash {
   }
 };
 
-std::string event_unit(const std::string& name) {
-  return name == "cpu-clock" || name == "task-clock" ? "nanoseconds" : "events";
-}
-
 template <typename T>
 bool contains(const std::vector<T>& v, const T& x) {
   return std::find(v.begin(), v.end(), x) != v.end();

@@ -28,4 +28,8 @@ Result<void> check_indices(const Profile& p) {
   return {};
 }
 
+std::string event_unit(std::string_view event_name) {
+  return event_name == "cpu-clock" || event_name == "task-clock" ? "nanoseconds" : "events";
+}
+
 }  // namespace perfx::profile

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/huge_pages.hpp"
@@ -109,6 +110,10 @@ struct Profile {
   /// in the profile; callers show it and then fail (docs/reliability.md).
   std::string damage;
 };
+
+/// The unit of an event's periods: "nanoseconds" for the clocks (cpu-clock, task-clock),
+/// else "events".
+[[nodiscard]] std::string event_unit(std::string_view event_name);
 
 /// The frame sample `s` was taken in: the last frame of its stack that is not an inline
 /// frame (inlined code is counted to the function it was inlined into, as perf does

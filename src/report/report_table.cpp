@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <regex>
 #include <cmath>
 #include <unordered_map>
 
@@ -11,7 +12,18 @@
 namespace perfx::report {
 namespace {
 
-enum class Key : std::uint8_t { kComm, kPid, kTid, kDso, kSym, kSrcline, kSrcfile, kCpu, kTime };
+enum class Key : std::uint8_t {
+  kComm,
+  kPid,
+  kTid,
+  kDso,
+  kSym,
+  kSrcline,
+  kSrcfile,
+  kCpu,
+  kTime,
+  kParent
+};
 
 struct KeyInfo {
   std::string_view name;
@@ -28,6 +40,7 @@ constexpr KeyInfo kKeys[] = {
     {"srcfile", Key::kSrcfile, "Source File"},
     {"cpu", Key::kCpu, "CPU"},
     {"time", Key::kTime, "Time"},
+    {"parent", Key::kParent, "Parent symbol"},
 };
 
 const KeyInfo* find_key(std::string_view name) {
@@ -75,7 +88,8 @@ struct Entry {
   std::uint32_t frame = 0;   // a representative frame
   std::uint32_t thread = 0;  // a representative thread
   std::uint32_t cpu = 0;
-  std::uint64_t time = 0;  // the time bucket (sort key time)
+  std::uint64_t time = 0;    // the time bucket (sort key time)
+  std::uint64_t parent = 0;  // the parent's name id, or "none" (sort key parent)
   // The "[k]"/"[.]" marker, fixed by the sample that created the entry (see level_of()).
   char level = '.';
   // Callchains for -g output: (stack << 16 | first frame shown) -> period.
@@ -111,7 +125,7 @@ Result<void> validate_sort_keys(const std::vector<std::string>& keys) {
     if (k != "overhead" && find_key(k) == nullptr)
       return fail(
           Errc::kInvalidArgument,
-          "unknown sort key '{}' (valid: comm, pid, tid, dso, sym, srcline, srcfile, cpu, time)",
+          "unknown sort key '{}' (valid: comm, pid, tid, dso, sym, srcline, srcfile, cpu, time, parent)",
           k);
   }
   return {};
@@ -226,6 +240,8 @@ class EventReport {
     std::unordered_map<std::vector<std::uint64_t>, std::size_t, U64VecHash> group_of;
     const bool by_cpu = need(Key::kCpu);
     const bool by_time = need(Key::kTime);
+    const bool by_parent = need(Key::kParent) || o_.exclude_other;
+    if (by_parent) parent_regex_.emplace(o_.parent_regex, std::regex::extended | std::regex::nosubs);
     std::vector<std::uint64_t> gk(4);
     for (std::size_t si_idx = 0; si_idx < p_.samples.size(); ++si_idx) {
       const auto& s = p_.samples[si_idx];
@@ -235,9 +251,13 @@ class EventReport {
       // perf's hist_time(): the sample's time rounded down to --time-quantum.
       const std::uint64_t bucket =
           by_time && o_.time_quantum_ns > 0 ? s.time_ns - s.time_ns % o_.time_quantum_ns : 0;
+      const std::uint64_t parent = by_parent ? parent_of(s.stack) : kNoParent;
+      // -x: perf adds no entry for a sample without a parent (it stays in the totals).
+      if (o_.exclude_other && parent == kNoParent) continue;
       gk = {s.stack, s.thread, by_cpu ? cpu : 0u, bucket};
       auto [git, gnew] = group_of.try_emplace(gk, groups.size());
-      if (gnew) groups.push_back(Group{SampleInfo{s.stack, s.thread, cpu, bucket}, 0, 0, si_idx});
+      if (gnew)
+        groups.push_back(Group{SampleInfo{s.stack, s.thread, cpu, bucket, parent}, 0, 0, si_idx});
       auto& g = groups[git->second];
       g.period += s.period;
       g.count += s.count;
@@ -604,8 +624,32 @@ class EventReport {
     std::uint32_t stack = 0;
     std::uint32_t thread = 0;
     std::uint32_t cpu = 0;
-    std::uint64_t time = 0;  // the time bucket (Key::kTime)
+    std::uint64_t time = 0;      // the time bucket (Key::kTime)
+    std::uint64_t parent = 0;    // parent_of() the stack (Key::kParent)
   };
+
+  // perf's parent (--sort parent, -p): the first function of the sample's callchain, in
+  // the order the call graph shows it (callers first with --children or -G), whose name
+  // matches the --parent regex; kNoParent ("[other]") when none does.
+  static constexpr std::uint64_t kNoParent = ~std::uint64_t{0};
+  std::uint64_t parent_of(std::uint32_t stack_index) {
+    if (stack_index >= stack_parent_.size()) stack_parent_.resize(p_.stacks.size(), kUnknown);
+    std::uint64_t& cached = stack_parent_[stack_index];
+    if (cached != kUnknown) return cached;
+    cached = kNoParent;
+    const auto& stack = p_.stacks[stack_index];
+    const bool caller_first = o_.caller_order.value_or(children_);
+    for (std::size_t n = 0; n < stack.size(); ++n) {
+      const auto& f = p_.frames[stack[caller_first ? n : stack.size() - 1 - n]];
+      if (f.inlined || unresolved(f)) continue;
+      if (std::regex_search(f.function, *parent_regex_)) {
+        cached = strs_.id(f.function);
+        break;
+      }
+    }
+    return cached;
+  }
+  static constexpr std::uint64_t kUnknown = kNoParent - 1;
 
   [[nodiscard]] bool need(Key k) const {
     return std::find(keys_.begin(), keys_.end(), k) != keys_.end();
@@ -658,6 +702,9 @@ class EventReport {
         case Key::kTime:
           key_buf_.push_back(si.time);
           break;
+        case Key::kParent:
+          key_buf_.push_back(si.parent);
+          break;
       }
     }
     for (auto& lazy : lazy_) note_group(lazy, count);
@@ -669,6 +716,7 @@ class EventReport {
       e.thread = si.thread;
       e.cpu = si.cpu;
       e.time = si.time;
+      e.parent = si.parent;
       e.filtered = filtered;
       e.level = level;
       e.raw = raw;
@@ -782,6 +830,12 @@ class EventReport {
         case Key::kCpu:
           r = num(a.cpu, b.cpu);
           break;
+        case Key::kParent:  // perf's sort__parent_cmp(): [other] last, names ascending
+          if ((a.parent == kNoParent) != (b.parent == kNoParent))
+            r = a.parent == kNoParent ? 1 : -1;
+          else if (a.parent != kNoParent)
+            r = strs_.name(a.parent).compare(strs_.name(b.parent));
+          break;
         case Key::kTime:  // earlier first (as perf 6.1 orders equal entries)
           r = num(static_cast<std::int64_t>(a.time), static_cast<std::int64_t>(b.time));
           break;
@@ -811,6 +865,8 @@ class EventReport {
         return frame_srcline(f, o_.full_source_path);
       case Key::kSrcfile:
         return srcfile_of(f);
+      case Key::kParent:
+        return e.parent == kNoParent ? std::string("[other]") : strs_.name(e.parent);
       case Key::kTime:  // perf's timestamp__scnprintf_usec(), cut to the column ("%-.*s")
         return fmt::format("{}.{:06}", e.time / 1000000000u, e.time % 1000000000u / 1000u)
             .substr(0, kTimeWidth);
@@ -1022,6 +1078,8 @@ class EventReport {
   bool want_chains_ = false;
   bool callee_children_ = false;  // -g ...,callee with --children
   Interner dsos_, syms_, strs_, comms_;
+  std::optional<std::regex> parent_regex_;   // --parent, when a sample's parent is needed
+  std::vector<std::uint64_t> stack_parent_;  // parent_of() per stack
   std::vector<std::uint64_t> frame_dso_, frame_sym_, frame_srcline_, frame_srcfile_;
   std::vector<std::uint64_t> frame_raw_sym_;  // sym key of a raw_frame()'s callchain entries
   std::vector<LazyKey> lazy_;

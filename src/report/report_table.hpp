@@ -68,6 +68,11 @@ struct ReportOptions {
   std::string field_separator;
   /// --full-source-path: srcline and srcfile with the whole path of the source file.
   bool full_source_path = false;
+  /// -p/--parent: the regex (POSIX extended, as perf) that names a sample's parent for the
+  /// `parent` sort key; perf's default.
+  std::string parent_regex = "^sys_|^do_page_fault";
+  /// -x/--exclude-other: samples without a parent make no entries (they stay in the totals).
+  bool exclude_other = false;
   /// --time-quantum: the width of the time buckets of the `time` sort key (perf's default
   /// 100 ms). The profile needs per-sample times (LoadOptions::aggregate off).
   std::uint64_t time_quantum_ns = 100'000'000;

@@ -88,22 +88,7 @@ std::string top_chain_screen_text(const TopScreen& s, const profile::Profile& pr
                                   const std::vector<profile::LiveKey>& keys, bool children) {
   ReportOptions ro;
   ro.sort.clear();
-  for (const auto k : keys) {
-    switch (k) {
-      case profile::LiveKey::kComm:
-        ro.sort.emplace_back("comm");
-        break;
-      case profile::LiveKey::kPid:
-        ro.sort.emplace_back("pid");
-        break;
-      case profile::LiveKey::kDso:
-        ro.sort.emplace_back("dso");
-        break;
-      case profile::LiveKey::kSym:
-        ro.sort.emplace_back("sym");
-        break;
-    }
-  }
+  for (const auto k : keys) ro.sort.emplace_back(profile::live_key_name(k));
   ro.children = children;
   ro.quiet = true;
   ro.percent_limit = s.percent_limit;

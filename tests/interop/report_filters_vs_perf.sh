@@ -71,6 +71,14 @@ same opt_sort_time_sym --sort time,sym --no-children -g none --time-quantum 50ms
 same opt_sort_time_graph --sort time,dso --no-children -G
 same opt_sort_then_fields -s dso -F overhead,dso,sym --no-children -g none
 same opt_sort_time_fields -s time -F overhead,time,sym,sample --no-children -g none
+# The parent key: -p's regex (POSIX extended) against the callchain in display order;
+# -p alone appends the key; -x keeps only samples with a parent (totals unchanged).
+same opt_parent --sort parent,sym --no-children -g none -p 'main|sym_outer'
+same opt_parent_children --sort parent,sym -g none -p main
+same opt_parent_default --sort parent --no-children -g none
+same opt_parent_appended --sort sym -p 'main|sym_outer' --no-children -g none
+same opt_parent_exclude --sort sym -p sym_outer -x --no-children -g none
+same opt_parent_caller --sort dso,sym -p main -G --no-children
 same opt_hide_unresolved --hide-unresolved -g none
 same opt_hide_unresolved_graph --hide-unresolved --no-children
 same opt_max_stack --max-stack 2 -g none
@@ -80,6 +88,9 @@ same opt_inverted -G --no-children
 same opt_relative -S sym_alpha --percentage relative -g none --no-children
 same opt_relative_children --dsos sym_pinned --percentage relative -g none
 "$PERFX" report -i "$tmp/g.data" --stdio -v -g none >/dev/null 2>&1 || { echo "-v rejected"; fail=1; }
+if "$PERFX" report -i "$tmp/g.data" --stdio -p 'a(b' >/dev/null 2>"$tmp/err"; then
+  echo "-p 'a(b' accepted"; fail=1
+elif ! grep -qF "'a(b'" "$tmp/err"; then echo "-p 'a(b': error does not name it"; cat "$tmp/err"; fail=1; fi
 for bad in 5xs 0 -3ms; do  # perf's messages for a --time-quantum it cannot use
   if "$PERFX" report -i "$tmp/g.data" --stdio -s time --time-quantum="$bad" >/dev/null 2>"$tmp/err"; then
     echo "--time-quantum $bad accepted"; fail=1

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,12 @@ int run_report(int argc, char** argv) {
   app.add_flag("--no-demangle", no_demangle, "symbol names as the binaries have them");
   bool full_source_path = false;
   app.add_flag("--full-source-path", full_source_path, "srcline with the file's whole path");
+  std::string parent_regex;
+  app.add_option("-p,--parent", parent_regex,
+                 "regex naming the parent function of a sample (adds the parent sort key; "
+                 "default ^sys_|^do_page_fault)");
+  bool exclude_other = false;
+  app.add_flag("-x,--exclude-other", exclude_other, "only samples with a parent (-p)");
   std::string time_quantum;
   app.add_option("--time-quantum", time_quantum,
                  "time buckets of the time sort key: N[s|ms|us|ns], ns without a unit "
@@ -211,6 +218,18 @@ int run_report(int argc, char** argv) {
   else if (!ro.fields.empty())
     ro.sort = report::sort_keys_of_fields(ro.fields);  // perf: -F alone also sorts by them
   ro.sort_keys_first = !sort.empty() && !ro.fields.empty();
+  if (!parent_regex.empty()) {
+    // perf: --parent sorts by the parent too (appended to the keys).
+    try {
+      (void)std::regex(parent_regex, std::regex::extended);
+    } catch (const std::regex_error& e) {
+      return error_exit(fmt::format("--parent '{}': not a regex: {}", parent_regex, e.what()));
+    }
+    ro.parent_regex = parent_regex;
+    if (std::find(ro.sort.begin(), ro.sort.end(), "parent") == ro.sort.end())
+      ro.sort.emplace_back("parent");
+  }
+  ro.exclude_other = exclude_other;
   if (auto ok = report::validate_sort_keys(ro.sort); !ok) return error_exit(ok.error().message());
   ro.quiet = quiet;
   ro.show_total_period = show_total_period;
@@ -296,7 +315,11 @@ int run_report(int argc, char** argv) {
   if (std::find(ro.sort.begin(), ro.sort.end(), "time") != ro.sort.end()) lo.aggregate = false;
   // speedscope writes one weighted entry per run of identical samples of a thread.
   lo.merge_runs = report::format_merges_runs(format);
-  if (format.empty() && ro.graph == report::GraphMode::kNone) lo.callchains = ro.children;
+  // (The parent key and -x look for the parent in the callchain.)
+  const bool wants_parent =
+      ro.exclude_other || std::find(ro.sort.begin(), ro.sort.end(), "parent") != ro.sort.end();
+  if (format.empty() && ro.graph == report::GraphMode::kNone)
+    lo.callchains = ro.children || wants_parent;
   if (::isatty(STDERR_FILENO) == 1) lo.progress = &show_progress;
 
   auto prof = profile::load_profile(input, lo);

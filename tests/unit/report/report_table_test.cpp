@@ -390,6 +390,32 @@ TEST(ReportTable, SortKeysGivenWithFieldsSortFirst) {
   EXPECT_LT(s.find("[.] b\n"), s.find("[k] irq")) << s;
 }
 
+TEST(ReportTable, ParentIsTheFirstMatchingFunctionOfTheCallchain) {
+  // make_profile(): main -> a -> b x3, main -> a -> a x1, main -> irq x1.
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.sort = {"parent", "sym"};
+  o.parent_regex = "^a$|^m";
+  std::string s = run(o);
+  EXPECT_NE(s.find("# Overhead  Parent symbol  Symbol"), std::string::npos) << s;
+  // Callee order (no children): from the leaf up, so b's parent is a, irq's is main.
+  EXPECT_NE(s.find("    60.00%  a              [.] b\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    20.00%  main           [k] irq\n"), std::string::npos) << s;
+  o.caller_order = true;  // -G: from the root down
+  s = run(o);
+  EXPECT_NE(s.find("    60.00%  main           [.] b\n"), std::string::npos) << s;
+  o.caller_order.reset();
+  o.parent_regex = "^a$";
+  o.exclude_other = true;  // -x: irq has no parent; the totals keep it
+  s = run(o);
+  EXPECT_EQ(s.find("irq"), std::string::npos) << s;
+  EXPECT_NE(s.find("    60.00%  a              [.] b\n"), std::string::npos) << s;
+  o.exclude_other = false;
+  s = run(o);
+  EXPECT_NE(s.find("    20.00%  [other]        [k] irq\n"), std::string::npos) << s;
+}
+
 TEST(ReportTable, BadSortKeyIsAnError) {
   EXPECT_FALSE(validate_sort_keys({"dso", "bogus"}).has_value());
   EXPECT_NE(validate_sort_keys({"bogus"}).error().message().find("bogus"), std::string::npos);
