@@ -53,6 +53,10 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   }
   if (feats.hostname) prof.hostname = *feats.hostname;
   if (feats.arch) prof.arch = *feats.arch;
+  if (feats.cpu_topology) {
+    for (const auto& c : feats.cpu_topology->cpus)
+      prof.cpu_sockets.push_back(static_cast<std::int32_t>(c.socket_id));
+  }
   TimeFilter time_filter;
   if (!options.time.empty()) {
     PERFX_TRY(f, recording_time_filter(reader, options.time));

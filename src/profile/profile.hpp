@@ -103,6 +103,9 @@ struct Profile {
   std::string command_line;         ///< the recorded command, when the file has it
   std::string hostname;
   std::string arch;  ///< the recording machine's ("x86_64"), when the file has it
+  /// Socket of each CPU of the recording machine (HEADER_CPU_TOPOLOGY), by CPU number;
+  /// empty when the file has no topology.
+  std::vector<std::int32_t> cpu_sockets;
   /// Problems found while loading (missing DSOs, build-id mismatches), one per line.
   std::vector<std::string> warnings;
   /// The file is damaged: the error that stopped reading (truncated or corrupt record, with

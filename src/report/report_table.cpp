@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
 #include <cmath>
+#include <regex>
 #include <unordered_map>
 
 #include "core/c_hex.hpp"
@@ -22,7 +22,8 @@ enum class Key : std::uint8_t {
   kSrcfile,
   kCpu,
   kTime,
-  kParent
+  kParent,
+  kSocket
 };
 
 struct KeyInfo {
@@ -41,6 +42,7 @@ constexpr KeyInfo kKeys[] = {
     {"cpu", Key::kCpu, "CPU"},
     {"time", Key::kTime, "Time"},
     {"parent", Key::kParent, "Parent symbol"},
+    {"socket", Key::kSocket, "Socket"},
 };
 
 const KeyInfo* find_key(std::string_view name) {
@@ -123,10 +125,10 @@ Result<void> validate_sort_keys(const std::vector<std::string>& keys) {
   if (keys.empty()) return fail(Errc::kInvalidArgument, "--sort needs at least one key");
   for (const auto& k : keys) {
     if (k != "overhead" && find_key(k) == nullptr)
-      return fail(
-          Errc::kInvalidArgument,
-          "unknown sort key '{}' (valid: comm, pid, tid, dso, sym, srcline, srcfile, cpu, time, parent)",
-          k);
+      return fail(Errc::kInvalidArgument,
+                  "unknown sort key '{}' (valid: comm, pid, tid, dso, sym, srcline, srcfile, cpu, "
+                  "time, parent, socket)",
+                  k);
   }
   return {};
 }
@@ -238,10 +240,11 @@ class EventReport {
     };
     std::vector<Group> groups;
     std::unordered_map<std::vector<std::uint64_t>, std::size_t, U64VecHash> group_of;
-    const bool by_cpu = need(Key::kCpu);
+    const bool by_cpu = need(Key::kCpu) || need(Key::kSocket);
     const bool by_time = need(Key::kTime);
     const bool by_parent = need(Key::kParent) || o_.exclude_other;
-    if (by_parent) parent_regex_.emplace(o_.parent_regex, std::regex::extended | std::regex::nosubs);
+    if (by_parent)
+      parent_regex_.emplace(o_.parent_regex, std::regex::extended | std::regex::nosubs);
     std::vector<std::uint64_t> gk(4);
     for (std::size_t si_idx = 0; si_idx < p_.samples.size(); ++si_idx) {
       const auto& s = p_.samples[si_idx];
@@ -398,7 +401,7 @@ class EventReport {
         for (const auto* e : rows) w = std::max(w, last_comm(p_.threads[e->thread].tid).size());
       } else if (keys_[col.key] == Key::kTime) {
         w = kTimeWidth;  // perf's HISTC_TIME: 12, whatever the times
-      } else if (keys_[col.key] != Key::kCpu) {
+      } else if (keys_[col.key] != Key::kCpu && keys_[col.key] != Key::kSocket) {
         for (const auto* e : rows)
           if (found_early(col.key, *e)) w = std::max(w, cell_text(*e, col.key).size());
       }
@@ -624,8 +627,8 @@ class EventReport {
     std::uint32_t stack = 0;
     std::uint32_t thread = 0;
     std::uint32_t cpu = 0;
-    std::uint64_t time = 0;      // the time bucket (Key::kTime)
-    std::uint64_t parent = 0;    // parent_of() the stack (Key::kParent)
+    std::uint64_t time = 0;    // the time bucket (Key::kTime)
+    std::uint64_t parent = 0;  // parent_of() the stack (Key::kParent)
   };
 
   // perf's parent (--sort parent, -p): the first function of the sample's callchain, in
@@ -650,6 +653,13 @@ class EventReport {
     return cached;
   }
   static constexpr std::uint64_t kUnknown = kNoParent - 1;
+
+  // The socket of a sample's CPU from the recording's CPU topology (perf's
+  // env->cpu[cpu].socket_id); -1 without a CPU field or a topology for that CPU.
+  [[nodiscard]] int socket_of(std::uint32_t cpu) const {
+    if (!p_.events[event_].has_cpu || cpu >= p_.cpu_sockets.size()) return -1;
+    return p_.cpu_sockets[cpu];
+  }
 
   [[nodiscard]] bool need(Key k) const {
     return std::find(keys_.begin(), keys_.end(), k) != keys_.end();
@@ -704,6 +714,9 @@ class EventReport {
           break;
         case Key::kParent:
           key_buf_.push_back(si.parent);
+          break;
+        case Key::kSocket:
+          key_buf_.push_back(static_cast<std::uint32_t>(socket_of(si.cpu)));
           break;
       }
     }
@@ -830,6 +843,9 @@ class EventReport {
         case Key::kCpu:
           r = num(a.cpu, b.cpu);
           break;
+        case Key::kSocket:
+          r = num(socket_of(a.cpu), socket_of(b.cpu));
+          break;
         case Key::kParent:  // perf's sort__parent_cmp(): [other] last, names ascending
           if ((a.parent == kNoParent) != (b.parent == kNoParent))
             r = a.parent == kNoParent ? 1 : -1;
@@ -867,6 +883,11 @@ class EventReport {
         return srcfile_of(f);
       case Key::kParent:
         return e.parent == kNoParent ? std::string("[other]") : strs_.name(e.parent);
+      case Key::kSocket: {  // perf's "%*.*d": the column's width, three digits
+        const int socket = socket_of(e.cpu);
+        return fmt::format(
+            "{:>6}", socket < 0 ? fmt::format("-{:03}", -socket) : fmt::format("{:03}", socket));
+      }
       case Key::kTime:  // perf's timestamp__scnprintf_usec(), cut to the column ("%-.*s")
         return fmt::format("{}.{:06}", e.time / 1000000000u, e.time % 1000000000u / 1000u)
             .substr(0, kTimeWidth);

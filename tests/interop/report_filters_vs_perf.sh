@@ -139,6 +139,7 @@ done
 # No PERF_SAMPLE_CPU in g.data (perf record of a command without --sample-cpu).
 same sort_cpu --no-children -g none -s cpu
 same sort_comm_cpu --no-children -g none -s comm,cpu
+same sort_socket --no-children -g none -s socket,comm  # no CPU field: socket -1
 if "$PERFX" report -i "$tmp/g.data" --stdio --cpu 0 >/dev/null 2>"$tmp/err"; then
   echo "--cpu on a file without CPU was accepted"; fail=1
 elif ! grep -qF "File does not contain CPU events. Remove -C option to proceed." "$tmp/err"; then
@@ -152,6 +153,7 @@ mv "$tmp/g.data" "$tmp/g.orig" && cp "$tmp/cpu.data" "$tmp/g.data"
 cpu=$(perf script -i "$tmp/g.data" -F cpu 2>/dev/null | tr -dc '0-9\n' | sed -n '1s/^0*\([0-9]\)/\1/p')
 same cpu_one --no-children -g none --cpu "${cpu:-0}"
 same cpu_sort --no-children -g none -s cpu,comm
+same socket_sort --no-children -g none -s socket,sym  # the CPUs' sockets from the topology
 mv "$tmp/g.orig" "$tmp/g.data"
 
 # Layout options: -t (perf's field separator: values unaligned and padded after, no dot

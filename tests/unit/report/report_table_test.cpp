@@ -416,6 +416,22 @@ TEST(ReportTable, ParentIsTheFirstMatchingFunctionOfTheCallchain) {
   EXPECT_NE(s.find("    20.00%  [other]        [k] irq\n"), std::string::npos) << s;
 }
 
+TEST(ReportTable, SocketOfTheSampleCpuFromTheTopology) {
+  profile::Profile p = make_profile();  // samples on CPUs 0 and 1
+  p.cpu_sockets = {0, 1};
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.sort = {"socket"};
+  std::string s = run(o, p);
+  EXPECT_NE(s.find("# Overhead  Socket\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    80.00%     000\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    20.00%     001\n"), std::string::npos) << s;
+  p.cpu_sockets.clear();  // no topology: perf's -1
+  s = run(o, p);
+  EXPECT_NE(s.find("   100.00%    -001\n"), std::string::npos) << s;
+}
+
 TEST(ReportTable, BadSortKeyIsAnError) {
   EXPECT_FALSE(validate_sort_keys({"dso", "bogus"}).has_value());
   EXPECT_NE(validate_sort_keys({"bogus"}).error().message().find("bogus"), std::string::npos);
