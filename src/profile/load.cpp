@@ -53,6 +53,14 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   }
   if (feats.hostname) prof.hostname = *feats.hostname;
   if (feats.arch) prof.arch = *feats.arch;
+  for (const auto& g : feats.group_desc) {
+    // perf writes "{anon_group}" for a group without a name.
+    if (g.nr_members > 1 && g.leader_idx < reader.attrs().size() &&
+        g.nr_members <= reader.attrs().size() - g.leader_idx &&
+        g.leader_idx + g.nr_members <= (1u << 16))
+      prof.event_groups.push_back(EventGroup{g.name == "{anon_group}" ? std::string() : g.name,
+                                             g.leader_idx, g.nr_members});
+  }
   if (feats.cpu_topology) {
     for (const auto& c : feats.cpu_topology->cpus)
       prof.cpu_sockets.push_back(static_cast<std::int32_t>(c.socket_id));

@@ -87,6 +87,14 @@ struct Event {
   std::uint64_t total_period = 0;  ///< their summed period (perf's "Event count")
 };
 
+/// An event group of the recording (HEADER_GROUP_DESC): `members` events from `leader`
+/// on, in Profile::events order.
+struct EventGroup {
+  std::string name;  ///< the group's name; "" for an anonymous group
+  std::uint32_t leader = 0;
+  std::uint32_t members = 0;
+};
+
 struct Profile {
   std::vector<Frame> frames;
   /// Each stack: frame indices, root (outermost caller) first, leaf last.
@@ -106,6 +114,9 @@ struct Profile {
   /// Socket of each CPU of the recording machine (HEADER_CPU_TOPOLOGY), by CPU number;
   /// empty when the file has no topology.
   std::vector<std::int32_t> cpu_sockets;
+  /// The recording's event groups of more than one event (perf report shows each as one
+  /// section); events within range of Profile::events only.
+  std::vector<EventGroup> event_groups;
   /// Problems found while loading (missing DSOs, build-id mismatches), one per line.
   std::vector<std::string> warnings;
   /// The file is damaged: the error that stopped reading (truncated or corrupt record, with

@@ -87,6 +87,9 @@ struct Entry {
   std::uint64_t self = 0;
   std::uint64_t acc = 0;
   std::uint64_t nr_samples = 0;
+  // An event group's other members (perf's linked hists): their self, children and
+  // sample counts, member 1 first; empty outside a group.
+  std::vector<std::uint64_t> m_self, m_acc, m_samples;
   std::uint32_t frame = 0;   // a representative frame
   std::uint32_t thread = 0;  // a representative thread
   std::uint32_t cpu = 0;
@@ -195,8 +198,18 @@ class EventReport {
   };
 
  public:
-  EventReport(const profile::Profile& p, const ReportOptions& o, std::uint32_t event)
-      : p_(p), o_(o), event_(event), keys_(entry_keys(o)) {
+  // The report of event `event`, or of the group of `members` events it leads.
+  EventReport(const profile::Profile& p, const ReportOptions& o, std::uint32_t event,
+              std::uint32_t members = 1, std::string group_name = {}, bool in_group = false)
+      : p_(p),
+        o_(o),
+        event_(event),
+        members_(members),
+        group_name_(std::move(group_name)),
+        in_group_(in_group),
+        keys_(entry_keys(o)),
+        member_kept_period_(members - 1, 0),
+        member_kept_samples_(members - 1, 0) {
     for (std::size_t i = 0; i < keys_.size(); ++i) {
       if (keys_[i] == Key::kSrcline || keys_[i] == Key::kSrcfile) lazy_.push_back({i, {}});
     }
@@ -236,7 +249,8 @@ class EventReport {
       SampleInfo info;
       std::uint64_t period = 0;
       std::uint64_t count = 0;
-      std::size_t first = 0;  // index of its first sample: perf's processing order
+      std::size_t first = 0;     // index of its first sample: perf's processing order
+      std::uint32_t member = 0;  // of the event group (0: the leader, or the event)
     };
     std::vector<Group> groups;
     std::unordered_map<std::vector<std::uint64_t>, std::size_t, U64VecHash> group_of;
@@ -245,10 +259,12 @@ class EventReport {
     const bool by_parent = need(Key::kParent) || o_.exclude_other;
     if (by_parent)
       parent_regex_.emplace(o_.parent_regex, std::regex::extended | std::regex::nosubs);
-    std::vector<std::uint64_t> gk(4);
+    std::vector<std::uint64_t> gk(5);
     for (std::size_t si_idx = 0; si_idx < p_.samples.size(); ++si_idx) {
       const auto& s = p_.samples[si_idx];
-      if (s.event != event_) continue;
+      const std::uint32_t ev_index = s.event;
+      if (ev_index < event_ || ev_index - event_ >= members_) continue;
+      const std::uint32_t member = ev_index - event_;
       // Without PERF_SAMPLE_CPU every sample is on perf's cpu -1.
       const std::uint32_t cpu = ev.has_cpu ? s.cpu : 0xffffffffu;
       // perf's hist_time(): the sample's time rounded down to --time-quantum.
@@ -257,10 +273,11 @@ class EventReport {
       const std::uint64_t parent = by_parent ? parent_of(s.stack) : kNoParent;
       // -x: perf adds no entry for a sample without a parent (it stays in the totals).
       if (o_.exclude_other && parent == kNoParent) continue;
-      gk = {s.stack, s.thread, by_cpu ? cpu : 0u, bucket};
+      gk = {s.stack, s.thread, by_cpu ? cpu : 0u, bucket, member};
       auto [git, gnew] = group_of.try_emplace(gk, groups.size());
       if (gnew)
-        groups.push_back(Group{SampleInfo{s.stack, s.thread, cpu, bucket, parent}, 0, 0, si_idx});
+        groups.push_back(
+            Group{SampleInfo{s.stack, s.thread, cpu, bucket, parent}, 0, 0, si_idx, member});
       auto& g = groups[git->second];
       g.period += s.period;
       g.count += s.count;
@@ -284,10 +301,13 @@ class EventReport {
       // perf report drops such a sample before its histograms, whose statistics are the
       // header's sample count and event count.
       if (o_.hide_unresolved && unresolved(leaf_frame)) {
-        hidden_period_ += g.period;
-        hidden_samples_ += g.count;
+        if (g.member == 0) {
+          hidden_period_ += g.period;
+          hidden_samples_ += g.count;
+        }
         continue;
       }
+      const std::uint32_t m = g.member;
       // perf's thread filter marks the sample's entries like --dsos/--symbols do (and an
       // entry keeps the verdict of the sample that created it).
       const bool filtered = !passes_filters(leaf_frame) || !thread_passes(p_.threads[si.thread]);
@@ -299,19 +319,26 @@ class EventReport {
       // the one before it (fill_callchain_info() leaves it alone).
       char level = leaf_frame.kind == profile::FrameKind::kKernel ? 'k' : '.';
       Entry& le = entry_for(stack[leaf], si, filtered, level, false, g.count);
-      le.self += g.period;
-      le.nr_samples += g.count;
+      self_of(le, m) += g.period;
+      samples_of(le, m) += g.count;
       // perf counts a sample as kept when its leaf's entry is (hists__inc_nr_samples()
       // with he->filtered): that entry may have been made, and filtered, by an earlier
       // sample whose leaf failed the filter (a kernel leaf in children mode).
       if (!le.filtered) {
-        kept_period_ += g.period;
-        kept_samples_ += g.count;
+        if (m == 0) {
+          kept_period_ += g.period;
+          kept_samples_ += g.count;
+        } else {
+          member_kept_period_[m - 1] += g.period;
+          member_kept_samples_[m - 1] += g.count;
+        }
       }
       const auto leaf_idx = static_cast<std::uint32_t>(&le - entries_.data());
       const std::uint64_t chain_base = static_cast<std::uint64_t>(si.stack) << 16;
-      le.acc += g.period;
-      if (want_chains_) le.chains[chain_base] += g.period;
+      acc_of(le, m) += g.period;
+      // The call graphs are the leader's (the first event of a group).
+      const bool chains = want_chains_ && m == 0;
+      if (chains) le.chains[chain_base] += g.period;
       if (!children_) continue;
       le.max_depth = std::max(le.max_depth, hi - lo);
       seen.clear();
@@ -335,8 +362,8 @@ class EventReport {
         const auto idx = static_cast<std::uint32_t>(&e - entries_.data());
         if (std::find(seen.begin(), seen.end(), idx) != seen.end()) continue;
         seen.push_back(idx);
-        e.acc += g.period;
-        if (!want_chains_) continue;
+        acc_of(e, m) += g.period;
+        if (!chains) continue;
         std::uint64_t part = 0;  // 0 = the whole chain
         if (idx != leaf_idx) {
           part = callee_children_ ? (i + 1) & 0xffffu : i & 0xffffu;
@@ -368,6 +395,7 @@ class EventReport {
       });
     } else
       std::sort(rows.begin(), rows.end(), [&](const Entry* a, const Entry* b) {
+        // (perf's __hpp__sort_acc() compares the leader's children only, not a group's.)
         if (by_acc && a->acc != b->acc) return a->acc > b->acc;
         // perf's __hpp__sort_acc(): of a thread's entries of equal children period, the one
         // given the longer chain first (a caller above its callees; -g callee: the reverse).
@@ -375,6 +403,7 @@ class EventReport {
             p_.threads[a->thread].tid == p_.threads[b->thread].tid)
           return callee_children_ ? a->max_depth < b->max_depth : a->max_depth > b->max_depth;
         if (a->self != b->self) return a->self > b->self;
+        if (const int r = members_first(a->m_self, b->m_self); r != 0) return r < 0;
         return tie_break(*a, *b) < 0;
       });
     // --entries (perf top's screen): the first rows over the percent limit, which alone
@@ -416,6 +445,12 @@ class EventReport {
     const bool separated = !o_.field_separator.empty();
     if (!o_.quiet) {
       std::uint64_t n = o_.relative_percentage ? kept_samples_ : ev.total_samples - hidden_samples_;
+      std::uint64_t shown_period = total_period;
+      for (std::uint32_t m = 1; m < members_; ++m) {  // a group's header sums its members
+        n += o_.relative_percentage ? member_kept_samples_[m - 1]
+                                    : p_.events[event_ + m].total_samples;
+        shown_period += member_total(m);
+      }
       char unit = ' ';
       if (n > 1000) {
         n /= 1000;
@@ -429,10 +464,14 @@ class EventReport {
         n /= 1000;
         unit = 'G';
       }
-      out << "# Samples: " << n << unit << " of event '" << ev.name << "'";
+      if (members_ > 1)
+        out << "# Samples: " << n << unit << " of events '" << group_text() << "'";
+      else
+        out << "# Samples: " << n << unit << (in_group_ ? " of events '" : " of event '") << ev.name
+            << "'";
       if (!o_.time_slices.empty()) out << " (time slices: " << o_.time_slices << ")";
       out << "\n";
-      out << "# Event count (approx.): " << total_period << "\n#\n";
+      out << "# Event count (approx.): " << shown_period << "\n#\n";
       std::string hdr = "#";
       std::string dots = "#";
       for (std::size_t c = 0; c < cols_.size(); ++c) {
@@ -474,15 +513,24 @@ class EventReport {
         switch (col.kind) {
           case ColKind::kChildren:
             line += fmt::format("{:>8}", children_ ? percent(e->acc) : std::string("N/A"));
+            for (std::uint32_t m = 1; m < members_; ++m)
+              line += fmt::format(
+                  "{:>8}", children_ ? member_percent(m, e->m_acc[m - 1]) : std::string("N/A"));
             break;
           case ColKind::kSelf:
             line += fmt::format("{:>8}", percent(e->self));
+            for (std::uint32_t m = 1; m < members_; ++m)
+              line += fmt::format("{:>8}", member_percent(m, e->m_self[m - 1]));
             break;
           case ColKind::kSamples:
             line += fmt::format("{:>12}", e->nr_samples);
+            for (std::uint32_t m = 1; m < members_; ++m)
+              line += fmt::format("{:>12}", e->m_samples[m - 1]);
             break;
           case ColKind::kPeriod:
             line += fmt::format("{:>12}", e->self);  // perf: the self period
+            for (std::uint32_t m = 1; m < members_; ++m)
+              line += fmt::format("{:>12}", e->m_self[m - 1]);
             break;
           case ColKind::kKey:
             line += key_cell(cell_text(*e, col.key), col, c + 1 == cols_.size());
@@ -580,6 +628,29 @@ class EventReport {
       }
     }
     for (Key k : keys_) add_key(k);
+    // A group's value columns hold one value per member, each as wide as one.
+    for (auto& c : cols_)
+      if (c.kind != ColKind::kKey) c.width *= members_;
+  }
+
+  // A member's total: its event's, or with --percentage relative what passed the filters.
+  [[nodiscard]] std::uint64_t member_total(std::uint32_t m) const {
+    return o_.relative_percentage ? member_kept_period_[m - 1] : p_.events[event_ + m].total_period;
+  }
+  // A member's share of its own total (perf's group columns).
+  [[nodiscard]] std::string member_percent(std::uint32_t m, std::uint64_t v) const {
+    const auto total = member_total(m);
+    return pct(total > 0 ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0.0);
+  }
+  // perf's evsel__group_desc(): "anon group { cpu-clock, task-clock }".
+  [[nodiscard]] std::string group_text() const {
+    std::string out = group_name_.empty() ? std::string("anon group") : group_name_;
+    out += " { ";
+    for (std::uint32_t m = 0; m < members_; ++m) {
+      if (m > 0) out += ", ";
+      out += p_.events[event_ + m].name;
+    }
+    return out + " }";
   }
 
   static bool unresolved(const profile::Frame& f) { return f.function == "[unknown]"; }
@@ -630,6 +701,25 @@ class EventReport {
     std::uint64_t time = 0;    // the time bucket (Key::kTime)
     std::uint64_t parent = 0;  // parent_of() the stack (Key::kParent)
   };
+
+  // A member's values of an entry (member 0: the event, or the group's leader).
+  static std::uint64_t& self_of(Entry& e, std::uint32_t m) {
+    return m == 0 ? e.self : e.m_self[m - 1];
+  }
+  static std::uint64_t& acc_of(Entry& e, std::uint32_t m) {
+    return m == 0 ? e.acc : e.m_acc[m - 1];
+  }
+  static std::uint64_t& samples_of(Entry& e, std::uint32_t m) {
+    return m == 0 ? e.nr_samples : e.m_samples[m - 1];
+  }
+  // perf's __hpp__sort() for a group: the members' values in order after the leader's
+  // (equal leaders); 0 when all are equal.
+  [[nodiscard]] static int members_first(const std::vector<std::uint64_t>& a,
+                                         const std::vector<std::uint64_t>& b) {
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+      if (a[i] != b[i]) return a[i] > b[i] ? -1 : 1;
+    return 0;
+  }
 
   // perf's parent (--sort parent, -p): the first function of the sample's callchain, in
   // the order the call graph shows it (callers first with --children or -G), whose name
@@ -730,6 +820,11 @@ class EventReport {
       e.cpu = si.cpu;
       e.time = si.time;
       e.parent = si.parent;
+      if (members_ > 1) {
+        e.m_self.assign(members_ - 1, 0);
+        e.m_acc.assign(members_ - 1, 0);
+        e.m_samples.assign(members_ - 1, 0);
+      }
       e.filtered = filtered;
       e.level = level;
       e.raw = raw;
@@ -1094,6 +1189,9 @@ class EventReport {
   const profile::Profile& p_;
   const ReportOptions& o_;
   std::uint32_t event_;
+  std::uint32_t members_ = 1;  // events in the report: a group's, from event_ on
+  std::string group_name_;
+  bool in_group_ = false;  // one event of a group shown alone (--no-group): "of events"
   std::vector<Key> keys_;
   bool children_ = false;
   bool want_chains_ = false;
@@ -1110,6 +1208,7 @@ class EventReport {
   std::unordered_map<std::vector<std::uint64_t>, std::size_t, U64VecHash> index_;
   std::vector<std::uint64_t> key_buf_;
   std::vector<Col> cols_;
+  std::vector<std::uint64_t> member_kept_period_, member_kept_samples_;  // a group's others
   std::uint64_t kept_period_ = 0;  // samples that pass --dsos/--symbols (relative %)
   std::uint64_t kept_samples_ = 0;
   std::uint64_t hidden_period_ = 0;  // --hide-unresolved: samples left out of the totals
@@ -1136,10 +1235,24 @@ Result<void> write_report(std::ostream& out, const profile::Profile& profile,
   // section's (sections after the first start at "# Samples").
   if (!options.quiet) out << "#\n# Total Lost Samples: " << profile.lost_samples << "\n#\n";
   for (std::uint32_t ev = 0; ev < profile.events.size(); ++ev) {
-    if (profile.events[ev].total_samples == 0) continue;
-    EventReport r(profile, options, ev);
-    r.build();
-    r.print(out);
+    const profile::EventGroup* group = nullptr;
+    bool in_group = false;  // perf says "of events" for a group's leader, even alone
+    for (const auto& g : profile.event_groups) {
+      if (ev == g.leader) in_group = true;  // perf's evsel__is_group_event(): a leader
+      if (options.group && g.leader == ev && g.members > 1 &&
+          g.members <= profile.events.size() - ev)
+        group = &g;
+    }
+    const std::uint32_t members = group != nullptr ? group->members : 1;
+    std::uint64_t samples = 0;
+    for (std::uint32_t m = 0; m < members; ++m) samples += profile.events[ev + m].total_samples;
+    if (samples > 0) {
+      EventReport r(profile, options, ev, members, group != nullptr ? group->name : std::string(),
+                    in_group);
+      r.build();
+      r.print(out);
+    }
+    ev += members - 1;
   }
   if (!out) return fail(Errc::kIo, "writing the report failed");
   return {};

@@ -68,6 +68,9 @@ struct ReportOptions {
   std::string field_separator;
   /// --full-source-path: srcline and srcfile with the whole path of the source file.
   bool full_source_path = false;
+  /// --group / --no-group: an event group of the recording is one section, each entry
+  /// with a value per member (perf 6.1's default when the file has groups).
+  bool group = true;
   /// -p/--parent: the regex (POSIX extended, as perf) that names a sample's parent for the
   /// `parent` sort key; perf's default.
   std::string parent_regex = "^sys_|^do_page_fault";

@@ -179,5 +179,22 @@ same --may-be-empty sh_tid_relative --tid "${seq_tid:-0}" --percentage relative 
 same --may-be-empty sh_tid_hide_relative --tid "${seq_tid:-0}" -U --percentage relative -g none
 mv "$tmp/g.orig" "$tmp/g.data"
 
+# Event groups (-e '{cpu-clock,task-clock}'): one section per group with a value per
+# member (perf's default), --no-group's sections, and perfx record's group header (perf
+# shows perfx's recording as a group too).
+mv "$tmp/g.data" "$tmp/g.orig"
+for rec in perf "$PERFX"; do
+  $rec record -q -g -e '{cpu-clock,task-clock}' -F 999 -o "$tmp/g.data" -- "$fixture" 100000000 \
+    >/dev/null 2>&1 || { echo "$rec record of a group failed"; fail=1; continue; }
+  tag=$(basename "$rec")
+  same "group_$tag" -g none
+  same "group_self_$tag" --no-children -n
+  same "group_relative_$tag" --percentage relative --dsos sym_pinned -g none --no-children
+  same "group_off_$tag" --no-group --no-children -g none --sort sym
+  grep -q "of events 'anon group { cpu-clock, task-clock }'" "$tmp/perfx.group_$tag" ||
+    { echo "group_$tag: no group section"; fail=1; }
+done
+mv "$tmp/g.orig" "$tmp/g.data"
+
 [ $fail = 0 ] && echo "perfx report filters match perf report"
 exit $fail

@@ -623,6 +623,18 @@ int run_record(int argc, char** argv) {
     if (n > 0) cmdline[0] = std::string(self, static_cast<std::size_t>(n)) + " record";
     features.cmdline = cmdline;
   }
+  // HEADER_GROUP_DESC: each group of -e '{a,b}' by its leader, as perf writes it ("{anon_group}"
+  // for a group without a name); perf report then shows the group as one section.
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (events[i].group_leader >= 0 && static_cast<std::size_t>(events[i].group_leader) != i)
+      continue;
+    std::uint32_t members = 1;
+    for (const auto& e : events)
+      if (e.group_leader >= 0 && static_cast<std::size_t>(e.group_leader) == i && &e != &events[i])
+        ++members;
+    if (members > 1)
+      features.group_desc.push_back({"{anon_group}", static_cast<std::uint32_t>(i), members});
+  }
   {
     std::vector<std::pair<std::string, std::string>> tps;
     for (const auto& e : events) {

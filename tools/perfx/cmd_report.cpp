@@ -140,6 +140,10 @@ int run_report(int argc, char** argv) {
   app.add_flag("--no-demangle", no_demangle, "symbol names as the binaries have them");
   bool full_source_path = false;
   app.add_flag("--full-source-path", full_source_path, "srcline with the file's whole path");
+  bool group = true;
+  app.add_flag("--group,!--no-group", group,
+               "an event group is one section, a value per member (the default when the "
+               "recording has groups, as perf)");
   std::string parent_regex;
   app.add_option("-p,--parent", parent_regex,
                  "regex naming the parent function of a sample (adds the parent sort key; "
@@ -230,6 +234,7 @@ int run_report(int argc, char** argv) {
       ro.sort.emplace_back("parent");
   }
   ro.exclude_other = exclude_other;
+  ro.group = group;
   if (auto ok = report::validate_sort_keys(ro.sort); !ok) return error_exit(ok.error().message());
   ro.quiet = quiet;
   ro.show_total_period = show_total_period;

@@ -432,6 +432,41 @@ TEST(ReportTable, SocketOfTheSampleCpuFromTheTopology) {
   EXPECT_NE(s.find("   100.00%    -001\n"), std::string::npos) << s;
 }
 
+TEST(ReportTable, AnEventGroupIsOneSectionWithAValuePerMember) {
+  profile::Profile p = make_profile();  // event 0: b 60%, a 20%, irq 20%
+  profile::Event second{"task-clock", "nanoseconds"};
+  second.total_samples = 2;
+  second.total_period = 200;
+  p.events.push_back(second);
+  auto on_second = [](std::uint32_t stack) {
+    profile::Sample s = sample(stack, 0, 100);
+    s.event = 1;
+    return s;
+  };
+  p.samples.push_back(on_second(2));  // task-clock: irq 50%, a 50%
+  p.samples.push_back(on_second(1));
+  p.event_groups = {{"", 0, 2}};
+  ReportOptions o;
+  o.children = false;
+  o.graph = GraphMode::kNone;
+  o.sort = {"sym"};
+  o.show_nr_samples = true;
+  std::string s = run(o, p);
+  EXPECT_NE(s.find("# Samples: 7  of events 'anon group { cpu-clock, task-clock }'\n"
+                   "# Event count (approx.): 700\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("#         Overhead                   Samples  Symbol"), std::string::npos) << s;
+  EXPECT_NE(s.find("    60.00%   0.00%             3           0  [.] b\n"), std::string::npos)
+      << s;
+  // Equal leaders (20%): the member's value decides; both rows are shown.
+  EXPECT_LT(s.find("20.00%  50.00%"), s.find("20.00%  50.00%", s.find("20.00%  50.00%") + 1)) << s;
+  o.group = false;  // --no-group: a section per event, the leader's "of events"
+  s = run(o, p);
+  EXPECT_NE(s.find("of events 'cpu-clock'"), std::string::npos) << s;
+  EXPECT_NE(s.find("of event 'task-clock'"), std::string::npos) << s;
+}
+
 TEST(ReportTable, BadSortKeyIsAnError) {
   EXPECT_FALSE(validate_sort_keys({"dso", "bogus"}).has_value());
   EXPECT_NE(validate_sort_keys({"bogus"}).error().message().find("bogus"), std::string::npos);
