@@ -208,8 +208,8 @@ class EventReport {
         group_name_(std::move(group_name)),
         in_group_(in_group),
         keys_(entry_keys(o)),
-        member_kept_period_(members - 1, 0),
-        member_kept_samples_(members - 1, 0) {
+        kept_period_(members, 0),
+        kept_samples_(members, 0) {
     for (std::size_t i = 0; i < keys_.size(); ++i) {
       if (keys_[i] == Key::kSrcline || keys_[i] == Key::kSrcfile) lazy_.push_back({i, {}});
     }
@@ -325,13 +325,8 @@ class EventReport {
       // with he->filtered): that entry may have been made, and filtered, by an earlier
       // sample whose leaf failed the filter (a kernel leaf in children mode).
       if (!le.filtered) {
-        if (m == 0) {
-          kept_period_ += g.period;
-          kept_samples_ += g.count;
-        } else {
-          member_kept_period_[m - 1] += g.period;
-          member_kept_samples_[m - 1] += g.count;
-        }
+        kept_period_[m] += g.period;
+        kept_samples_[m] += g.count;
       }
       const auto leaf_idx = static_cast<std::uint32_t>(&le - entries_.data());
       const std::uint64_t chain_base = static_cast<std::uint64_t>(si.stack) << 16;
@@ -377,7 +372,7 @@ class EventReport {
   void print(std::ostream& out) {
     const auto& ev = p_.events[event_];
     const std::uint64_t total_period =
-        o_.relative_percentage ? kept_period_ : ev.total_period - hidden_period_;
+        o_.relative_percentage ? kept_period_[0] : ev.total_period - hidden_period_;
     const double total = static_cast<double>(total_period);
     // The entries the --dsos/--symbols filters let through (perf's hist_entry::filtered).
     std::vector<const Entry*> rows;
@@ -408,14 +403,17 @@ class EventReport {
       });
     // --entries (perf top's screen): the first rows over the percent limit, which alone
     // size the columns (hists__output_recalc_col_len()).
+    // --percent-limit: an entry's shown share (children or self) below it.
+    auto below_limit = [&](const Entry* e) {
+      const double shown =
+          total > 0 ? 100.0 * static_cast<double>(by_acc ? e->acc : e->self) / total : 0.0;
+      return o_.percent_limit > 0 && shown < o_.percent_limit;
+    };
     if (o_.max_entries > 0) {
       std::vector<const Entry*> first;
       for (const auto* e : rows) {
         if (first.size() == o_.max_entries) break;
-        const double share =
-            total > 0 ? 100.0 * static_cast<double>(by_acc ? e->acc : e->self) / total : 0.0;
-        if (o_.percent_limit > 0 && share < o_.percent_limit) continue;
-        first.push_back(e);
+        if (!below_limit(e)) first.push_back(e);
       }
       rows = std::move(first);
     }
@@ -444,11 +442,11 @@ class EventReport {
     }
     const bool separated = !o_.field_separator.empty();
     if (!o_.quiet) {
-      std::uint64_t n = o_.relative_percentage ? kept_samples_ : ev.total_samples - hidden_samples_;
+      std::uint64_t n =
+          o_.relative_percentage ? kept_samples_[0] : ev.total_samples - hidden_samples_;
       std::uint64_t shown_period = total_period;
       for (std::uint32_t m = 1; m < members_; ++m) {  // a group's header sums its members
-        n += o_.relative_percentage ? member_kept_samples_[m - 1]
-                                    : p_.events[event_ + m].total_samples;
+        n += o_.relative_percentage ? kept_samples_[m] : p_.events[event_ + m].total_samples;
         shown_period += member_total(m);
       }
       char unit = ' ';
@@ -497,9 +495,7 @@ class EventReport {
       return pct(total > 0 ? 100.0 * static_cast<double>(v) / total : 0.0);
     };
     for (const auto* e : rows) {
-      const double shown =
-          total > 0 ? 100.0 * static_cast<double>(by_acc ? e->acc : e->self) / total : 0.0;
-      if (o_.percent_limit > 0 && shown < o_.percent_limit) continue;
+      if (below_limit(e)) continue;
       std::string line = separated ? "" : " ";
       for (std::size_t c = 0; c < cols_.size(); ++c) {
         const Col& col = cols_[c];
@@ -635,7 +631,7 @@ class EventReport {
 
   // A member's total: its event's, or with --percentage relative what passed the filters.
   [[nodiscard]] std::uint64_t member_total(std::uint32_t m) const {
-    return o_.relative_percentage ? member_kept_period_[m - 1] : p_.events[event_ + m].total_period;
+    return o_.relative_percentage ? kept_period_[m] : p_.events[event_ + m].total_period;
   }
   // A member's share of its own total (perf's group columns).
   [[nodiscard]] std::string member_percent(std::uint32_t m, std::uint64_t v) const {
@@ -905,57 +901,55 @@ class EventReport {
     const auto& ta = p_.threads[a.thread];
     const auto& tb = p_.threads[b.thread];
     auto num = [](std::int64_t x, std::int64_t y) { return x < y ? -1 : (x > y ? 1 : 0); };
-    {
-      int r = 0;
-      switch (keys_[c]) {
-        case Key::kComm:
-          r = ta.comm.compare(tb.comm);
-          break;
-        case Key::kPid:
-          r = num(ta.tid, tb.tid);
-          break;
-        case Key::kTid:
-          r = num(ta.tid, tb.tid);
-          break;
-        case Key::kDso:
-          // perf's sort__dso_sort(): an entry without a map (perf's "[unknown]") after the
-          // others (cmp_null).
-          if ((fa.dso == "[unknown]") != (fb.dso == "[unknown]"))
-            r = fa.dso == "[unknown]" ? 1 : -1;
-          else
-            r = fa.dso.compare(fb.dso);
-          break;
-        case Key::kSym:
-          // perf's sort__sym_sort(): unresolved after resolved (cmp_null).
-          if (unresolved(fa) != unresolved(fb))
-            r = unresolved(fa) ? 1 : -1;
-          else if (unresolved(fa))
-            r = num(static_cast<std::int64_t>(shown_address(fa, a.raw)),
-                    static_cast<std::int64_t>(shown_address(fb, b.raw)));
-          else
-            r = fa.function.compare(fb.function);
-          break;
-        case Key::kCpu:
-          r = num(a.cpu, b.cpu);
-          break;
-        case Key::kSocket:
-          r = num(socket_of(a.cpu), socket_of(b.cpu));
-          break;
-        case Key::kParent:  // perf's sort__parent_cmp(): [other] last, names ascending
-          if ((a.parent == kNoParent) != (b.parent == kNoParent))
-            r = a.parent == kNoParent ? 1 : -1;
-          else if (a.parent != kNoParent)
-            r = strs_.name(a.parent).compare(strs_.name(b.parent));
-          break;
-        case Key::kTime:  // earlier first (as perf 6.1 orders equal entries)
-          r = num(static_cast<std::int64_t>(a.time), static_cast<std::int64_t>(b.time));
-          break;
-        default:
-          r = cell_text(a, c).compare(cell_text(b, c));
-          break;
-      }
-      return r;
+    int r = 0;
+    switch (keys_[c]) {
+      case Key::kComm:
+        r = ta.comm.compare(tb.comm);
+        break;
+      case Key::kPid:
+        r = num(ta.tid, tb.tid);
+        break;
+      case Key::kTid:
+        r = num(ta.tid, tb.tid);
+        break;
+      case Key::kDso:
+        // perf's sort__dso_sort(): an entry without a map (perf's "[unknown]") after the
+        // others (cmp_null).
+        if ((fa.dso == "[unknown]") != (fb.dso == "[unknown]"))
+          r = fa.dso == "[unknown]" ? 1 : -1;
+        else
+          r = fa.dso.compare(fb.dso);
+        break;
+      case Key::kSym:
+        // perf's sort__sym_sort(): unresolved after resolved (cmp_null).
+        if (unresolved(fa) != unresolved(fb))
+          r = unresolved(fa) ? 1 : -1;
+        else if (unresolved(fa))
+          r = num(static_cast<std::int64_t>(shown_address(fa, a.raw)),
+                  static_cast<std::int64_t>(shown_address(fb, b.raw)));
+        else
+          r = fa.function.compare(fb.function);
+        break;
+      case Key::kCpu:
+        r = num(a.cpu, b.cpu);
+        break;
+      case Key::kSocket:
+        r = num(socket_of(a.cpu), socket_of(b.cpu));
+        break;
+      case Key::kParent:  // perf's sort__parent_cmp(): [other] last, names ascending
+        if ((a.parent == kNoParent) != (b.parent == kNoParent))
+          r = a.parent == kNoParent ? 1 : -1;
+        else if (a.parent != kNoParent)
+          r = strs_.name(a.parent).compare(strs_.name(b.parent));
+        break;
+      case Key::kTime:  // earlier first (as perf 6.1 orders equal entries)
+        r = num(static_cast<std::int64_t>(a.time), static_cast<std::int64_t>(b.time));
+        break;
+      default:
+        r = cell_text(a, c).compare(cell_text(b, c));
+        break;
     }
+    return r;
   }
 
   [[nodiscard]] std::string cell_text(const Entry& e, std::size_t c) const {
@@ -1208,9 +1202,9 @@ class EventReport {
   std::unordered_map<std::vector<std::uint64_t>, std::size_t, U64VecHash> index_;
   std::vector<std::uint64_t> key_buf_;
   std::vector<Col> cols_;
-  std::vector<std::uint64_t> member_kept_period_, member_kept_samples_;  // a group's others
-  std::uint64_t kept_period_ = 0;  // samples that pass --dsos/--symbols (relative %)
-  std::uint64_t kept_samples_ = 0;
+  // Per member (the event, or a group's leader first): samples that pass --dsos/--symbols
+  // (relative %).
+  std::vector<std::uint64_t> kept_period_, kept_samples_;
   std::uint64_t hidden_period_ = 0;  // --hide-unresolved: samples left out of the totals
   std::uint64_t hidden_samples_ = 0;
 };

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <ranges>
 #include <span>
 
 #include "core/byte_reader.hpp"
@@ -167,27 +168,18 @@ SrclineAnswer SrclineCache::record_answer(std::uint32_t offset) const {
   return make_answer(name, line);
 }
 
+std::uint64_t SrclineCache::entry_address(std::size_t i) const {
+  std::uint64_t a = 0;  // read through memcpy: the mapped entries are not aligned
+  std::memcpy(&a, file_->text().data() + entries_at_ + i * kEntrySize, sizeof a);
+  return a;
+}
+
 std::optional<SrclineAnswer> SrclineCache::find(std::uint64_t addr) const {
-  if (entries_ > 0) {
-    // A binary search over the mapped entries, read through memcpy (unaligned).
-    const char* table = file_->text().data() + entries_at_;
-    auto addr_at = [table](std::size_t i) {
-      std::uint64_t a = 0;
-      std::memcpy(&a, table + i * kEntrySize, sizeof a);
-      return a;
-    };
-    std::size_t lo = 0;
-    std::size_t hi = entries_;
-    while (lo < hi) {
-      const std::size_t mid = lo + (hi - lo) / 2;
-      if (addr_at(mid) < addr) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    if (lo < entries_ && addr_at(lo) == addr) return entry_answer(lo);
-  }
+  // A binary search over the mapped entries' indices, by their addresses.
+  const auto indices = std::views::iota(std::size_t{0}, entries_);
+  const auto at = std::ranges::lower_bound(indices, addr, {},
+                                           [this](std::size_t i) { return entry_address(i); });
+  if (at != indices.end() && entry_address(*at) == addr) return entry_answer(*at);
   const auto it = std::lower_bound(appended_.begin(), appended_.end(), addr,
                                    [](const auto& e, std::uint64_t a) { return e.first < a; });
   if (it == appended_.end() || it->first != addr) return std::nullopt;
@@ -197,11 +189,7 @@ std::optional<SrclineAnswer> SrclineCache::find(std::uint64_t addr) const {
 SrclineMemo SrclineCache::all() const {
   SrclineMemo out;
   out.reserve(size());
-  for (std::size_t i = 0; i < entries_; ++i) {
-    std::uint64_t addr = 0;
-    std::memcpy(&addr, file_->text().data() + entries_at_ + i * kEntrySize, sizeof addr);
-    out.try_emplace(addr, entry_answer(i));
-  }
+  for (std::size_t i = 0; i < entries_; ++i) out.try_emplace(entry_address(i), entry_answer(i));
   for (const auto& [addr, offset] : appended_)
     if (!out.contains(addr)) out.try_emplace(addr, record_answer(offset));
   return out;

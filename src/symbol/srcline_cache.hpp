@@ -76,6 +76,7 @@ class SrclineCache {
   [[nodiscard]] SrclineMemo all() const;
 
  private:
+  [[nodiscard]] std::uint64_t entry_address(std::size_t i) const;
   [[nodiscard]] SrclineAnswer entry_answer(std::size_t i) const;
   [[nodiscard]] SrclineAnswer record_answer(std::uint32_t offset) const;
 

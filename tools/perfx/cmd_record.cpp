@@ -125,19 +125,31 @@ Result<int> parse_clockid(std::string name) {
               name);
 }
 
-// --max-size: bytes, with perf's B/K/M/G suffixes.
-Result<std::uint64_t> parse_size(const std::string& text) {
+// perf's parse_tag_value(): a count > 0 and one of `tags` right after it, scaled by the
+// tag's multiplier; nullopt otherwise.
+using Tags = std::initializer_list<std::pair<std::string_view, std::uint64_t>>;
+std::optional<std::uint64_t> tagged_count(const std::string& text, Tags tags) {
   char* end = nullptr;
   const unsigned long long n = std::strtoull(text.c_str(), &end, 10);
-  const std::string unit(end == nullptr ? "" : end);
-  std::uint64_t mul = 0;
-  if (unit.empty() || unit == "B" || unit == "b") mul = 1;
-  if (unit == "K" || unit == "k") mul = 1024;
-  if (unit == "M" || unit == "m") mul = 1024 * 1024;
-  if (unit == "G" || unit == "g") mul = 1024ULL * 1024 * 1024;
-  if (end == text.c_str() || mul == 0 || n == 0)
-    return fail(Errc::kInvalidArgument, "--max-size '{}': expected a size like 100M", text);
-  return n * mul;
+  if (end == text.c_str() || n == 0) return std::nullopt;
+  for (const auto& [tag, mul] : tags)
+    if (std::string_view(end) == tag) return n * mul;
+  return std::nullopt;
+}
+
+// --max-size: bytes, with perf's B/K/M/G suffixes.
+Result<std::uint64_t> parse_size(const std::string& text) {
+  if (auto n = tagged_count(text, {{"", 1},
+                                   {"B", 1},
+                                   {"b", 1},
+                                   {"K", 1024},
+                                   {"k", 1024},
+                                   {"M", 1024 * 1024},
+                                   {"m", 1024 * 1024},
+                                   {"G", 1024ULL << 20},
+                                   {"g", 1024ULL << 20}}))
+    return *n;
+  return fail(Errc::kInvalidArgument, "--max-size '{}': expected a size like 100M", text);
 }
 
 // --switch-output: SIGUSR2 (signal), a size (B/K/M/G) or a time (s/m/h/d), perf's tags.
@@ -155,21 +167,14 @@ Result<SwitchOutput> parse_switch_output(const std::string& text) {
     sw.signal = true;
     return sw;
   }
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(text.c_str(), &end, 10);
-  const std::string unit(end == nullptr ? "" : end);
-  auto tag = [&](std::initializer_list<std::pair<const char*, std::uint64_t>> tags) {
-    for (const auto& [t, mul] : tags)
-      if (unit == t) return mul;
-    return std::uint64_t{0};
-  };
-  if (end != text.c_str() && n > 0 && std::isdigit(static_cast<unsigned char>(text[0]))) {
-    if (const auto mul = tag({{"B", 1}, {"K", 1024}, {"M", 1024 * 1024}, {"G", 1024ULL << 20}})) {
-      sw.size = n * mul;
+  if (std::isdigit(static_cast<unsigned char>(text[0]))) {
+    if (auto size =
+            tagged_count(text, {{"B", 1}, {"K", 1024}, {"M", 1024 * 1024}, {"G", 1024ULL << 20}})) {
+      sw.size = *size;
       return sw;
     }
-    if (const auto mul = tag({{"s", 1}, {"m", 60}, {"h", 3600}, {"d", 86400}})) {
-      sw.seconds = n * mul;
+    if (auto seconds = tagged_count(text, {{"s", 1}, {"m", 60}, {"h", 3600}, {"d", 86400}})) {
+      sw.seconds = *seconds;
       return sw;
     }
   }
@@ -625,15 +630,13 @@ int run_record(int argc, char** argv) {
   }
   // HEADER_GROUP_DESC: each group of -e '{a,b}' by its leader, as perf writes it ("{anon_group}"
   // for a group without a name); perf report then shows the group as one section.
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    if (events[i].group_leader >= 0 && static_cast<std::size_t>(events[i].group_leader) != i)
-      continue;
-    std::uint32_t members = 1;
-    for (const auto& e : events)
-      if (e.group_leader >= 0 && static_cast<std::size_t>(e.group_leader) == i && &e != &events[i])
-        ++members;
-    if (members > 1)
-      features.group_desc.push_back({"{anon_group}", static_cast<std::uint32_t>(i), members});
+  {
+    std::vector<std::uint32_t> members(events.size(), 0);  // by leader
+    for (std::size_t i = 0; i < events.size(); ++i)
+      ++members[events[i].group_leader >= 0 ? static_cast<std::size_t>(events[i].group_leader) : i];
+    for (std::size_t i = 0; i < events.size(); ++i)
+      if (members[i] > 1)
+        features.group_desc.push_back({"{anon_group}", static_cast<std::uint32_t>(i), members[i]});
   }
   {
     std::vector<std::pair<std::string, std::string>> tps;
