@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <ranges>
 #include <span>
 
 #include "core/byte_reader.hpp"
@@ -175,11 +174,19 @@ std::uint64_t SrclineCache::entry_address(std::size_t i) const {
 }
 
 std::optional<SrclineAnswer> SrclineCache::find(std::uint64_t addr) const {
-  // A binary search over the mapped entries' indices, by their addresses.
-  const auto indices = std::views::iota(std::size_t{0}, entries_);
-  const auto at = std::ranges::lower_bound(indices, addr, {},
-                                           [this](std::size_t i) { return entry_address(i); });
-  if (at != indices.end() && entry_address(*at) == addr) return entry_answer(*at);
+  // A binary search over the mapped entries (std::ranges over an iota view would say it
+  // shorter, but clang 14 rejects libstdc++ 12's ranges).
+  std::size_t lo = 0;
+  std::size_t hi = entries_;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (entry_address(mid) < addr) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo < entries_ && entry_address(lo) == addr) return entry_answer(lo);
   const auto it = std::lower_bound(appended_.begin(), appended_.end(), addr,
                                    [](const auto& e, std::uint64_t a) { return e.first < a; });
   if (it == appended_.end() || it->first != addr) return std::nullopt;
