@@ -26,15 +26,21 @@
 
 namespace perfx {
 
+class EventHandle;  // perfx/event_handle.hpp
+
 /// How far a value can be trusted (perf stat's marks).
 enum class Trust : std::uint8_t {
   kCounted,       ///< ran the whole time it was enabled: exact
   kScaled,        ///< multiplexed: value = raw * enabled / running, an estimate ("(xx.xx%)")
   kNotCounted,    ///< opened but never scheduled (running == 0): "<not counted>"
   kNotSupported,  ///< could not be opened on this machine (ENOENT/EOPNOTSUPP): "<not supported>"
+  /// Opened and ran, but this machine never delivers the event (a hardware breakpoint
+  /// under a hypervisor that drops debug traps): the value (0) says nothing about the
+  /// program. CounterSnapshot::Event::note says why.
+  kCannotFire,
 };
 
-/// "counted", "scaled", "not counted", "not supported".
+/// "counted", "scaled", "not counted", "not supported", "cannot fire".
 const char* trust_name(Trust trust) noexcept;
 
 /// One raw reading of one event instance (one fd): what read(2) returned.
@@ -61,6 +67,12 @@ struct Count {
   Trust trust = Trust::kNotCounted;
 };
 
+/// One sentence on what `c` means, for values that are not plainly counted: "never
+/// enabled (time_enabled 0)", "enabled 1200 ns but never scheduled on the PMU
+/// (time_running 0)", "multiplexed: ran 42.00% of the time, value scaled", ...; "counted"
+/// for an exact value.
+std::string explain_count(const Count& c);
+
 /// Scaling of one instance: value x enabled / running when 0 < running < enabled;
 /// kNotCounted when running or enabled is 0.
 Count scale_count(const RawCount& c) noexcept;
@@ -71,7 +83,13 @@ Count scale_count(const RawCount& c) noexcept;
 Count sum_counts(std::span<const RawCount> instances) noexcept;
 
 /// One event to open: a display name and its attr (type, config, exclude_* ... filled;
-/// read_format, disabled, inherit and enable_on_exec are set by CounterSet).
+/// disabled, inherit and enable_on_exec are set by CounterSet).
+///
+/// read_format: the caller's bits are kept (PERF_FORMAT_ID, PERF_FORMAT_LOST, and
+/// PERF_FORMAT_GROUP on a lone event), and CounterSet adds what it needs:
+/// TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING (scaling, "never ran"), ID (matching group
+/// members) and GROUP for a grouped spec; LOST is added when read_format is 0 (the
+/// default) and the kernel has it. The snapshot's attr shows what was opened.
 struct CounterEvent {
   std::string name;
   raw::EventAttr attr{};
@@ -132,7 +150,13 @@ struct CounterSnapshot {
     raw::EventAttr attr{};  ///< the attr as opened
     bool supported = true;  ///< false: open failed with ENOENT/EOPNOTSUPP/ENODEV
     std::string error;      ///< why it is not supported (explained message)
+    /// The value cannot be trusted whatever it reads (hardware breakpoints that never
+    /// fire here): totals are Trust::kCannotFire and `note` says why.
+    bool cannot_fire = false;
+    std::string note;  ///< why `cannot_fire`, empty otherwise
     std::vector<RawCount> instances;
+    /// Kernel id (PERF_EVENT_IOC_ID) of each instance, same layout; 0 where not opened.
+    std::vector<std::uint64_t> ids;
   };
   std::vector<int> cpus;       ///< CPU of each instance column (-1 = any CPU)
   std::vector<pid_t> threads;  ///< thread of each row (-1 = all tasks, 0 = self)
@@ -172,11 +196,16 @@ CounterSnapshot delta(const CounterSnapshot& now, const CounterSnapshot& before)
 class CounterSet {
  public:
   /// Opens every event of every group on every (cpu, thread) of `target`. Events the
-  /// machine cannot count (ENOENT/EOPNOTSUPP/ENODEV) are kept as not supported and the
-  /// rest go on, as perf stat does. Any other failure (EACCES, EMFILE, ESRCH, EINVAL...)
-  /// is returned with an explained message naming the event, e.g. "opening event
-  /// 'task-clock' (cpu 0): system-wide counting (-a) needs perf_event_paranoid <= 0 (it
-  /// is 2) or CAP_PERFMON; ...". Everything starts disabled (or armed for exec).
+  /// machine cannot count (ENOENT/EOPNOTSUPP/ENODEV, and EINVAL where no attr field is
+  /// at fault: perf stat's <not supported>) are kept as not supported and the rest go on.
+  /// An EINVAL caused by a field the caller set wrong (a bad clockid, bp_len, a
+  /// sample_period with bit 63, inherit with PERF_SAMPLE_READ, ...) is a
+  /// kInvalidArgument error naming that field. Any other failure (EACCES, EMFILE,
+  /// ESRCH...) is returned with an explained message naming the event, e.g. "opening
+  /// event 'task-clock' (cpu 0): system-wide counting (-a) needs perf_event_paranoid <= 0
+  /// (it is 2) or CAP_PERFMON; ...". Everything starts disabled (or armed for exec).
+  /// Breakpoint events on a machine where breakpoints never fire are opened and marked
+  /// `cannot_fire` (their totals are Trust::kCannotFire).
   static Result<CounterSet> open(std::span<const CounterGroupSpec> groups,
                                  const CountTarget& target);
 
@@ -195,6 +224,16 @@ class CounterSet {
   Result<void> reset();
   /// Reads every group (one read per leader fd).
   [[nodiscard]] Result<CounterSnapshot> read() const;
+
+  /// The fd of every instance of event `ev` (layout of CounterSnapshot::Event::instances),
+  /// as handles carrying every ioctl; invalid handles where the event is not supported.
+  /// Borrowed: valid while this set lives.
+  [[nodiscard]] std::vector<EventHandle> handles(std::size_t ev) const;
+  /// The group leaders' handles (one per group per instance), in open order: ENABLE,
+  /// DISABLE and RESET with IocScope::kGroup act on whole groups through them.
+  [[nodiscard]] std::vector<EventHandle> leaders() const;
+  /// Kernel ids of every instance of event `ev` (0 where not opened).
+  [[nodiscard]] std::vector<std::uint64_t> ids(std::size_t ev) const;
 
   /// Number of events (flattened over groups).
   [[nodiscard]] std::size_t size() const noexcept;

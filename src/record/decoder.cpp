@@ -549,4 +549,14 @@ Result<SampleId> decode_sample_id(std::span<const std::byte> record, const Sampl
   return parse_sample_id(r, layout.sample_type);
 }
 
+Result<ReadValues> decode_read_format(std::span<const std::byte> bytes, std::uint64_t read_format) {
+  ByteReader r(bytes);
+  ReadValues v = decode_read_values(r, read_format);
+  if (!r.ok()) {
+    return fail(Errc::kMalformedData, "read_format {:#x}: {} bytes are too short for the layout",
+                read_format, bytes.size());
+  }
+  return v;
+}
+
 }  // namespace perfx::record

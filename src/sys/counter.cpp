@@ -10,6 +10,10 @@
 #include <cstring>
 #include <optional>
 
+#include <fmt/format.h>
+
+#include "perfx/event_handle.hpp"
+#include "sys/breakpoint_check.hpp"
 #include "sys/explain.hpp"
 #include "sys/ioctl.hpp"
 #include "sys/perf_event_open.hpp"
@@ -27,6 +31,35 @@ const char* trust_name(Trust trust) noexcept {
       return "not counted";
     case Trust::kNotSupported:
       return "not supported";
+    case Trust::kCannotFire:
+      return "cannot fire";
+  }
+  return "?";
+}
+
+std::string explain_count(const Count& c) {
+  switch (c.trust) {
+    case Trust::kCounted:
+      return "counted";
+    case Trust::kScaled:
+      return fmt::format(
+          "multiplexed: ran {:.2f}% of the time it was enabled, value scaled from {} to "
+          "an estimate",
+          c.running_pct, c.raw);
+    case Trust::kNotSupported:
+      return "not supported: the event could not be opened on this machine";
+    case Trust::kCannotFire:
+      return "cannot fire: the event opened but this machine never delivers it, so its "
+             "value says nothing about the program";
+    case Trust::kNotCounted:
+      if (c.time_enabled == 0) {
+        return "not counted: never enabled (time_enabled 0): enable the event (or let the "
+               "workload exec with enable_on_exec) before reading";
+      }
+      return fmt::format(
+          "not counted: enabled {} ns but never scheduled on the PMU (time_running 0): "
+          "the counters were busy, or the task never ran while enabled",
+          c.time_enabled);
   }
   return "?";
 }
@@ -134,6 +167,16 @@ CountTarget CountTarget::cgroup(int cgroup_fd, std::vector<int> cpus) {
   return t;
 }
 
+namespace {
+
+/// An event that cannot fire here is never "counted", whatever it read.
+Count with_event_trust(const CounterSnapshot::Event& e, Count c) {
+  if (e.cannot_fire) c.trust = Trust::kCannotFire;
+  return c;
+}
+
+}  // namespace
+
 Count CounterSnapshot::total(std::size_t ev) const {
   const Event& e = events.at(ev);
   if (!e.supported) {
@@ -142,7 +185,7 @@ Count CounterSnapshot::total(std::size_t ev) const {
     c.running_pct = 0;
     return c;
   }
-  return sum_counts(e.instances);
+  return with_event_trust(e, sum_counts(e.instances));
 }
 
 Count CounterSnapshot::for_cpu(std::size_t ev, std::size_t cpu_index) const {
@@ -160,7 +203,7 @@ Count CounterSnapshot::for_cpus(std::size_t ev, std::span<const std::size_t> cpu
   std::vector<RawCount> part;
   for (std::size_t ci : cpu_indices)
     for (std::size_t t = 0; t < nt; ++t) part.push_back(e.instances.at(ci * nt + t));
-  return sum_counts(part);
+  return with_event_trust(e, sum_counts(part));
 }
 
 Count CounterSnapshot::for_thread(std::size_t ev, std::size_t thread_index) const {
@@ -175,7 +218,7 @@ Count CounterSnapshot::for_thread(std::size_t ev, std::size_t thread_index) cons
   for (std::size_t c = 0; c < cpus.size(); ++c) {
     part.push_back(e.instances.at(c * nt + thread_index));
   }
-  return sum_counts(part);
+  return with_event_trust(e, sum_counts(part));
 }
 
 CounterSnapshot delta(const CounterSnapshot& now, const CounterSnapshot& before) {
@@ -195,6 +238,8 @@ namespace {
 /// PERF_FORMAT_LOST arrived in Linux 6.0; older kernels reject the bit with EINVAL.
 std::atomic<bool> g_lost_format_ok{true};
 
+/// What CounterSet needs whatever the caller asked: the times (scaling, "never ran")
+/// and the ids (matching group members in a group read).
 constexpr std::uint64_t kBaseFormat =
     PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
 #ifdef PERF_FORMAT_LOST
@@ -212,10 +257,9 @@ struct Member {
 
 /// One group (or lone event) on one (cpu, thread).
 struct GroupInstance {
-  std::size_t instance = 0;  // cpu_index * nthreads + thread_index
-  bool group_format = false;
-  bool lost_format = false;
-  std::vector<Member> members;  // members[0] is the leader
+  std::size_t instance = 0;       // cpu_index * nthreads + thread_index
+  std::uint64_t read_format = 0;  // the leader's, as opened: the layout of read()
+  std::vector<Member> members;    // members[0] is the leader
 };
 
 }  // namespace
@@ -294,6 +338,17 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
   if (cpus.empty()) {
     return fail(Errc::kInvalidArgument, "system-wide and cgroup counting need a CPU list");
   }
+  // Breakpoints that open but never fire (some hypervisors) would read 0 as "counted".
+  // The self-test runs before our own breakpoints take debug registers.
+  bool silent_breakpoints = false;
+  for (const CounterGroupSpec& g : groups) {
+    for (const CounterEvent& ev : g.events) {
+      if (ev.attr.type == PERF_TYPE_BREAKPOINT && !silent_breakpoints) {
+        silent_breakpoints = sys::check_hardware_breakpoints() == sys::BreakpointCheck::kSilent;
+        if (!silent_breakpoints) break;
+      }
+    }
+  }
   for (const CounterGroupSpec& g : groups) {
     for (const CounterEvent& ev : g.events) {
       if (ev.cgroup_fd >= 0 && target.kind == CountTarget::Kind::kThreads) {
@@ -328,6 +383,11 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
       se.name = ev.name;
       se.attr = ev.attr;
       se.instances.assign(ninst, RawCount{});
+      se.ids.assign(ninst, 0);
+      if (silent_breakpoints && ev.attr.type == PERF_TYPE_BREAKPOINT) {
+        se.cannot_fire = true;
+        se.note = sys::kSilentBreakpointsReason;
+      }
       shape.events.push_back(std::move(se));
     }
     const bool grouped = g.grouped && g.events.size() > 1;
@@ -345,7 +405,9 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
           const bool is_leader = gi.members.empty();
           raw::EventAttr attr = se.attr;
           attr.size = raw::kAttrSizeVer8;
-          attr.read_format = kBaseFormat | kLostFormat |
+          // The caller's read_format is kept; CounterSet adds what it needs.
+          attr.read_format = se.attr.read_format | kBaseFormat |
+                             (se.attr.read_format == 0 ? kLostFormat : std::uint64_t{0}) |
                              (grouped ? std::uint64_t{PERF_FORMAT_GROUP} : std::uint64_t{0});
           attr.disabled = is_leader ? 1 : 0;  // kernel behaviour 5
           attr.enable_on_exec = (is_leader && target.enable_on_exec) ? 1 : 0;
@@ -388,6 +450,14 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
             req.flags = ev_flags;
             req.target_hint = target_hint;
             req.auto_user_only = auto_user;
+            if (err == EINVAL) {
+              // A field the caller set wrong is an error, not "<not supported>".
+              if (auto field = sys::attr_field_error(req)) {
+                return tl::unexpected(Error(Errc::kInvalidArgument,
+                                            fmt::format("opening event '{}': {}", se.name, *field),
+                                            EINVAL));
+              }
+            }
             Error e = err != 0 ? sys::explain_open_error(err, req, get_readings()) : fd.error();
             if (err != 0 && sys::is_unsupported_event_errno(err)) {
               se.supported = false;
@@ -402,9 +472,10 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
           auto id = sys::ioc_id(m.fd.get());
           if (!id) return tl::unexpected(std::move(id).error().context("event '{}'", se.name));
           m.id = *id;
+          se.ids[inst] = *id;
+          se.attr.read_format = attr.read_format;  // as opened
           gi.instance = inst;
-          gi.group_format = grouped;
-          gi.lost_format = (attr.read_format & kLostFormat) != 0;
+          if (is_leader) gi.read_format = attr.read_format;
           gi.members.push_back(std::move(m));
         }
         for (auto& gi : opened) {
@@ -437,61 +508,51 @@ Result<void> CounterSet::reset() {
   return {};
 }
 
-namespace {
-
-Result<std::vector<std::uint64_t>> read_words(int fd, std::size_t words) {
-  std::vector<std::uint64_t> buf(words, 0);
-  const std::size_t bytes = words * sizeof(std::uint64_t);
-  for (;;) {
-    const ssize_t n = ::read(fd, buf.data(), bytes);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return fail_errno(errno, "reading a counter");
-    if (static_cast<std::size_t>(n) < 8 || static_cast<std::size_t>(n) % 8 != 0) {
-      return fail(Errc::kMalformedData, "reading a counter: short read of {} bytes", n);
-    }
-    buf.resize(static_cast<std::size_t>(n) / 8);
-    return buf;
-  }
-}
-
-}  // namespace
-
 Result<CounterSnapshot> CounterSet::read() const {
   CounterSnapshot snap = impl_->shape;
   for (const auto& g : impl_->groups) {
-    const std::size_t per = g.lost_format ? 3 : 2;  // value, id[, lost]
-    if (g.group_format) {
-      // { nr, time_enabled, time_running, { value, id, lost }[nr] }
-      const std::size_t words = 3 + per * g.members.size();
-      auto buf = read_words(g.members.front().fd.get(), words);
-      if (!buf) return tl::unexpected(std::move(buf).error());
-      const auto& w = *buf;
-      const std::uint64_t nr = w[0];
-      if (w.size() < 3 || nr > g.members.size() || w.size() < 3 + per * nr) {
-        return fail(Errc::kMalformedData, "group read: nr {} does not fit {} bytes", nr,
-                    w.size() * 8);
+    const Member& leader = g.members.front();
+    auto r = EventHandle(leader.fd.get()).read(g.read_format, g.members.size());
+    if (!r) {
+      return tl::unexpected(
+          std::move(r).error().context("event '{}'", snap.events[leader.event].name));
+    }
+    if ((g.read_format & PERF_FORMAT_GROUP) == 0) {
+      snap.events[leader.event].instances[g.instance] = r->raw(0);
+      continue;
+    }
+    if (r->values.size() > g.members.size()) {
+      return fail(Errc::kMalformedData, "group read: nr {} but the group has {} members",
+                  r->values.size(), g.members.size());
+    }
+    for (std::size_t i = 0; i < r->values.size(); ++i) {
+      for (const Member& m : g.members) {
+        if (m.id == r->values[i].id) snap.events[m.event].instances[g.instance] = r->raw(i);
       }
-      for (std::size_t i = 0; i < nr; ++i) {
-        const std::uint64_t value = w[3 + per * i];
-        const std::uint64_t id = w[3 + per * i + 1];
-        const std::uint64_t lost = per == 3 ? w[3 + per * i + 2] : 0;
-        for (const Member& m : g.members) {
-          if (m.id != id) continue;
-          snap.events[m.event].instances[g.instance] = RawCount{value, w[1], w[2], lost};
-        }
-      }
-    } else {
-      // { value, time_enabled, time_running, id[, lost] }
-      const Member& m = g.members.front();
-      auto buf = read_words(m.fd.get(), 3 + per);
-      if (!buf) return tl::unexpected(std::move(buf).error());
-      const auto& w = *buf;
-      if (w.size() < 4) return fail(Errc::kMalformedData, "counter read: {} bytes", w.size() * 8);
-      snap.events[m.event].instances[g.instance] =
-          RawCount{w[0], w[1], w[2], per == 3 && w.size() >= 5 ? w[4] : 0};
     }
   }
   return snap;
+}
+
+std::vector<EventHandle> CounterSet::handles(std::size_t ev) const {
+  std::vector<EventHandle> out(impl_->shape.events.at(ev).instances.size());
+  for (const auto& g : impl_->groups) {
+    for (const Member& m : g.members) {
+      if (m.event == ev) out.at(g.instance) = EventHandle(m.fd.get());
+    }
+  }
+  return out;
+}
+
+std::vector<EventHandle> CounterSet::leaders() const {
+  std::vector<EventHandle> out;
+  out.reserve(impl_->groups.size());
+  for (const auto& g : impl_->groups) out.emplace_back(g.members.front().fd.get());
+  return out;
+}
+
+std::vector<std::uint64_t> CounterSet::ids(std::size_t ev) const {
+  return impl_->shape.events.at(ev).ids;
 }
 
 std::size_t CounterSet::size() const noexcept { return impl_->shape.events.size(); }

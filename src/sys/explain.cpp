@@ -3,8 +3,11 @@
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 
+#include <time.h>
+
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -127,43 +130,7 @@ std::string explain_einval(const OpenRequest& req, const SystemReadings& sys) {
         "(-F) or as root run: sysctl -w kernel.perf_event_max_sample_rate={}",
         a.sample_freq, *sys.max_sample_rate, a.sample_freq);
   }
-  if (a.freq == 0 && (a.sample_period >> 63) != 0) {
-    return fmt::format("attr.sample_period {} is too large (bit 63 must be clear)",
-                       a.sample_period);
-  }
-  if (req.group_fd >= 0 && (a.pinned != 0 || a.exclusive != 0)) {
-    return "attr.pinned/attr.exclusive are only allowed on a group leader";
-  }
-  if (a.inherit != 0 && (a.sample_type & PERF_SAMPLE_READ) != 0) {
-    return "attr.inherit cannot be combined with PERF_SAMPLE_READ in attr.sample_type";
-  }
-  if (a.inherit_thread != 0 && a.inherit == 0) {
-    return "attr.inherit_thread needs attr.inherit";
-  }
-  if (a.sigtrap != 0 && a.remove_on_exec == 0) {
-    return "attr.sigtrap needs attr.remove_on_exec";
-  }
-  if (a.type == PERF_TYPE_BREAKPOINT) {
-    const auto len = a.bp_len;
-    if (a.bp_type == HW_BREAKPOINT_X) {
-      if (len != sizeof(long)) {
-        return fmt::format("attr.bp_len {} is invalid for an execute breakpoint: it must be {}",
-                           len, sizeof(long));
-      }
-    } else if (a.bp_type == HW_BREAKPOINT_R || a.bp_type == HW_BREAKPOINT_EMPTY ||
-               (a.bp_type & HW_BREAKPOINT_X) != 0) {
-      return fmt::format(
-          "attr.bp_type {} is not supported: use w (write) or rw (read/write) for data, x "
-          "alone for code",
-          a.bp_type);
-    }
-    if (len != 1 && len != 2 && len != 4 && len != 8) {
-      return fmt::format("attr.bp_len {} is invalid: it must be 1, 2, 4 or 8", len);
-    }
-    if (len != 0 && a.bp_addr % len != 0) {
-      return fmt::format("attr.bp_addr {:#x} is not aligned to attr.bp_len {}", a.bp_addr, len);
-    }
-  }
+  if (auto field = attr_field_error(req)) return *field;
   if (a.type >= PERF_TYPE_MAX && req.auto_user_only) {
     return std::string(
         "this PMU does not support privilege filtering (attr.exclude_kernel/exclude_hv, e.g. "
@@ -184,12 +151,6 @@ std::string explain_einval(const OpenRequest& req, const SystemReadings& sys) {
         "attr.precise_ip {} (':p' modifiers) is too high for this PMU: use fewer "
         "'p'",
         a.precise_ip);
-  }
-  if ((a.sample_type & PERF_SAMPLE_STACK_USER) != 0 &&
-      (a.sample_stack_user % 8 != 0 || a.sample_stack_user > 65528)) {
-    return fmt::format(
-        "attr.sample_stack_user {} is invalid: it must be a multiple of 8 and at most 65528",
-        a.sample_stack_user);
   }
   if (a.use_clockid != 0) {
     return fmt::format(
@@ -257,6 +218,78 @@ std::string explain_eopnotsupp(const OpenRequest& req) {
 }
 
 }  // namespace
+
+std::optional<std::string> attr_field_error(const OpenRequest& req) {
+  const auto& a = req.attr;
+  if (a.freq == 0 && (a.sample_period >> 63) != 0) {
+    return fmt::format("attr.sample_period {} is too large (bit 63 must be clear)",
+                       a.sample_period);
+  }
+  if (req.group_fd >= 0 && (a.pinned != 0 || a.exclusive != 0)) {
+    return std::string("attr.pinned/attr.exclusive are only allowed on a group leader");
+  }
+  if (a.inherit != 0 && (a.sample_type & PERF_SAMPLE_READ) != 0) {
+    return std::string("attr.inherit cannot be combined with PERF_SAMPLE_READ in attr.sample_type");
+  }
+  if (a.inherit_thread != 0 && a.inherit == 0) {
+    return std::string("attr.inherit_thread needs attr.inherit");
+  }
+  if (a.sigtrap != 0 && a.remove_on_exec == 0) {
+    return std::string("attr.sigtrap needs attr.remove_on_exec");
+  }
+  if (a.type == PERF_TYPE_BREAKPOINT) {
+    const auto len = a.bp_len;
+    if (a.bp_type == HW_BREAKPOINT_X) {
+      if (len != sizeof(long)) {
+        return fmt::format("attr.bp_len {} is invalid for an execute breakpoint: it must be {}",
+                           len, sizeof(long));
+      }
+    } else if (a.bp_type == HW_BREAKPOINT_R || a.bp_type == HW_BREAKPOINT_EMPTY ||
+               (a.bp_type & HW_BREAKPOINT_X) != 0) {
+      return fmt::format(
+          "attr.bp_type {} is not supported: use w (write) or rw (read/write) for data, x "
+          "alone for code",
+          a.bp_type);
+    }
+    if (len != 1 && len != 2 && len != 4 && len != 8) {
+      return fmt::format("attr.bp_len {} is invalid: it must be 1, 2, 4 or 8", len);
+    }
+    if (len != 0 && a.bp_addr % len != 0) {
+      return fmt::format("attr.bp_addr {:#x} is not aligned to attr.bp_len {}", a.bp_addr, len);
+    }
+  }
+  if ((a.sample_type & PERF_SAMPLE_STACK_USER) != 0 &&
+      (a.sample_stack_user % 8 != 0 || a.sample_stack_user > 65528)) {
+    return fmt::format(
+        "attr.sample_stack_user {} is invalid: it must be a multiple of 8 and at most 65528",
+        a.sample_stack_user);
+  }
+  if (a.precise_ip > 3) {
+    return fmt::format("attr.precise_ip {} is out of range (0-3)", a.precise_ip);
+  }
+  if (a.use_clockid != 0) {
+    switch (a.clockid) {
+      case CLOCK_MONOTONIC:
+      case CLOCK_MONOTONIC_RAW:
+      case CLOCK_REALTIME:
+      case CLOCK_BOOTTIME:
+      case CLOCK_TAI:
+        break;
+      default:
+        return fmt::format(
+            "attr.clockid {} is not a clock perf events accept (use_clockid takes "
+            "CLOCK_MONOTONIC, CLOCK_MONOTONIC_RAW, CLOCK_REALTIME, CLOCK_BOOTTIME or "
+            "CLOCK_TAI)",
+            a.clockid);
+    }
+  }
+  // read_format bits past PERF_FORMAT_LOST (1 << 4) are unknown to every kernel.
+  if ((a.read_format >> 5) != 0) {
+    return fmt::format("attr.read_format {:#x} has bits no kernel knows (past PERF_FORMAT_LOST)",
+                       a.read_format);
+  }
+  return std::nullopt;
+}
 
 std::string errno_name(int err) {
   switch (err) {

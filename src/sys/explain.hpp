@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -41,6 +42,13 @@ std::string errno_name(int err);
 /// field most likely at fault, the sysctl and its current value, the limit, and what
 /// to do. Does not include the event name (explain_open_error adds it).
 std::string explain_open_errno(int err, const OpenRequest& req, const SystemReadings& sys);
+
+/// The attr field at fault when an EINVAL is certainly the caller's mistake (a clockid
+/// no perf clock has, bp_len/bp_addr/bp_type, sample_period bit 63, inherit with
+/// PERF_SAMPLE_READ, pinned on a member, unknown read_format bits, ...), naming it
+/// ("attr.clockid 99 is not a clock ..."); nullopt when EINVAL may just mean the
+/// machine cannot count the event (perf stat's <not supported>).
+std::optional<std::string> attr_field_error(const OpenRequest& req);
 
 /// Builds the full error: code from errno (ENOENT on a hardware/cache/raw event becomes
 /// kNotSupported), message "opening event 'NAME' (pid P, cpu C): EXPLANATION (ERRNO)".

@@ -1,0 +1,194 @@
+// perf -vv style attr dump (perf's util/perf_event_attr_fprintf.c layout: one
+// "  %-32s %s" line per non-zero field, bit masks spelled out).
+
+#include <fmt/format.h>
+#include <linux/hw_breakpoint.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "event/event_names.hpp"
+#include "event/event_spec.hpp"
+
+namespace perfx::event {
+namespace {
+
+struct BitName {
+  std::uint64_t bit;
+  const char* name;
+};
+
+std::string bits_text(std::uint64_t value, std::initializer_list<BitName> names) {
+  std::string out;
+  for (const BitName& b : names) {
+    if ((value & b.bit) == 0) continue;
+    if (!out.empty()) out += '|';
+    out += b.name;
+    value &= ~b.bit;
+  }
+  if (value != 0) out += fmt::format("{}{:#x}", out.empty() ? "" : "|", value);
+  return out;
+}
+
+std::string sample_type_text(std::uint64_t v) {
+  return bits_text(v, {{PERF_SAMPLE_IP, "IP"},
+                       {PERF_SAMPLE_TID, "TID"},
+                       {PERF_SAMPLE_TIME, "TIME"},
+                       {PERF_SAMPLE_ADDR, "ADDR"},
+                       {PERF_SAMPLE_READ, "READ"},
+                       {PERF_SAMPLE_CALLCHAIN, "CALLCHAIN"},
+                       {PERF_SAMPLE_ID, "ID"},
+                       {PERF_SAMPLE_CPU, "CPU"},
+                       {PERF_SAMPLE_PERIOD, "PERIOD"},
+                       {PERF_SAMPLE_STREAM_ID, "STREAM_ID"},
+                       {PERF_SAMPLE_RAW, "RAW"},
+                       {PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
+                       {PERF_SAMPLE_REGS_USER, "REGS_USER"},
+                       {PERF_SAMPLE_STACK_USER, "STACK_USER"},
+                       {PERF_SAMPLE_WEIGHT, "WEIGHT"},
+                       {PERF_SAMPLE_DATA_SRC, "DATA_SRC"},
+                       {PERF_SAMPLE_IDENTIFIER, "IDENTIFIER"},
+                       {PERF_SAMPLE_TRANSACTION, "TRANSACTION"},
+                       {PERF_SAMPLE_REGS_INTR, "REGS_INTR"},
+                       {PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR"},
+                       {PERF_SAMPLE_AUX, "AUX"},
+                       {PERF_SAMPLE_CGROUP, "CGROUP"},
+                       {PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE"},
+                       {PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"},
+                       {PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT"}});
+}
+
+std::string read_format_text(std::uint64_t v) {
+  return bits_text(v, {{PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED"},
+                       {PERF_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING"},
+                       {PERF_FORMAT_ID, "ID"},
+                       {PERF_FORMAT_GROUP, "GROUP"},
+                       {1U << 4, "LOST"}});
+}
+
+std::string type_text(std::uint32_t type) {
+  switch (type) {
+    case PERF_TYPE_HARDWARE:
+      return "0 (PERF_TYPE_HARDWARE)";
+    case PERF_TYPE_SOFTWARE:
+      return "1 (PERF_TYPE_SOFTWARE)";
+    case PERF_TYPE_TRACEPOINT:
+      return "2 (PERF_TYPE_TRACEPOINT)";
+    case PERF_TYPE_HW_CACHE:
+      return "3 (PERF_TYPE_HW_CACHE)";
+    case PERF_TYPE_RAW:
+      return "4 (PERF_TYPE_RAW)";
+    case PERF_TYPE_BREAKPOINT:
+      return "5 (PERF_TYPE_BREAKPOINT)";
+    default:
+      return fmt::format("{} (dynamic PMU)", type);
+  }
+}
+
+std::string config_text(const raw::EventAttr& a) {
+  std::string out = fmt::format("{:#x}", a.config);
+  if (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_SOFTWARE) {
+    const auto table = a.type == PERF_TYPE_HARDWARE ? hardware_events() : software_events();
+    for (const SymbolicEvent& e : table) {
+      if (e.config == a.config) return out + fmt::format(" ({})", e.name);
+    }
+  }
+  if (a.type == PERF_TYPE_HW_CACHE) {
+    for (const CacheEvent& e : cache_events()) {
+      if (e.config == a.config) return out + fmt::format(" ({})", e.name);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string dump_attr(const raw::EventAttr& a) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  auto add = [&rows](std::string name, std::string value) {
+    rows.emplace_back(std::move(name), std::move(value));
+  };
+  auto num = [&add](const char* name, unsigned long long v) {
+    if (v != 0) add(name, std::to_string(v));
+  };
+  auto hex = [&add](const char* name, unsigned long long v) {
+    if (v != 0) add(name, fmt::format("{:#x}", v));
+  };
+  add("type", type_text(a.type));
+  add("size", std::to_string(a.size));
+  add("config", config_text(a));
+  if (a.sample_period != 0) {
+    add(a.freq ? "sample_freq" : "sample_period", std::to_string(a.sample_period));
+  }
+  if (a.sample_type != 0) add("sample_type", sample_type_text(a.sample_type));
+  if (a.read_format != 0) add("read_format", read_format_text(a.read_format));
+  num("disabled", a.disabled);
+  num("inherit", a.inherit);
+  num("pinned", a.pinned);
+  num("exclusive", a.exclusive);
+  num("exclude_user", a.exclude_user);
+  num("exclude_kernel", a.exclude_kernel);
+  num("exclude_hv", a.exclude_hv);
+  num("exclude_idle", a.exclude_idle);
+  num("mmap", a.mmap);
+  num("comm", a.comm);
+  num("freq", a.freq);
+  num("inherit_stat", a.inherit_stat);
+  num("enable_on_exec", a.enable_on_exec);
+  num("task", a.task);
+  num("watermark", a.watermark);
+  num("precise_ip", a.precise_ip);
+  num("mmap_data", a.mmap_data);
+  num("sample_id_all", a.sample_id_all);
+  num("exclude_host", a.exclude_host);
+  num("exclude_guest", a.exclude_guest);
+  num("exclude_callchain_kernel", a.exclude_callchain_kernel);
+  num("exclude_callchain_user", a.exclude_callchain_user);
+  num("mmap2", a.mmap2);
+  num("comm_exec", a.comm_exec);
+  num("use_clockid", a.use_clockid);
+  num("context_switch", a.context_switch);
+  num("write_backward", a.write_backward);
+  num("namespaces", a.namespaces);
+  num("ksymbol", a.ksymbol);
+  num("bpf_event", a.bpf_event);
+  num("aux_output", a.aux_output);
+  num("cgroup", a.cgroup);
+  num("text_poke", a.text_poke);
+  num("build_id", a.build_id);
+  num("inherit_thread", a.inherit_thread);
+  num("remove_on_exec", a.remove_on_exec);
+  num("sigtrap", a.sigtrap);
+  num(a.watermark ? "wakeup_watermark" : "wakeup_events", a.wakeup_events);
+  if (a.type == PERF_TYPE_BREAKPOINT) {
+    if (a.bp_type != 0) {
+      std::string t;
+      if (a.bp_type & HW_BREAKPOINT_R) t += 'r';
+      if (a.bp_type & HW_BREAKPOINT_W) t += 'w';
+      if (a.bp_type & HW_BREAKPOINT_X) t += 'x';
+      add("bp_type", fmt::format("{} ({})", a.bp_type, t));
+    }
+    hex("bp_addr", a.bp_addr);
+    num("bp_len", a.bp_len);
+  } else {
+    num("bp_type", a.bp_type);
+    hex("config1", a.config1);
+    hex("config2", a.config2);
+  }
+  hex("config3", a.config3);
+  hex("branch_sample_type", a.branch_sample_type);
+  hex("sample_regs_user", a.sample_regs_user);
+  num("sample_stack_user", a.sample_stack_user);
+  if (a.use_clockid != 0 || a.clockid != 0) add("clockid", std::to_string(a.clockid));
+  hex("sample_regs_intr", a.sample_regs_intr);
+  num("aux_watermark", a.aux_watermark);
+  num("sample_max_stack", a.sample_max_stack);
+  num("aux_sample_size", a.aux_sample_size);
+  hex("sig_data", a.sig_data);
+  std::string out = "perf_event_attr:\n";
+  for (const auto& [name, value] : rows) out += fmt::format("  {:<32} {}\n", name, value);
+  return out;
+}
+
+}  // namespace perfx::event
