@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "event/event_names.hpp"
+#include "event/attr_dump.hpp"
 #include "event/event_spec.hpp"
 
 namespace perfx::event {

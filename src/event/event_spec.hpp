@@ -105,9 +105,4 @@ struct EventGroup {
 /// Only non-default fields that the event model sets are printed.
 std::string describe_attr(const raw::EventAttr& attr);
 
-/// perf `-vv` style dump: "perf_event_attr:" then one "  NAME<pad to 32> VALUE" line per
-/// non-zero field (type and size always), sample_type/read_format as NAME|NAME, type
-/// and known configs named ("1 (PERF_TYPE_SOFTWARE)", "0x1 (task-clock)").
-std::string dump_attr(const raw::EventAttr& attr);
-
 }  // namespace perfx::event

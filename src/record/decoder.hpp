@@ -75,10 +75,4 @@ struct DecodeOptions {
                                                 const SampleLayout& layout,
                                                 const DecodeOptions& options = {});
 
-/// Decodes a whole `struct read_format` (what read(2) on an event fd returns, in native
-/// byte order) laid out for `read_format`. kMalformedData when `bytes` is too short for
-/// the layout or a group's nr. The result's `entries` view into `bytes`.
-[[nodiscard]] Result<ReadValues> decode_read_format(std::span<const std::byte> bytes,
-                                                    std::uint64_t read_format);
-
 }  // namespace perfx::record

@@ -9,7 +9,7 @@
 
 #include <cerrno>
 
-#include "record/decoder.hpp"
+#include "record/read_format.hpp"
 #include "sys/explain.hpp"
 #include "sys/ioctl.hpp"
 #include "sys/perf_event_open.hpp"

@@ -13,10 +13,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <atomic>
+#include <pthread.h>
+
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfx/counter.hpp"
@@ -129,29 +131,53 @@ TEST(EventsApiLive, PrctlPairTogglesEveryEvent) {
   EXPECT_GE(ev->read()->values[0].value, during + 40);
 }
 
-std::atomic<int> g_signals{0};
-void on_overflow(int) { g_signals.fetch_add(1); }
+/// Drains the queued (real-time) signal `sig`: how many, and the si_code of the last.
+std::pair<int, int> drain_signals(int sig, int fd) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  int got = 0;
+  int last_code = 0;
+  siginfo_t info{};
+  timespec zero{};
+  while (::sigtimedwait(&set, &info, &zero) > 0) {
+    ++got;
+    last_code = info.si_code;
+    EXPECT_EQ(info.si_fd, fd);
+  }
+  return {got, last_code};
+}
 
 TEST(EventsApiLive, RefreshStopsAfterNOverflows) {
-  struct sigaction sa {};
-  sa.sa_handler = on_overflow;
-  ASSERT_EQ(::sigaction(SIGIO, &sa, nullptr), 0);
+  const int sig = SIGRTMIN + 2;  // real-time signals queue: none is merged
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, &set, nullptr), 0);
   raw::EventAttr a = sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
-  a.sample_period = 1;
+  a.sample_period = 4;
+  a.sample_type = PERF_SAMPLE_IP;
   a.wakeup_events = 1;
   auto ev = EventFd::open(a, OpenTarget::self());
   ASSERT_TRUE(ev) << ev.error().message();
-  ASSERT_TRUE(ev->route_signals(SIGIO));
-  g_signals = 0;
+  // Overflow signals come from the ring buffer's wakeups: map one.
+  const std::size_t len = 2 * 4096;
+  void* map = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, ev->fd(), 0);
+  ASSERT_NE(map, MAP_FAILED) << std::strerror(errno);
+  ASSERT_TRUE(ev->route_signals(sig));
   ASSERT_TRUE(ev->refresh(3));  // enables for 3 overflows
-  touch_pages(20);
-  EXPECT_EQ(g_signals.load(), 3);  // then the event disabled itself
+  touch_pages(64);              // 16 periods; the event disables itself after 3
+  auto [got, last] = drain_signals(sig, ev->fd());
+  EXPECT_EQ(got, 3);
+  EXPECT_EQ(last, POLL_HUP);
   ASSERT_TRUE(ev->set_period(2));  // a sampling event takes a new period
   ASSERT_TRUE(ev->refresh(1));
   touch_pages(20);
-  EXPECT_EQ(g_signals.load(), 4);
-  sa.sa_handler = SIG_DFL;
-  ::sigaction(SIGIO, &sa, nullptr);
+  auto [again, again_last] = drain_signals(sig, ev->fd());
+  EXPECT_EQ(again, 1);
+  EXPECT_EQ(again_last, POLL_HUP);
+  ASSERT_EQ(::pthread_sigmask(SIG_UNBLOCK, &set, nullptr), 0);
+  ::munmap(map, len);
 }
 
 TEST(EventsApiLive, PauseOutputAndSetOutput) {
