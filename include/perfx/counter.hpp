@@ -147,7 +147,9 @@ struct CountTarget {
 struct CounterSnapshot {
   struct Event {
     std::string name;       ///< display name (":u" appended after a fallback)
-    raw::EventAttr attr{};  ///< the attr as opened
+    /// The attr as opened (with the read_format, disabled, inherit and enable_on_exec
+    /// CounterSet chose): what EventHandle::modify_attributes() must be given back.
+    raw::EventAttr attr{};
     bool supported = true;  ///< false: open failed with ENOENT/EOPNOTSUPP/ENODEV
     std::string error;      ///< why it is not supported (explained message)
     /// The value cannot be trusted whatever it reads (hardware breakpoints that never

@@ -121,8 +121,10 @@ class EventHandle {
   Result<void> pause_output() const;
   /// PERF_EVENT_IOC_PAUSE_OUTPUT(0): resume.
   Result<void> resume_output() const;
-  /// PERF_EVENT_IOC_MODIFY_ATTRIBUTES: change an open breakpoint in place (bp_addr,
-  /// bp_type, bp_len; other events give EINVAL).
+  /// PERF_EVENT_IOC_MODIFY_ATTRIBUTES: change an open breakpoint in place. `attr` must be
+  /// the attr the event was opened with (CounterSnapshot::Event::attr for a CounterSet)
+  /// with only bp_addr, bp_type and bp_len changed: the kernel compares the rest (EINVAL
+  /// otherwise, and for events other than breakpoints).
   Result<void> modify_attributes(const raw::EventAttr& attr) const;
 
   /// Overflow notification by signal (man page "Signal overflow"): F_SETOWN_EX to thread

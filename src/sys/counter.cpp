@@ -473,7 +473,7 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
           if (!id) return tl::unexpected(std::move(id).error().context("event '{}'", se.name));
           m.id = *id;
           se.ids[inst] = *id;
-          se.attr.read_format = attr.read_format;  // as opened
+          se.attr = attr;  // as opened (read_format, disabled, inherit, ...)
           gi.instance = inst;
           if (is_leader) gi.read_format = attr.read_format;
           gi.members.push_back(std::move(m));

@@ -310,10 +310,13 @@ TEST(EventsApiLive, BreakpointTrustAndModifyAttributes) {
   // MODIFY_ATTRIBUTES moves the open breakpoint to another address.
   auto handles = set->handles(0);
   ASSERT_EQ(handles.size(), 1u);
-  raw::EventAttr moved = spec->attr;
+  raw::EventAttr moved = snap->events[0].attr;  // as opened: the kernel compares the rest
   moved.bp_addr = reinterpret_cast<std::uintptr_t>(&g_watch_b);
   auto m = handles[0].modify_attributes(moved);
   ASSERT_TRUE(m) << m.error().message();
+  // Any other field changed is refused.
+  moved.exclude_user = !moved.exclude_user;
+  EXPECT_FALSE(handles[0].modify_attributes(moved));
 }
 
 TEST(EventsApiLive, CounterSetIdsHandlesAndCallerReadFormat) {
