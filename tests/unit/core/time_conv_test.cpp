@@ -103,10 +103,11 @@ TEST(TscConversion, ShortCounterIsExtendedFromTimeCycles) {
   c.time_zero = 0;
   c.cap_user_time_zero = true;
   c.cap_user_time_short = true;
-  c.time_cycles = 0x1'0000'fff0ULL;  // the full counter at the last update
+  c.time_cycles = 0x1'ffff'fff0ULL;  // the full counter at the last update
   c.time_mask = 0xffffffffULL;       // a 32-bit hardware counter
-  // The 32-bit counter wrapped past 0 since: 0x10 is 0x20 ticks after 0xfff0 mod 2^32.
-  EXPECT_EQ(tsc_to_perf_time(0x0000'0010ULL, c), 0x1'0000'fff0ULL + 0x20);
+  // The 32-bit counter wrapped since: 0x10 is 0x20 ticks after 0xfffffff0 mod 2^32.
+  EXPECT_EQ(tsc_to_perf_time(0x0000'0010ULL, c), 0x2'0000'0010ULL);
+  EXPECT_EQ(tsc_to_perf_time(0xffff'fff8ULL, c), 0x1'ffff'fff8ULL);  // not wrapped yet
   c.cap_user_time_short = false;
   EXPECT_EQ(tsc_to_perf_time(0x10ULL, c), 0x10u);
 }
