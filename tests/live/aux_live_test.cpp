@@ -13,6 +13,7 @@
 
 #include "perfx/aux.hpp"
 #include "perfx/mmap_page.hpp"
+#include "perfx/sampler.hpp"
 #include "sys/ioctl.hpp"
 #include "sys/perf_event_open.hpp"
 #include "sys/ring_buffer.hpp"
@@ -101,6 +102,39 @@ TEST(AuxLive, CapturesTraceDataOnAnAuxCapablePmu) {
   EXPECT_GT(chunk.size(), 0u) << name << " wrote no trace data";
   aux->consume(chunk);
   EXPECT_EQ(aux->tail(), chunk.end);
+}
+
+// The same through the public Sampler: its buffers' pages and fds are where an AUX area
+// would go.
+TEST(AuxLive, SamplerBufferPageAndFd) {
+  SamplerOptions opt;
+  SamplerEvent ev;
+  ev.name = "cpu-clock";
+  ev.attr.type = PERF_TYPE_SOFTWARE;
+  ev.attr.config = PERF_COUNT_SW_CPU_CLOCK;
+  ev.attr.sample_period = 100'000;
+  ev.attr.sample_type = PERF_SAMPLE_IP;
+  ev.attr.disabled = 1;
+  opt.events.push_back(ev);
+  opt.pids = {0};
+  opt.cpus = {-1};
+  opt.data_pages = 4;
+  auto s = Sampler::open(std::move(opt));
+  ASSERT_TRUE(s) << s.error().message();
+  ASSERT_EQ(s->buffer_count(), 1u);
+  ASSERT_TRUE(s->enable());
+  volatile std::uint64_t x = 0;
+  for (int i = 0; i < 20'000'000; ++i) x = x + static_cast<std::uint64_t>(i);
+  ASSERT_TRUE(s->disable());
+  const MmapPageView page = s->mmap_page(0);
+  auto snap = page.snapshot();
+  ASSERT_TRUE(snap) << snap.error().message();
+  EXPECT_EQ(snap->data_size, 4u * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)));
+  EXPECT_GT(snap->data_head, 0u);  // samples were written
+  EXPECT_EQ(page.data_head(), snap->data_head);
+  auto aux = AuxBuffer::map(s->buffer_fd(0), page, 4, AuxMode::kTruncate);
+  ASSERT_FALSE(aux);
+  EXPECT_EQ(aux.error().sys_errno(), EOPNOTSUPP);
 }
 
 }  // namespace
