@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "perfx/mmap_page.hpp"
 #include "perfx/raw.hpp"
 
 namespace perfx {
@@ -175,6 +176,12 @@ class Sampler {
   [[nodiscard]] const std::vector<int>& cpus() const;
   /// Number of ring buffers mapped.
   [[nodiscard]] std::size_t buffer_count() const;
+  /// The metadata page of ring buffer `buffer` (< buffer_count()): its seqlock fields
+  /// (mmap_page.hpp), the time conversion of time_conv.hpp, the place to put an AUX area
+  /// (aux.hpp). Valid while the sampler lives.
+  [[nodiscard]] MmapPageView mmap_page(std::size_t buffer) const;
+  /// The fd that owns ring buffer `buffer` (the one an AUX area is mapped on).
+  [[nodiscard]] int buffer_fd(std::size_t buffer) const;
   /// The options as used (data_pages resolved, cpus expanded).
   [[nodiscard]] const SamplerOptions& options() const;
 

@@ -334,6 +334,10 @@ std::vector<int> Sampler::fds(std::size_t index) const {
 
 const std::vector<int>& Sampler::cpus() const { return impl_->opt.cpus; }
 std::size_t Sampler::buffer_count() const { return impl_->buffers.size(); }
+MmapPageView Sampler::mmap_page(std::size_t buffer) const {
+  return MmapPageView(impl_->buffers.at(buffer).rb.control());
+}
+int Sampler::buffer_fd(std::size_t buffer) const { return impl_->buffers.at(buffer).rb.fd(); }
 const SamplerOptions& Sampler::options() const { return impl_->opt; }
 
 }  // namespace perfx
