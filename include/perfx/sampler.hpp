@@ -13,15 +13,22 @@
 ///  - wakeup_events = 0 is not 1: leave both wakeup fields 0 to get the kernel's default
 ///    watermark (half the buffer), or set one explicitly.
 ///
-/// Typical use:
+/// Typical use: typed records (records.hpp), decoded by the library, no byte parsing:
 /// \code
 ///   perfx::SamplerOptions opt;
 ///   opt.events.push_back({"cpu-clock", attr});   // attr.sample_type etc. already set
 ///   opt.pids = {child};  opt.cpus = {0, 1};
 ///   auto s = perfx::Sampler::open(std::move(opt));
 ///   s->enable();
-///   while (running) { s->wait(100); s->drain(sink); }
+///   while (running) {
+///     s->wait(100);
+///     s->for_each_record([&](const perfx::record::Record& rec, int cpu) -> perfx::Result<void> {
+///       if (const auto* smp = rec.get<perfx::record::Sample>()) use(smp->ip, smp->tid);
+///       return {};
+///     });
+///   }
 /// \endcode
+/// drain() hands out the raw bytes instead (a recorder writing them to a file).
 
 #include <sys/types.h>
 
@@ -36,6 +43,7 @@
 #include "perfx/error.hpp"
 #include "perfx/mmap_page.hpp"
 #include "perfx/raw.hpp"
+#include "perfx/records.hpp"
 
 namespace perfx {
 
@@ -74,17 +82,20 @@ struct SamplerOptions {
 
 /// Totals across all buffers since open().
 struct SamplerStats {
-  std::uint64_t records = 0;         ///< records drained
-  std::uint64_t samples = 0;         ///< PERF_RECORD_SAMPLE records drained
-  std::uint64_t bytes = 0;           ///< bytes drained
-  std::uint64_t lost_records = 0;    ///< PERF_RECORD_LOST records seen
-  std::uint64_t lost_samples = 0;    ///< sum of their lost fields
-  std::uint64_t lost_read = 0;       ///< PERF_FORMAT_LOST summed over fds (if requested)
-  std::uint64_t throttle = 0;        ///< PERF_RECORD_THROTTLE records seen
-  std::uint64_t unthrottle = 0;      ///< PERF_RECORD_UNTHROTTLE records seen
-  std::uint64_t corrupt_events = 0;  ///< times a corrupt record header dropped a buffer
-  std::uint64_t dropped_bytes = 0;   ///< bytes dropped for that reason
-  std::uint64_t wakeups = 0;         ///< wait() calls that found something readable
+  std::uint64_t records = 0;          ///< records drained
+  std::uint64_t samples = 0;          ///< PERF_RECORD_SAMPLE records drained
+  std::uint64_t bytes = 0;            ///< bytes drained
+  std::uint64_t lost_records = 0;     ///< PERF_RECORD_LOST records seen
+  std::uint64_t lost_samples = 0;     ///< sum of their lost fields
+  std::uint64_t lost_read = 0;        ///< PERF_FORMAT_LOST summed over fds (if requested)
+  std::uint64_t throttle = 0;         ///< PERF_RECORD_THROTTLE records seen
+  std::uint64_t unthrottle = 0;       ///< PERF_RECORD_UNTHROTTLE records seen
+  std::uint64_t corrupt_events = 0;   ///< times a corrupt record header dropped a buffer
+  std::uint64_t dropped_bytes = 0;    ///< bytes dropped for that reason
+  std::uint64_t wakeups = 0;          ///< wait() calls that found something readable
+  std::uint64_t wrapped_records = 0;  ///< records joined across the end of a buffer
+  /// Records with a sane header whose body did not decode (skipped by the typed readers).
+  std::uint64_t malformed_records = 0;
   /// Best estimate of samples lost: max(lost_samples, lost_read).
   [[nodiscard]] std::uint64_t lost() const noexcept {
     return lost_samples > lost_read ? lost_samples : lost_read;
@@ -105,6 +116,10 @@ struct SamplerWait {
 /// Returning an error stops the drain and is passed on.
 using SamplerSink = std::function<Result<void>(std::span<const std::byte> first,
                                                std::span<const std::byte> second, int cpu)>;
+
+/// Receives one decoded record (views valid during the call) and its buffer's CPU (-1
+/// for a per-task buffer). Returning an error stops the pass and is passed on.
+using SamplerRecordFn = std::function<Result<void>(const record::Record& record, int cpu)>;
 
 /// Open sampling events with their ring buffers. Move-only; closes everything on
 /// destruction.
@@ -130,8 +145,29 @@ class Sampler {
   Result<SamplerWait> wait(int timeout_ms);
 
   /// Drains every forward buffer once: validates the pending records, hands them to
-  /// `sink`, then releases them to the kernel. Returns the bytes drained.
+  /// `sink` as raw bytes, then releases them to the kernel. Returns the bytes drained.
+  /// Ends a next_record() sweep in progress first.
   Result<std::uint64_t> drain(const SamplerSink& sink);
+
+  /// The next decoded record of any buffer, or nullptr once every buffer was read to its
+  /// head in this sweep (the next call starts a new sweep). The record is a view into the
+  /// ring buffer (a record that wraps is joined in a fixed 64 KiB scratch buffer) and is
+  /// valid until the next call of next_record(), for_each_record() or drain(): the bytes
+  /// are released to the kernel only then. `cpu` receives the buffer's CPU.
+  /// Record::attr_index is the index into SamplerOptions::events. Events with different
+  /// sample_types sharing a buffer need PERF_SAMPLE_IDENTIFIER (see RecordDecoder).
+  /// Malformed records are skipped and counted (stats().malformed_records); a corrupt
+  /// header drops the rest of that buffer (stats().corrupt_events). Forward mode only
+  /// (overwrite mode: nullptr; use for_each_record()).
+  [[nodiscard]] const record::Record* next_record(int* cpu = nullptr);
+
+  /// Calls `fn` for every pending record of every buffer (one sweep of next_record()),
+  /// then releases them. In overwrite mode, decodes a snapshot() (oldest first per
+  /// buffer). Returns the number of records handed to `fn`.
+  Result<std::uint64_t> for_each_record(const SamplerRecordFn& fn);
+
+  /// The decoder the typed readers use (the events' attrs with their ids, in order).
+  [[nodiscard]] const RecordDecoder& decoder() const noexcept;
 
   /// Overwrite mode: pauses each buffer, copies its records (oldest first), resumes.
   /// Returns the records of all buffers, per buffer in order.

@@ -158,7 +158,9 @@ std::optional<std::span<const std::byte>> RingReader::next() {
     rec = data_.subspan(static_cast<std::size_t>(off), h.size);
   } else {
     ++counters_.wrapped_records;
-    scratch_.resize(h.size);
+    // Fixed size: a record is at most 65535 bytes (u16 size), so one allocation, made on
+    // the first wrap, serves every later one.
+    if (scratch_.size() < kMaxRecordSize) scratch_.resize(kMaxRecordSize);
     copy_out(pos_, h.size, scratch_.data());
     rec = std::span<const std::byte>(scratch_.data(), h.size);
   }

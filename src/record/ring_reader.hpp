@@ -22,6 +22,9 @@
 
 namespace perfx::record {
 
+/// The largest record (header.size is a u16): the size of the join buffer.
+inline constexpr std::size_t kMaxRecordSize = 65536;
+
 /// Kernel record header (`struct perf_event_header`), decoded by memcpy.
 struct RingRecordHeader {
   std::uint32_t type = 0;
@@ -86,8 +89,8 @@ class RingReader {
 
   /// The next whole record (header included), or nullopt at the end of the pass or at a
   /// corrupt header (then corrupt() is true and the remainder counts as dropped).
-  /// A record that wraps around the end of the area is copied into the reader's scratch
-  /// buffer; the returned span is valid until the next call.
+  /// A record that wraps around the end of the area is copied into the reader's fixed
+  /// 64 KiB scratch buffer; the returned span is valid until the next call.
   [[nodiscard]] std::optional<std::span<const std::byte>> next();
 
   /// Position of the next record in the current pass.
@@ -123,6 +126,7 @@ class RingReader {
   std::uint64_t head_ = 0;
   bool corrupt_ = false;
   RingCounters counters_;
+  /// Join buffer for records that wrap: kMaxRecordSize bytes once the first one wrapped.
   std::vector<std::byte> scratch_;
 };
 

@@ -36,6 +36,8 @@ struct Buffer {
   sys::RingBuffer rb;
   int cpu = -1;
   bool hung_up = false;
+  std::unique_ptr<RingRecordReader> reader;  // typed records (next_record)
+  bool in_pass = false;                      // a next_record() pass has not reached head
 };
 
 }  // namespace
@@ -49,6 +51,18 @@ struct Sampler::Impl {
   std::uint64_t wakeups = 0;
   std::vector<Sampler::FdLost> lost_per_fd;  // from the last update_lost_from_read()
   int hung_up = 0;
+  RecordDecoder decoder;                 // the events' attrs and ids, in SamplerOptions order
+  std::size_t cursor = 0;                // buffer next_record() reads from
+  std::size_t finished = 0;              // buffers read to their head in this sweep
+  std::uint64_t snapshot_malformed = 0;  // overwrite-mode records that did not decode
+  record::Record snapshot_rec;           // reused by for_each_record in overwrite mode
+
+  // Publishes the position of a next_record() pass that has not reached the head.
+  void end_pass(Buffer& b) {
+    if (!b.in_pass) return;
+    b.rb.set_tail(b.reader->position());
+    b.in_pass = false;
+  }
 };
 
 Sampler::Sampler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -133,6 +147,9 @@ Result<Sampler> Sampler::open(SamplerOptions options) {
     if (::ioctl(f.fd.get(), PERF_EVENT_IOC_ID, &id) == 0) impl->ids[f.event].push_back(id);
   }
   options.cpus = used_cpus;
+  for (std::size_t i = 0; i < options.events.size(); ++i) {
+    impl->decoder.add(options.events[i].attr, impl->ids[i], options.events[i].name);
+  }
 
   // One buffer per CPU (per task for cpu = -1); the other fds write into it.
   const auto mode = options.overwrite ? sys::RingMode::kOverwrite : sys::RingMode::kForward;
@@ -146,7 +163,8 @@ Result<Sampler> Sampler::open(SamplerOptions options) {
         return tl::unexpected(std::move(rb).error().context("ring buffer for '{}' on cpu {}",
                                                             options.events[f.event].name, f.cpu));
       }
-      impl->buffers.push_back(Buffer{std::move(*rb), f.cpu, false});
+      auto reader = std::make_unique<RingRecordReader>(rb->data(), impl->decoder);
+      impl->buffers.push_back(Buffer{std::move(*rb), f.cpu, false, std::move(reader), false});
       owner.emplace(key, f.fd.get());
     } else {
       auto r = sys::set_output(f.fd.get(), it->second);
@@ -224,6 +242,8 @@ Result<SamplerWait> Sampler::wait(int timeout_ms) {
 Result<std::uint64_t> Sampler::drain(const SamplerSink& sink) {
   if (impl_->opt.overwrite) return std::uint64_t{0};
   std::uint64_t total = 0;
+  for (auto& buf : impl_->buffers) impl_->end_pass(buf);
+  impl_->finished = 0;
   for (auto& buf : impl_->buffers) {
     const record::RingChunk chunk = buf.rb.pending();
     if (chunk.size() > 0) {
@@ -235,6 +255,63 @@ Result<std::uint64_t> Sampler::drain(const SamplerSink& sink) {
   }
   return total;
 }
+
+const record::Record* Sampler::next_record(int* cpu) {
+  Impl& m = *impl_;
+  if (m.opt.overwrite || m.buffers.empty()) return nullptr;
+  while (m.finished < m.buffers.size()) {
+    Buffer& b = m.buffers[m.cursor];
+    if (!b.in_pass) {
+      // The previous record of this buffer was released when its pass ended.
+      b.reader->begin(b.rb.head(), b.rb.tail());
+      b.in_pass = true;
+    }
+    if (const record::Record* rec = b.reader->next()) {
+      if (cpu != nullptr) *cpu = b.cpu;
+      return rec;
+    }
+    m.end_pass(b);
+    ++m.finished;
+    m.cursor = (m.cursor + 1) % m.buffers.size();
+  }
+  m.finished = 0;
+  return nullptr;
+}
+
+Result<std::uint64_t> Sampler::for_each_record(const SamplerRecordFn& fn) {
+  Impl& m = *impl_;
+  std::uint64_t n = 0;
+  if (m.opt.overwrite) {
+    for (auto& buf : m.buffers) {
+      PERFX_TRY(recs, buf.rb.snapshot());
+      for (const auto& bytes : recs) {
+        if (!m.decoder.decode(bytes, m.snapshot_rec)) {
+          ++m.snapshot_malformed;
+          continue;
+        }
+        PERFX_CHECK(fn(m.snapshot_rec, buf.cpu));
+        ++n;
+      }
+    }
+    return n;
+  }
+  // One full sweep: end any sweep in progress so every buffer is read to its head once.
+  for (auto& buf : m.buffers) m.end_pass(buf);
+  m.finished = 0;
+  int cpu = -1;
+  while (const record::Record* rec = next_record(&cpu)) {
+    auto r = fn(*rec, cpu);
+    if (!r) {
+      // The sweep stops here; the records handed out so far (this one included) are
+      // released by the next read.
+      return tl::unexpected(std::move(r).error());
+    }
+    ++n;
+  }
+  return n;
+}
+
+const RecordDecoder& Sampler::decoder() const noexcept { return impl_->decoder; }
 
 Result<std::vector<std::vector<std::byte>>> Sampler::snapshot() {
   std::vector<std::vector<std::byte>> all;
@@ -314,7 +391,22 @@ SamplerStats Sampler::stats() const {
     s.unthrottle += c.unthrottle;
     s.corrupt_events += c.corrupt_events;
     s.dropped_bytes += c.dropped_bytes;
+    s.wrapped_records += c.wrapped_records;
+    // The typed readers' walk (next_record / for_each_record), and overwrite snapshots.
+    const RingRecordStats r = b.reader->stats();
+    s.records += r.records + r.malformed_records;
+    s.samples += r.samples;
+    s.bytes += r.bytes;
+    s.lost_records += r.lost_records;
+    s.lost_samples += r.lost_samples;
+    s.throttle += r.throttle;
+    s.unthrottle += r.unthrottle;
+    s.corrupt_events += r.corrupt_events;
+    s.dropped_bytes += r.dropped_bytes;
+    s.wrapped_records += r.wrapped_records;
+    s.malformed_records += r.malformed_records;
   }
+  s.malformed_records += impl_->snapshot_malformed;
   for (const auto& l : impl_->lost_per_fd) s.lost_read += l.lost;
   s.wakeups = impl_->wakeups;
   return s;
