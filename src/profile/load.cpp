@@ -38,6 +38,10 @@ bool contains(const std::vector<T>& v, const T& x) {
 
 Result<Profile> load_profile(const std::string& path, const LoadOptions& options) {
   PERFX_TRY(reader, record::PerfDataReader::open(path));
+  return load_profile_from(reader, options);
+}
+
+Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOptions& options) {
   symbol::SearchPaths paths;
   paths.buildid_dir = options.buildid_dir;
   paths.demangle_params = options.demangle_params;
@@ -238,7 +242,7 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   table.resolve_all(options.source_lines, options.inline_frames, options.threads);
 
   add_location_frames(table, loc_stacks, prof);
-  for (const auto& w : reader.stats().warnings) prof.warnings.push_back(w);
+  for (auto& w : describe_skipped(reader)) prof.warnings.push_back(std::move(w));
   if (events_dropped) {
     prof.warnings.push_back(
         fmt::format("the file has {} events: samples of those after the first {} are left out",

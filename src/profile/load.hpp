@@ -13,6 +13,7 @@
 #include "perfx/error.hpp"
 #include "profile/profile.hpp"
 #include "profile/thread_filter.hpp"
+#include "record/perf_data_reader.hpp"
 
 namespace perfx::profile {
 
@@ -60,5 +61,9 @@ struct LoadOptions {
 /// byte offset) when it is truncated or corrupt.
 [[nodiscard]] Result<Profile> load_profile(const std::string& path,
                                            const LoadOptions& options = {});
+/// The same from an open reader, read from where it stands to its end (a stream can be
+/// read once: the caller keeps the reader for its attrs and features afterwards).
+[[nodiscard]] Result<Profile> load_profile_from(record::PerfDataReader& reader,
+                                                const LoadOptions& options = {});
 
 }  // namespace perfx::profile

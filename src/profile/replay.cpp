@@ -58,6 +58,22 @@ std::string describe_damage(const record::PerfDataReader& reader, const Result<v
   return fmt::format("{}; first: {}", skipped, stats.warnings.front());
 }
 
+std::vector<std::string> describe_skipped(const record::PerfDataReader& reader) {
+  const auto& stats = reader.stats();
+  std::vector<std::string> out = stats.warnings;
+  if (stats.malformed_records != 0) {
+    out.push_back(fmt::format(
+        "{} record{} could not be decoded and {} left out (first: {})", stats.malformed_records,
+        stats.malformed_records == 1 ? "" : "s", stats.malformed_records == 1 ? "was" : "were",
+        stats.first_malformed.empty() ? "see the warnings above" : stats.first_malformed));
+  }
+  if (stats.unknown_records != 0) {
+    out.push_back(fmt::format("{} record{} of unknown types skipped", stats.unknown_records,
+                              stats.unknown_records == 1 ? "" : "s"));
+  }
+  return out;
+}
+
 symbol::ThreadState* apply_record(symbol::Machine& machine, const record::Record& r) {
   symbol::ThreadState* thread = nullptr;
   if (const auto* m = r.get<record::Mmap>()) {

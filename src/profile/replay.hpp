@@ -51,6 +51,13 @@ symbol::ThreadState* apply_record(symbol::Machine& machine, const record::Record
 [[nodiscard]] std::string describe_damage(const record::PerfDataReader& reader,
                                           const Result<void>& replayed);
 
+/// What a pass over `reader` left out without stopping, one warning per line, each with
+/// its count: the reader's warnings (an unfinished recording, a torn last record,
+/// resynchronisations), records that did not decode (malformed samples: a callchain nr
+/// past the record, ...) and records of unknown types. Empty when nothing was left out.
+/// Callers print these and keep exit 0 (the data that was read is complete).
+[[nodiscard]] std::vector<std::string> describe_skipped(const record::PerfDataReader& reader);
+
 /// perf's --time windows `spec` for `reader`'s recording: the percent forms are of the
 /// span its HEADER_SAMPLE_TIME feature gives (parse_time_filter()). `relative` (perf
 /// script --reltime): seconds count from the first sample (percent forms are already

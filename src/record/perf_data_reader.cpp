@@ -78,6 +78,7 @@ struct PerfDataReader::Impl {
   bool pipe = false;
   bool swap = false;
   Section data;
+  bool unfinished = false;  // the header was never finalized (a killed recorder)
   std::uint64_t feat_offset = 0;
   AttrTable attrs;
   Features features;
@@ -102,6 +103,10 @@ struct PerfDataReader::Impl {
     if (dstream != nullptr) ZSTD_freeDStream(dstream);
     if (mapped && map != nullptr) munmap(const_cast<std::byte*>(map), map_size);
     if (owned && fd >= 0) ::close(fd);
+  }
+
+  void count_malformed(const Error& e) {
+    if (stats.malformed_records++ == 0) stats.first_malformed = e.message();
   }
 
   void warn(std::string w) {
@@ -206,13 +211,40 @@ struct PerfDataReader::Impl {
       return {};
     };
     PERFX_CHECK(check("attrs", attrs_sec));
+    // An attr_size beyond the attrs section (2^32 and more included) leaves no attr to
+    // read: every record of the data would be dropped, so it is an error, not an empty
+    // report.
+    if (attrs_sec.size != 0 && attr_size > attrs_sec.size) {
+      return fail(Errc::kMalformedData,
+                  "{}: attr size {} at offset 0x10 is larger than the attrs section ({} bytes "
+                  "at offset {:#x}): no event can be read",
+                  name, attr_size, attrs_sec.size, attrs_sec.offset);
+    }
+    const bool no_features = (bitmap[0] | bitmap[1] | bitmap[2] | bitmap[3]) == 0;
     if (data.size == 0 && data.offset > 0 && data.offset <= file_size) {
+      // perf's in-progress header: the recorder died before its first header update.
       data.size = file_size - data.offset;
+      unfinished = true;
       warn(
-          fmt::format("data size is 0 (recording not finalized?); reading the {} bytes to the "
-                      "end of the file",
-                      data.size));
+          fmt::format("{}: the data size field is 0: the recording was not properly terminated "
+                      "(not finalized: killed?) and may be cut short; reading the {} bytes to "
+                      "the end of the file",
+                      name, data.size));
       bitmap[0] = bitmap[1] = bitmap[2] = bitmap[3] = 0;
+    } else if (no_features && data.offset > 0 && data.offset <= file_size &&
+               data.size <= file_size - data.offset) {
+      // Every recorder writes feature sections when it finishes (perfx's writer updates
+      // the data size at each flush before that): none means the recorder was killed.
+      // What it flushed after its last header update runs to the end of the file.
+      const std::uint64_t to_end = file_size - data.offset;
+      unfinished = true;
+      warn(fmt::format(
+          "{}: the header was never finalized (no feature sections: the recorder was killed?): "
+          "the recording was cut short; reading the {} bytes of data to the end of the file{}",
+          name, to_end,
+          to_end > data.size ? fmt::format(" ({} past the header's data size)", to_end - data.size)
+                             : std::string()));
+      data.size = to_end;
     }
     bool truncated = false;
     if (data.offset <= file_size && data.size > file_size - data.offset) {
@@ -235,6 +267,12 @@ struct PerfDataReader::Impl {
                   attr_size);
     }
     const std::uint64_t nattrs = attrs_sec.size == 0 ? 0 : attrs_sec.size / attr_size;
+    if (nattrs != 0 && attrs_sec.size % attr_size != 0) {
+      warn(
+          fmt::format("{}: the attrs section ({} bytes) is not a multiple of the attr size {}: "
+                      "its last {} bytes are ignored",
+                      name, attrs_sec.size, attr_size, attrs_sec.size % attr_size));
+    }
     for (std::uint64_t i = 0; i < nattrs; ++i) {
       const std::uint64_t at = attrs_sec.offset + i * attr_size;
       auto entry = all.subspan(at, attr_size);
@@ -340,12 +378,12 @@ struct PerfDataReader::Impl {
       return;
     }
     if (t != raw::PERF_RECORD_HEADER_ATTR && t != raw::PERF_RECORD_HEADER_FEATURE &&
-        t != raw::PERF_RECORD_HEADER_EVENT_TYPE) {
+        t != raw::PERF_RECORD_HEADER_EVENT_TYPE && t != raw::PERF_RECORD_HEADER_BUILD_ID) {
       return;
     }
     auto rec = decode_record(raw.bytes, AttrTable{}, {.swap = swap, .offset = raw.offset});
     if (!rec) {
-      ++stats.malformed_records;
+      count_malformed(rec.error());
       warn(rec.error().message());
       return;
     }
@@ -360,6 +398,15 @@ struct PerfDataReader::Impl {
         if (!d) warn(d.error().message());
         if (f->feat_id == static_cast<std::uint64_t>(Feature::kEventDesc)) apply_event_desc();
       }
+    } else if (const auto* b = rec->get<HeaderBuildId>()) {
+      // Pipe mode's build-ids (perf inject -b, perf record's pipe output).
+      BuildIdEntry e;
+      e.pid = b->pid;
+      e.misc = raw.header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+      e.build_id.assign(b->build_id.begin(),
+                        b->build_id.begin() + std::min<std::size_t>(b->build_id_size, 20));
+      e.filename = std::string(b->filename);
+      features.build_ids.push_back(std::move(e));
     } else if (const auto* e = rec->get<HeaderEventType>()) {
       for (std::size_t i = 0; i < attrs.size(); ++i) {
         if (attrs[i].attr.config == e->event_id && attrs[i].name.empty()) {
@@ -449,7 +496,9 @@ struct PerfDataReader::Impl {
       auto hb = peek(kHeaderSize);
       if (hb.empty()) {
         const std::uint64_t left = from_fd ? buf.size() - buf_pos : mem_end - mem_pos;
-        if (left != 0 && !error) {
+        if (left != 0 && !error && cut_short(at, left)) {
+          // counted and warned: the torn end of an unfinished recording
+        } else if (left != 0 && !error) {
           error = Error(Errc::kMalformedData,
                         fmt::format("{}: truncated record header at offset {:#x} ({} bytes left)",
                                     name, at, left));
@@ -465,8 +514,10 @@ struct PerfDataReader::Impl {
         return false;
       }
       auto h = *peek_header(hb, swap);
+      // (The torn last record of an unfinished recording is its end, not a corrupt header.)
+      const bool torn_end = unfinished && h.size >= kHeaderSize;
       if ((h.size < kHeaderSize || h.size > mem_end - mem_pos) && !from_fd && options.resync &&
-          resync(at, h)) {
+          !torn_end && resync(at, h)) {
         continue;
       }
       if (h.size < kHeaderSize) {
@@ -481,6 +532,7 @@ struct PerfDataReader::Impl {
       auto rec = peek(h.size);
       if (rec.empty()) {
         const std::uint64_t left = available_hint();
+        if (cut_short(at, left)) return false;
         error = Error(Errc::kMalformedData,
                       fmt::format("{}: record at offset {:#x} (type {}, size {}) extends past the "
                                   "end of the data ({} bytes left)",
@@ -513,6 +565,19 @@ struct PerfDataReader::Impl {
       out.tail = all.subspan(h.size);
       return count(out);
     }
+  }
+
+  // The last record of an unfinished recording (file mode) torn by the kill: the end of
+  // the data, not damage in it. Counted in cut_short_bytes and warned; false otherwise.
+  bool cut_short(std::uint64_t at, std::uint64_t left) {
+    if (!unfinished || from_fd || mem_end != file_size) return false;
+    stats.cut_short_bytes += left;
+    warn(
+        fmt::format("{}: the last {} bytes (from offset {:#x}) are a record cut short by the "
+                    "end of the unfinished recording; ignored",
+                    name, left, at));
+    mem_pos = mem_end;
+    return true;
   }
 
   // A header is plausible when its type is one we know, its size fits, and (kernel
@@ -637,7 +702,7 @@ Result<void> PerfDataReader::decode(const RawRecord& raw, Record& out) {
     bytes = std::span<const std::byte>(raw.bytes.data(), raw.bytes.size() + raw.tail.size());
   }
   auto r = decode_record(bytes, impl_->attrs, {.swap = impl_->swap, .offset = raw.offset}, out);
-  if (!r) ++impl_->stats.malformed_records;
+  if (!r) impl_->count_malformed(r.error());
   return r;
 }
 
@@ -652,13 +717,15 @@ Result<Sample> PerfDataReader::decode_sample(const RawRecord& raw, int* attr_ind
   const int index = impl_->attrs.index_of_record(raw.bytes, impl_->swap);
   if (attr_index != nullptr) *attr_index = index;
   if (index < 0) {
-    ++impl_->stats.malformed_records;
-    return fail(Errc::kMalformedData, "{}: SAMPLE at offset {:#x} before any attr", impl_->name,
-                raw.offset);
+    Error e(Errc::kMalformedData,
+            fmt::format("{}: SAMPLE at offset {:#x} matches no attr of the file", impl_->name,
+                        raw.offset));
+    impl_->count_malformed(e);
+    return tl::unexpected(std::move(e));
   }
   auto r = record::decode_sample(raw.bytes, impl_->attrs[static_cast<std::size_t>(index)].layout,
                                  {.swap = impl_->swap, .offset = raw.offset});
-  if (!r) ++impl_->stats.malformed_records;
+  if (!r) impl_->count_malformed(r.error());
   return r;
 }
 
@@ -669,6 +736,16 @@ std::string PerfDataReader::event_name(std::size_t attr_index) const {
   return impl_->event_name(attr_index);
 }
 bool PerfDataReader::is_pipe() const noexcept { return impl_->pipe; }
+bool PerfDataReader::unfinished() const noexcept { return impl_->unfinished; }
+
+Result<void> PerfDataReader::read_to_end() {
+  if (!impl_->pipe) return {};
+  RawRecord raw;
+  while (impl_->next(raw)) {
+  }
+  if (impl_->error) return tl::unexpected(*impl_->error);
+  return {};
+}
 bool PerfDataReader::swapped() const noexcept { return impl_->swap; }
 const std::string& PerfDataReader::name() const noexcept { return impl_->name; }
 std::uint64_t PerfDataReader::file_size() const noexcept { return impl_->file_size; }

@@ -67,6 +67,11 @@ struct ReadStats {
   std::uint64_t malformed_records = 0;       ///< bodies that failed to decode (see decode())
   std::uint64_t skipped_bytes =
       0;  ///< bytes not returned: corrupt, or missing from a truncated file
+  /// Bytes of a record torn at the end of an unfinished recording (a killed recorder):
+  /// ignored with a warning, not damage (see unfinished()).
+  std::uint64_t cut_short_bytes = 0;
+  /// The message of the first record that failed to decode (see malformed_records).
+  std::string first_malformed;
   std::uint64_t compressed_records = 0;  ///< PERF_RECORD_COMPRESSED records expanded
   std::uint64_t decompressed_bytes = 0;
   std::vector<std::string> warnings;  ///< first few problems, with offsets
@@ -127,6 +132,15 @@ class PerfDataReader {
   /// like perf: "cpu-clock", "sched:sched_switch" needs tracing data, else "raw 0x..").
   [[nodiscard]] std::string event_name(std::size_t attr_index) const;
 
+  /// File mode: the header was never finalized (data size 0, or no feature sections: the
+  /// recorder was killed). The data is read to the end of the file and a warning says the
+  /// recording was cut short.
+  [[nodiscard]] bool unfinished() const noexcept;
+  /// Pipe mode: reads the rest of the stream so that every HEADER_ATTR, HEADER_FEATURE,
+  /// HEADER_BUILD_ID and EVENT_UPDATE in it is applied to attrs()/features() (what
+  /// `evlist` and `buildid-list` show). File mode: nothing to do. Errors: the reader's
+  /// error() when the stream is damaged.
+  [[nodiscard]] Result<void> read_to_end();
   [[nodiscard]] bool is_pipe() const noexcept;
   [[nodiscard]] bool swapped() const noexcept;
   [[nodiscard]] const std::string& name() const noexcept;

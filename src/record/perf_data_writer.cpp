@@ -473,6 +473,16 @@ Result<void> PerfDataWriter::set_features(const Features& features) {
   return {};
 }
 
+Result<void> PerfDataWriter::flush() {
+  if (impl_->finalized) return {};
+  if (impl_->failed) return fail(Errc::kIo, "{}: an earlier write failed", impl_->name);
+  if (impl_->options.compress_level > 0) {
+    PERFX_CHECK(impl_->ensure_pipe_compression_feature());
+    PERFX_CHECK(impl_->compress_pending());
+  }
+  return impl_->flush();
+}
+
 Result<void> PerfDataWriter::finalize() { return impl_->finalize(); }
 const AttrTable& PerfDataWriter::attrs() const noexcept { return impl_->attrs; }
 const WriterStats& PerfDataWriter::stats() const noexcept { return impl_->stats; }

@@ -8,8 +8,9 @@
 /// data section (records appended through a buffered writer), then at
 /// finalize() the feature section table + feature sections, and the header is
 /// rewritten with the final data size and feature bitmap. Before finalize(), every
-/// buffer flush updates the header's data size, so a recording killed midway is still
-/// a valid file (without features) for perf and perfx.
+/// buffer flush (when the buffer is full, or flush()) updates the header's data size, so
+/// a recording killed midway is still a valid file (without features) for perf and
+/// perfx; perfx's reader then warns that the recording was cut short.
 ///
 /// Pipe mode: 16-byte pipe header, HEADER_ATTR per attr, HEADER_FEATURE per
 /// feature (set_features(), call it before the first record), then records.
@@ -98,6 +99,12 @@ class PerfDataWriter {
   /// Sets the feature values. File mode: written at finalize(). Pipe mode: emitted
   /// now as HEADER_FEATURE records (call before the first record, as perf does).
   [[nodiscard]] Result<void> set_features(const Features& features);
+
+  /// Writes what is buffered to the file now (pending records compressed first when -z)
+  /// and, in file mode, updates the header's data size. A recorder calls it about once a
+  /// second so that a kill -9 or the OOM killer loses at most that much of the recording.
+  /// No-op after finalize(). Errors: kIo.
+  [[nodiscard]] Result<void> flush();
 
   /// Flushes (and ends the compression stream), writes the feature sections and the
   /// final header (file mode). Idempotent; no writes are allowed after it.

@@ -116,7 +116,31 @@ std::vector<Entry> collect(const profile::Profile& p, std::uint32_t e, symbol::D
     const symbol::Dso& dso = *dsos.get(f.dso_path, kind, build_id);
     const std::uint64_t addr = dso.to_symbol_address(f.map_address);
     const symbol::Symbol* sym = dso.find(addr);
-    if (sym == nullptr) return {-1, 0};
+    if (sym == nullptr) {
+      // The profile named the frame, but this DSO's lookup finds no symbol there (the
+      // file is gone or changed, its build-id does not match): say so rather than
+      // leaving the symbol out with nothing printed.
+      if (!o.symbols.empty() && !listed(o.symbols, f.function)) return {-1, 0};
+      auto [it, fresh] = entry_of_name.try_emplace({f.dso_path, f.function}, entries.size());
+      if (fresh) {
+        Entry en;
+        en.name = f.function;
+        en.dso_path = f.dso_path;
+        const std::string& file = dso.file_path();
+        if (!dso.warning().empty()) {
+          en.problem = fmt::format("no symbol at {:#x} of {}: {}", addr, f.dso_path, dso.warning());
+        } else if (file.empty()) {
+          en.problem = fmt::format("no symbol at {:#x}: {} could not be opened", addr, f.dso_path);
+        } else {
+          en.problem = fmt::format(
+              "no symbol at {:#x} in {} ({} symbols): the file differs from "
+              "the one recorded?",
+              addr, file, dso.symbol_count());
+        }
+        entries.push_back(std::move(en));
+      }
+      return {static_cast<std::int64_t>(it->second), f.address};
+    }
     if (!o.symbols.empty() && !listed(o.symbols, sym->name) && !listed(o.symbols, f.function))
       return {-1, 0};
     auto [it, fresh] = entry_of_sym.try_emplace({&dso, sym->start}, entries.size());
@@ -394,7 +418,9 @@ Result<AnnotateSummary> write_annotations(const profile::Profile& profile, std::
           continue;
         }
       }
-      summary.problems.push_back(fmt::format("cannot annotate {}: {}", en.name, problem));
+      summary.problems.push_back(fmt::format("cannot annotate {} ({} sample{}): {}", en.name,
+                                             en.total.samples, en.total.samples == 1 ? "" : "s",
+                                             problem));
     }
   }
   return summary;

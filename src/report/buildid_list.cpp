@@ -16,6 +16,19 @@ std::string buildid_list_text(const record::Features& features, const std::set<s
   return out;
 }
 
+std::string buildid_list_text(const record::Features& features, const profile::Profile& profile,
+                              bool with_hits) {
+  const std::set<std::string> hit = sampled_dsos(profile);
+  std::string out = buildid_list_text(features, with_hits ? &hit : nullptr);
+  std::set<std::string> listed;
+  for (const auto& e : features.build_ids) listed.insert(e.filename);
+  for (const auto& m : profile.mappings) {
+    if (m.build_id.empty() || hit.count(m.file) == 0 || !listed.insert(m.file).second) continue;
+    out += fmt::format("{} {}\n", m.build_id, m.file);
+  }
+  return out;
+}
+
 std::set<std::string> sampled_dsos(const profile::Profile& profile) {
   std::set<std::string> hit;
   for (const auto& s : profile.samples)

@@ -19,4 +19,10 @@ namespace perfx::report {
 [[nodiscard]] std::string buildid_list_text(const record::Features& features,
                                             const std::set<std::string>* hit);
 
+/// Pipe mode (perf's way there): the build-ids the stream carried (all, or with
+/// `with_hits` those of DSOs with samples), then those of the other DSOs with samples
+/// whose build-id the profile knows (read from the files, as perf does).
+[[nodiscard]] std::string buildid_list_text(const record::Features& features,
+                                            const profile::Profile& profile, bool with_hits);
+
 }  // namespace perfx::report

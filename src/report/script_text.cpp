@@ -410,8 +410,8 @@ unsigned format_workers(unsigned threads) {
 
 }  // namespace
 
-Result<void> write_script(std::ostream& out, const std::string& path,
-                          const ScriptOptions& options) {
+Result<void> write_script(std::ostream& out, const std::string& path, const ScriptOptions& options,
+                          std::vector<std::string>* warnings) {
   PERFX_TRY(specs, parse_script_fields(options.fields));
   PERFX_TRY(reader, record::PerfDataReader::open(path));
   symbol::SearchPaths paths;
@@ -635,6 +635,7 @@ Result<void> write_script(std::ostream& out, const std::string& path,
   const bool written = pipeline.finish();
   if (!field_error) return field_error;
   if (!written || !out) return fail(Errc::kIo, "writing the script output failed");
+  if (warnings != nullptr) *warnings = profile::describe_skipped(reader);
   // Damage: everything before it was printed; the error says where it stopped and what
   // was skipped (docs/reliability.md).
   if (auto damage = profile::describe_damage(reader, ok); !damage.empty()) {

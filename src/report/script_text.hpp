@@ -63,8 +63,10 @@ struct ScriptOptions {
 /// Reads the perf.data at `path` ("-" = stdin) and writes perf script's text to `out`.
 /// Errors: the reader's (kNotFound, kMalformedData with the offset, ...), kInvalidArgument
 /// when a requested field is not in the recording (as perf: "Samples for 'cpu-clock'
-/// event do not have CPU attribute set").
+/// event do not have CPU attribute set"). `warnings` (when not null) receives what was
+/// left out without stopping the output, with counts (profile::describe_skipped()).
 [[nodiscard]] Result<void> write_script(std::ostream& out, const std::string& path,
-                                        const ScriptOptions& options);
+                                        const ScriptOptions& options,
+                                        std::vector<std::string>* warnings = nullptr);
 
 }  // namespace perfx::report

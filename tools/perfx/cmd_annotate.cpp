@@ -113,6 +113,13 @@ int run_annotate(int argc, char** argv) {
   if (!quiet && !skip_missing)
     for (const auto& p : summary->problems) fmt::print(stderr, "perfx annotate: {}\n", p);
   if (!prof->damage.empty()) return error_exit(prof->damage);
+  if (summary->annotated == 0 && !summary->problems.empty()) {
+    return error_exit(
+        fmt::format("nothing annotated: {} symbol{} with samples could not be "
+                    "annotated{}",
+                    summary->problems.size(), summary->problems.size() == 1 ? "" : "s",
+                    quiet || skip_missing ? "" : " (above)"));
+  }
   if (summary->annotated == 0 && summary->problems.empty()) {
     if (o.symbols.empty()) return error_exit("no samples with symbols to annotate");
     return error_exit(fmt::format("no samples in {}", fmt::join(o.symbols, ", ")));

@@ -54,6 +54,18 @@ int run_buildid_list(int argc, char** argv) {
     return fail(owner.error().message());
   auto reader = record::PerfDataReader::open(input);
   if (!reader) return fail(reader.error().message());
+  if (reader->is_pipe()) {
+    // A stream can be read once: its build-ids (HEADER_FEATURE / HEADER_BUILD_ID records)
+    // and, as perf does in pipe mode, those of the DSOs its samples hit.
+    profile::LoadOptions lo;
+    lo.callchains = false;
+    lo.aggregate = true;
+    auto prof = profile::load_profile_from(*reader, lo);
+    if (!prof) return fail(prof.error().message());
+    fmt::print("{}", report::buildid_list_text(reader->features(), *prof, with_hits));
+    if (!prof->damage.empty()) return fail(prof->damage);
+    return 0;
+  }
   if (!with_hits) {
     fmt::print("{}", report::buildid_list_text(reader->features(), nullptr));
     return 0;

@@ -43,6 +43,9 @@ int run_evlist(int argc, char** argv) {
     return fail(owner.error().message());
   auto reader = record::PerfDataReader::open(input);
   if (!reader) return fail(reader.error().message());
+  // Pipe mode: the attrs and their names arrive inside the stream.
+  if (auto r = reader->read_to_end(); !r) return fail(r.error().message());
+  if (reader->attrs().size() == 0) return fail(fmt::format("{}: no events in it", input));
   fmt::print("{}", report::evlist_text(reader->attrs(), reader->features(), o));
   return 0;
 }

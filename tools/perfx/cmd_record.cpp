@@ -464,7 +464,10 @@ int run_record(int argc, char** argv) {
   const bool follows_workload_only = workload && !has_cpu_target && !has_task_target;
 
   // ---- attrs, like perf record for the same options
-  const bool tracking_dummy = has_cpu_target;  // perf adds a dummy tracking event for -a/-C
+  // perf adds a dummy tracking event for -a/-C, and for -D: the workload's COMM and MMAP
+  // records must be captured from its exec on, while the sampled events wait for the delay.
+  const bool delayed_workload = o.delay_ms > 0 && follows_workload_only;
+  const bool tracking_dummy = has_cpu_target || delayed_workload;
   const std::size_t nr_attrs = events.size() + (tracking_dummy ? 1 : 0);
   std::uint64_t base_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
   base_type |= cg->sample_type();
@@ -550,7 +553,9 @@ int run_record(int argc, char** argv) {
     d.attr.sample_type &= ~static_cast<std::uint64_t>(PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW);
     d.attr.freq = 0;
     d.attr.sample_period = 1;
-    d.attr.disabled = 0;
+    // System-wide: at once; a delayed workload: at its exec, as perf (enable_on_exec).
+    d.attr.disabled = delayed_workload ? 1 : 0;
+    d.attr.enable_on_exec = delayed_workload ? 1 : 0;
     d.attr.exclude_guest = 0;
     d.attr.mmap_data = o.data ? 1 : 0;
     events.push_back(std::move(d));
@@ -800,8 +805,13 @@ int run_record(int argc, char** argv) {
   bool size_limit = false;
   using Clock = std::chrono::steady_clock;
   auto next_switch = Clock::now() + std::chrono::seconds(switch_output.seconds);
+  // Write-through: the buffers are drained and the file flushed (its header's data size
+  // updated) every quarter second, so a recorder killed with SIGKILL or by the OOM killer
+  // leaves all but the last half second or so on disk.
+  constexpr int kDrainMs = 250;
+  auto next_flush = Clock::now() + std::chrono::milliseconds(kDrainMs);
   while (!stop) {
-    auto w = sampler->wait(1000);
+    auto w = sampler->wait(kDrainMs);
     if (!w) {
       write_error = w.error();
       break;
@@ -809,6 +819,13 @@ int run_record(int argc, char** argv) {
     if (auto r = drain_round(); !r) {
       write_error = r.error();
       break;
+    }
+    if (Clock::now() >= next_flush) {
+      if (auto r = writer->flush(); !r) {
+        write_error = r.error();
+        break;
+      }
+      next_flush = Clock::now() + std::chrono::milliseconds(kDrainMs);
     }
     bool switch_now = false;
     for (int s : sigpipe->take()) {

@@ -113,9 +113,11 @@ int run_script(int argc, char** argv) {
       return 0;
     }
   }
-  auto ok = report::write_script(file->stream(), input, so);
+  std::vector<std::string> warnings;
+  auto ok = report::write_script(file->stream(), input, so, &warnings);
   // A failed write (disk full) is told with the file's name and errno first.
   if (auto closed = file->finish(); !closed) ok = std::move(closed);
+  for (const auto& w : warnings) fmt::print(stderr, "perfx script: warning: {}\n", w);
   if (!ok) return error_exit(ok.error().message());
   return 0;
 }
