@@ -576,12 +576,16 @@ class EventReport {
     return fmt::format("{:<{}}", v, col.width);
   }
 
-  // A key column's cell: perf pads every column but a last "Symbol", "Source:Line" or
-  // "Source File" one, and cuts commands, source lines and files to the column ("%-.*s").
+  // A key column's cell: perf pads every column but the last to its width; the last one
+  // shows its key's own format (sort.c's se_snprintf): Command, Shared Object, Pid, Tid,
+  // Parent, CPU and Socket pad themselves ("%-*.*s", "%*.*d"), Symbol does not, and Time,
+  // Source:Line and Source File are cut to the column, unpadded ("%-.*s"): a time under
+  // 10,000 s is narrower than its 12-wide column. Commands, source lines and files are
+  // cut to the column wherever they are.
   [[nodiscard]] std::string key_cell(std::string v, const Col& col, bool last) const {
     const Key k = keys_[col.key];
     if (last && k == Key::kSym) return v;
-    if (last && (k == Key::kSrcline || k == Key::kSrcfile))
+    if (last && (k == Key::kSrcline || k == Key::kSrcfile || k == Key::kTime))
       return fmt::format("{:.{}}", v, col.width);
     if (k == Key::kComm || k == Key::kSrcline || k == Key::kSrcfile)
       return fmt::format("{:<{}.{}}", v, col.width, col.width);

@@ -71,6 +71,33 @@ same opt_sort_time_sym --sort time,sym --no-children -g none --time-quantum 50ms
 same opt_sort_time_graph --sort time,dso --no-children -G
 same opt_sort_then_fields -s dso -F overhead,dso,sym --no-children -g none
 same opt_sort_time_fields -s time -F overhead,time,sym,sample --no-children -g none
+# The time column at every width, whatever the machine's uptime: recordings written by
+# perfx's writer (perfdata_tool synth) whose samples start at 4809 s (11 characters:
+# unpadded as the last column, padded elsewhere), 14809 s (exactly the 12-wide column)
+# and 123456 s (13: cut to 12).
+tool="$BUILD_DIR/tools/perfdata_tool"
+sym_addr() { nm "$fixture" | awk -v s="$1" '$3 == s { print "0x" $1 }'; }
+alpha=$(sym_addr sym_alpha) outer=$(sym_addr sym_outer)
+if [ ! -x "$tool" ] || [ -z "$alpha" ] || [ -z "$outer" ]; then
+  echo "time widths: no $tool or no sym_alpha/sym_outer in $fixture"; fail=1
+else
+  mv "$tmp/g.data" "$tmp/g.orig"
+  for start in 4809350000000 14809350000000 123456350000000; do
+    "$tool" synth "$tmp/g.data" --binary "$fixture" --start $start --step 30000000 \
+      --stack "$((alpha + 4)):25" --stack "$((outer + 4)):15" ||
+      { echo "perfdata_tool synth --start $start failed"; fail=1; continue; }
+    w=${start%350000000}
+    same "time_${w}_last" --sort time --no-children -g none
+    same "time_${w}_first" --sort time,sym --no-children -g none
+    same "time_${w}_after" --sort sym,time --no-children -g none
+    same "time_${w}_comm" --sort comm,time --no-children -g none --time-quantum 500ms
+    same "time_${w}_fields" -F overhead,time,sym --no-children -g none
+    same "time_${w}_sep" --sort time -t ';' --no-children -g none
+  done
+  grep -q '  4809\.400000$' "$tmp/perfx.time_4809_last" ||
+    { echo "time_4809_last: no unpadded 4809.400000 row"; fail=1; }
+  mv "$tmp/g.orig" "$tmp/g.data"
+fi
 # The parent key: -p's regex (POSIX extended) against the callchain in display order;
 # -p alone appends the key; -x keeps only samples with a parent (totals unchanged).
 same opt_parent --sort parent,sym --no-children -g none -p 'main|sym_outer'

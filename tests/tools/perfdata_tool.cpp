@@ -5,7 +5,11 @@
 //   perfdata_tool dump FILE|-            counts as "key value" lines
 //   perfdata_tool header FILE            perf report --header-only style text
 //   perfdata_tool synth OUT|- --binary PATH --stack A,B,C:COUNT ... [--pipe] [-z LEVEL]
-//       A,B,C are file-relative addresses (leaf first) in PATH's executable segment.
+//                 [--start NS] [--step NS]
+//       A,B,C are file-relative addresses (leaf first) in PATH's executable segment;
+//       the samples start at --start ns (default 1 s) and are --step ns apart (1 ms).
+//   perfdata_tool synth-tasks OUT --binary PATH
+//       a system-wide-like thread table for report --tasks/--mmaps (see synth_tasks()).
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -90,43 +94,10 @@ struct Stack {
   std::uint64_t count = 0;
 };
 
-int synth(int argc, char** argv) {
-  std::string out = argv[2];
-  std::string binary;
-  std::vector<Stack> stacks;
-  WriterOptions opts;
-  for (int i = 3; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--binary" && i + 1 < argc) {
-      binary = argv[++i];
-    } else if (a == "--pipe") {
-      opts.pipe = true;
-    } else if (a == "-z" && i + 1 < argc) {
-      opts.compress_level = std::atoi(argv[++i]);
-    } else if (a == "--stack" && i + 1 < argc) {
-      std::string s = argv[++i];
-      Stack st;
-      const auto colon = s.find(':');
-      st.count = std::strtoull(s.c_str() + colon + 1, nullptr, 0);
-      std::string list = s.substr(0, colon);
-      std::size_t p = 0;
-      while (p < list.size()) {
-        std::size_t q = list.find(',', p);
-        if (q == std::string::npos) q = list.size();
-        st.addrs.push_back(std::strtoull(list.substr(p, q - p).c_str(), nullptr, 0));
-        p = q + 1;
-      }
-      stacks.push_back(st);
-    } else {
-      std::fprintf(stderr, "unknown argument %s\n", a.c_str());
-      return 2;
-    }
-  }
-  struct stat bst {};
-  if (binary.empty() || ::stat(binary.c_str(), &bst) != 0) {
-    std::fprintf(stderr, "need --binary PATH\n");
-    return 2;
-  }
+constexpr std::uint64_t kId = 101;
+
+// The cpu-clock attr of the synthesized recordings (perf record -g's fields).
+raw::EventAttr synth_attr() {
   raw::EventAttr attr{};
   attr.type = PERF_TYPE_SOFTWARE;
   attr.size = raw::kAttrSizeVer7;
@@ -144,11 +115,17 @@ int synth(int argc, char** argv) {
   attr.mmap2 = 1;
   attr.comm_exec = 1;
   attr.exclude_guest = 1;
-  const std::uint64_t kId = 101;
+  return attr;
+}
+
+// A writer of `out` with synth_attr() and this machine's header features; exits on error.
+PerfDataWriter open_writer(const std::string& out, const WriterOptions& opts, int argc,
+                           char** argv) {
+  const raw::EventAttr attr = synth_attr();
   auto w = PerfDataWriter::create(out, {WriterAttr{attr, "cpu-clock", {kId}}}, opts);
   if (!w) {
     std::fprintf(stderr, "error: %s\n", w.error().message().c_str());
-    return 1;
+    std::exit(1);
   }
   Features f;
   utsname u{};
@@ -180,88 +157,140 @@ int synth(int argc, char** argv) {
   f.pmu_mappings = {{1, "software"}, {2, "tracepoint"}};
   if (auto r = w->set_features(f); !r) {
     std::fprintf(stderr, "error: %s\n", r.error().message().c_str());
-    return 1;
+    std::exit(1);
   }
+  return std::move(*w);
+}
 
+// Writes `r` with a sample_id of thread pid/tid at `time`; exits on error.
+void put(PerfDataWriter& w, Record r, std::uint32_t pid, std::uint32_t tid, std::uint64_t time) {
+  r.sample_id.fields = synth_attr().sample_type;
+  r.sample_id.pid = pid;
+  r.sample_id.tid = tid;
+  r.sample_id.time = time;
+  r.sample_id.id = kId;
+  if (auto e = w.write(r); !e) {
+    std::fprintf(stderr, "error: %s\n", e.error().message().c_str());
+    std::exit(1);
+  }
+}
+
+// perf report warns about kptr_restrict unless the kernel map is present, as perf record
+// writes it: MMAP pid -1 "[kernel.kallsyms]_text" at _text.
+void put_kernel_map(PerfDataWriter& w) {
+  FILE* ks = std::fopen("/proc/kallsyms", "r");
+  if (ks == nullptr) return;
+  char line[512];
+  unsigned long long text = 0, etext = 0;
+  while (std::fgets(line, sizeof line, ks) != nullptr) {
+    unsigned long long a = 0;
+    char kind = 0;
+    char sym[256] = {};
+    if (std::sscanf(line, "%llx %c %255s", &a, &kind, sym) != 3) continue;
+    if (std::strcmp(sym, "_text") == 0) text = a;
+    if (std::strcmp(sym, "_etext") == 0) etext = a;
+    if (text != 0 && etext != 0) break;
+  }
+  std::fclose(ks);
+  if (text == 0) return;
+  Record r;
+  r.header.misc = PERF_RECORD_MISC_KERNEL;
+  Mmap m;
+  m.pid = 0xffffffffu;
+  m.tid = 0;
+  m.addr = text;
+  m.len = etext > text ? etext - text : 0x1000000;
+  m.pgoff = text;
+  m.filename = "[kernel.kallsyms]_text";
+  r.body = m;
+  put(w, r, 0xffffffffu, 0xffffffffu, 0);
+}
+
+// An MMAP2 of `binary`'s second page at `addr` in pid/tid.
+Record binary_map(const std::string& binary, const struct stat& bst, std::uint32_t pid,
+                  std::uint32_t tid, std::uint64_t addr) {
+  Record r;
+  r.header.misc = PERF_RECORD_MISC_USER;
+  Mmap2 m;
+  m.pid = pid;
+  m.tid = tid;
+  m.addr = addr;
+  m.len = 0x1000;
+  m.pgoff = 0x1000;
+  m.maj = static_cast<std::uint32_t>(major(bst.st_dev));
+  m.min = static_cast<std::uint32_t>(minor(bst.st_dev));
+  m.ino = bst.st_ino;
+  m.prot = 5;   // PROT_READ | PROT_EXEC
+  m.flags = 2;  // MAP_PRIVATE
+  m.filename = binary;
+  r.body = m;
+  return r;
+}
+
+int synth(int argc, char** argv) {
+  std::string out = argv[2];
+  std::string binary;
+  std::vector<Stack> stacks;
+  WriterOptions opts;
+  std::uint64_t t = 1000000000ULL;  // the first record's time
+  std::uint64_t step = 1000000;     // between samples
+  for (int i = 3; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--binary" && i + 1 < argc) {
+      binary = argv[++i];
+    } else if (a == "--pipe") {
+      opts.pipe = true;
+    } else if (a == "-z" && i + 1 < argc) {
+      opts.compress_level = std::atoi(argv[++i]);
+    } else if (a == "--start" && i + 1 < argc) {
+      t = std::strtoull(argv[++i], nullptr, 0);
+    } else if (a == "--step" && i + 1 < argc) {
+      step = std::strtoull(argv[++i], nullptr, 0);
+    } else if (a == "--stack" && i + 1 < argc) {
+      std::string s = argv[++i];
+      Stack st;
+      const auto colon = s.find(':');
+      st.count = std::strtoull(s.c_str() + colon + 1, nullptr, 0);
+      std::string list = s.substr(0, colon);
+      std::size_t p = 0;
+      while (p < list.size()) {
+        std::size_t q = list.find(',', p);
+        if (q == std::string::npos) q = list.size();
+        st.addrs.push_back(std::strtoull(list.substr(p, q - p).c_str(), nullptr, 0));
+        p = q + 1;
+      }
+      stacks.push_back(st);
+    } else {
+      std::fprintf(stderr, "unknown argument %s\n", a.c_str());
+      return 2;
+    }
+  }
+  struct stat bst {};
+  if (binary.empty() || ::stat(binary.c_str(), &bst) != 0) {
+    std::fprintf(stderr, "need --binary PATH\n");
+    return 2;
+  }
+  PerfDataWriter w = open_writer(out, opts, argc, argv);
   const std::uint32_t pid = 4242;
   const std::uint64_t base = 0x555555554000ULL;
-  std::uint64_t t = 1000000000ULL;
-  auto put = [&](Record r) {
-    r.sample_id.fields = attr.sample_type;
-    r.sample_id.pid = r.sample_id.tid = pid;
-    r.sample_id.time = t;
-    r.sample_id.id = kId;
-    if (auto e = w->write(r); !e) {
-      std::fprintf(stderr, "error: %s\n", e.error().message().c_str());
-      std::exit(1);
-    }
-  };
-  // perf report warns about kptr_restrict unless the kernel map is present, as
-  // perf record writes it: MMAP pid -1 "[kernel.kallsyms]_text" at _text.
-  if (FILE* ks = std::fopen("/proc/kallsyms", "r")) {
-    char line[512];
-    unsigned long long text = 0, etext = 0;
-    while (std::fgets(line, sizeof line, ks) != nullptr) {
-      unsigned long long a = 0;
-      char kind = 0;
-      char sym[256] = {};
-      if (std::sscanf(line, "%llx %c %255s", &a, &kind, sym) != 3) continue;
-      if (std::strcmp(sym, "_text") == 0) text = a;
-      if (std::strcmp(sym, "_etext") == 0) etext = a;
-      if (text != 0 && etext != 0) break;
-    }
-    std::fclose(ks);
-    if (text != 0) {
-      Record r;
-      r.header.misc = PERF_RECORD_MISC_KERNEL;
-      Mmap m;
-      m.pid = 0xffffffffu;
-      m.tid = 0;
-      m.addr = text;
-      m.len = etext > text ? etext - text : 0x1000000;
-      m.pgoff = text;
-      m.filename = "[kernel.kallsyms]_text";
-      r.body = m;
-      r.sample_id.fields = attr.sample_type;
-      r.sample_id.pid = 0xffffffffu;
-      r.sample_id.tid = 0xffffffffu;
-      r.sample_id.id = kId;
-      if (auto e = w->write(r); !e) return 1;
-    }
-  }
+  put_kernel_map(w);
   {
     Record r;
     r.body = Fork{pid, 1, pid, 1, t};
-    put(r);
+    put(w, r, pid, pid, t);
   }
   std::string comm = binary.substr(binary.rfind('/') + 1);
   {
     Record r;
     r.header.misc = PERF_RECORD_MISC_COMM_EXEC;
     r.body = Comm{pid, pid, comm};
-    put(r);
+    put(w, r, pid, pid, t);
   }
-  {
-    Record r;
-    r.header.misc = PERF_RECORD_MISC_USER;
-    Mmap2 m;
-    m.pid = m.tid = pid;
-    m.addr = base + 0x1000;
-    m.len = 0x1000;
-    m.pgoff = 0x1000;
-    m.maj = static_cast<std::uint32_t>(major(bst.st_dev));
-    m.min = static_cast<std::uint32_t>(minor(bst.st_dev));
-    m.ino = bst.st_ino;
-    m.prot = 5;   // PROT_READ | PROT_EXEC
-    m.flags = 2;  // MAP_PRIVATE
-    m.filename = binary;
-    r.body = m;
-    put(r);
-  }
+  put(w, binary_map(binary, bst, pid, pid, base + 0x1000), pid, pid, t);
   std::vector<std::uint64_t> chain;
   for (const auto& st : stacks) {
     for (std::uint64_t i = 0; i < st.count; ++i) {
-      t += 1000000;
+      t += step;
       chain.clear();
       chain.push_back(PERF_CONTEXT_USER);
       for (std::uint64_t a : st.addrs) chain.push_back(base + a);
@@ -276,16 +305,114 @@ int synth(int argc, char** argv) {
       Record r;
       r.header.misc = PERF_RECORD_MISC_USER;
       r.body = s;
-      put(r);
+      put(w, r, pid, pid, t);
     }
-    if (auto e = w->finish_round(); !e) return 1;
+    if (auto e = w.finish_round(); !e) return 1;
   }
   {
     Record r;
     r.body = Exit{pid, 1, pid, 1, t + 1};
-    put(r);
+    put(w, r, pid, pid, t + 1);
   }
-  if (auto e = w->finalize(); !e) {
+  if (auto e = w.finalize(); !e) {
+    std::fprintf(stderr, "error: %s\n", e.error().message().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+// A thread table like a system-wide recording's, with every way perf report --tasks
+// can learn (or not learn) of a thread: synthesized FORK (PERF_RECORD_MISC_FORK_EXEC,
+// no maps copied), COMM and MMAP2 of running processes; threads known only from samples,
+// from an EXIT or from another record's sample_id (not listed by perf); a COMM of a
+// thread whose leader is unknown (perf adds the leader as ":PID"); a kernel FORK (maps
+// copied) followed by an exec; FORKs from parents never named (":TID"); an MMAP2 of an
+// unknown thread (listed with --mmaps only); a thread that exits (still listed); tids in
+// more than one of perf's 256 buckets. Every record of a thread has its own sample_id.
+int synth_tasks(int argc, char** argv) {
+  const std::string out = argv[2];
+  if (argc != 5 || std::string(argv[3]) != "--binary") {
+    std::fprintf(stderr, "usage: perfdata_tool synth-tasks OUT --binary PATH\n");
+    return 2;
+  }
+  const std::string binary = argv[4];
+  struct stat bst {};
+  if (::stat(binary.c_str(), &bst) != 0) {
+    std::fprintf(stderr, "cannot stat %s\n", binary.c_str());
+    return 2;
+  }
+  PerfDataWriter w = open_writer(out, {}, argc, argv);
+  std::uint64_t t = 5000000000ULL;
+  auto at = [&](Record r, std::uint32_t pid, std::uint32_t tid) { put(w, r, pid, tid, t += 1000); };
+  auto fork_rec = [&](std::uint32_t pid, std::uint32_t ppid, std::uint32_t tid, std::uint32_t ptid,
+                      bool synthesized) {
+    Record r;
+    if (synthesized) r.header.misc = PERF_RECORD_MISC_FORK_EXEC;
+    r.body = Fork{pid, ppid, tid, ptid, t + 1000};
+    at(r, pid, tid);
+  };
+  auto comm = [&](std::uint32_t pid, std::uint32_t tid, const char* name, bool exec) {
+    Record r;
+    if (exec) r.header.misc = PERF_RECORD_MISC_COMM_EXEC;
+    r.body = Comm{pid, tid, name};
+    at(r, pid, tid);
+  };
+  auto sample = [&](std::uint32_t pid, std::uint32_t tid) {
+    Sample s;
+    s.identifier = kId;
+    s.ip = 0x555555555100ULL;
+    s.pid = pid;
+    s.tid = tid;
+    s.time = t + 1000;
+    s.period = 1000000;
+    const std::uint64_t chain[] = {PERF_CONTEXT_USER, s.ip};
+    s.callchain = U64Array::of(chain);
+    Record r;
+    r.header.misc = PERF_RECORD_MISC_USER;
+    r.body = s;
+    at(r, pid, tid);
+  };
+  auto exit_rec = [&](std::uint32_t pid, std::uint32_t ppid, std::uint32_t tid,
+                      std::uint32_t ptid) {
+    Record r;
+    r.body = Exit{pid, ppid, tid, ptid, t + 1000};
+    at(r, pid, tid);
+  };
+  put_kernel_map(w);
+  // Synthesized (perf record -a's view of running tasks).
+  fork_rec(1, 0, 1, 0, true);
+  comm(1, 1, "init", false);
+  fork_rec(100, 1, 100, 1, true);
+  comm(100, 100, "proc_a", false);
+  at(binary_map(binary, bst, 100, 100, 0x555555555000ULL), 100, 100);
+  fork_rec(100, 100, 101, 100, true);
+  comm(100, 101, "worker", false);
+  fork_rec(100, 100, 356, 100, true);  // tid 356: bucket 100, after tid 100
+  comm(100, 356, "worker2", false);
+  if (auto e = w.finish_round(); !e) return 1;
+  // What happened while recording.
+  sample(100, 101);
+  sample(100, 102);  // known only from samples
+  sample(700, 700);
+  exit_rec(100, 100, 103, 100);  // an EXIT of a thread never seen
+  {
+    Record r;  // another record's sample_id names an unknown thread
+    r.body = Lost{kId, 3};
+    at(r, 600, 600);
+  }
+  comm(200, 201, "lonely", false);      // leader 200 unknown
+  fork_rec(300, 100, 300, 101, false);  // proc_a's worker forks: maps copied, named "worker"
+  sample(300, 300);
+  comm(300, 300, "child_b", true);
+  at(binary_map(binary, bst, 300, 300, 0x7f0000001000ULL), 300, 300);
+  fork_rec(100, 100, 104, 101, false);  // a thread that exits: still listed
+  exit_rec(100, 100, 104, 101);
+  exit_rec(300, 100, 300, 101);
+  fork_rec(401, 400, 401, 400, false);  // parents never named: ":TID"
+  fork_rec(402, 401, 402, 401, false);
+  at(binary_map(binary, bst, 500, 501, 0x7f0000002000ULL), 500, 501);  // --mmaps only
+  if (auto e = w.finish_round(); !e) return 1;
+  if (auto e = w.finalize(); !e) {
     std::fprintf(stderr, "error: %s\n", e.error().message().c_str());
     return 1;
   }
@@ -296,13 +423,14 @@ int synth(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: perfdata_tool dump|header|synth FILE ...\n");
+    std::fprintf(stderr, "usage: perfdata_tool dump|header|synth|synth-tasks FILE ...\n");
     return 2;
   }
   const std::string cmd = argv[1];
   if (cmd == "dump") return dump(argv[2]);
   if (cmd == "header") return header(argv[2]);
   if (cmd == "synth") return synth(argc, argv);
+  if (cmd == "synth-tasks") return synth_tasks(argc, argv);
   std::fprintf(stderr, "unknown command %s\n", cmd.c_str());
   return 2;
 }

@@ -360,15 +360,25 @@ TEST(ReportTable, TimeKeyBucketsSamplesByTheQuantum) {
   o.graph = GraphMode::kNone;
   o.sort = {"time"};
   std::string s = run(o, p);
-  EXPECT_NE(s.find("# Overhead  Time        \n"), std::string::npos) << s;  // 12 wide
-  EXPECT_NE(s.find("    60.00%  1.100000    \n"), std::string::npos) << s;
-  EXPECT_NE(s.find("    20.00%  1.000000    \n"), std::string::npos) << s;
-  EXPECT_NE(s.find("    20.00%  1.300000    \n"), std::string::npos) << s;
+  // The header is 12 wide; a last Time column is perf's "%-.*s": cut to 12, not padded.
+  EXPECT_NE(s.find("# Overhead  Time        \n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    60.00%  1.100000\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    20.00%  1.000000\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    20.00%  1.300000\n"), std::string::npos) << s;
   EXPECT_LT(s.find("1.000000"), s.find("1.300000")) << "equal entries: earlier first";
+  // Not last, it is padded to the column like every other one.
+  o.sort = {"time", "comm"};
+  s = run(o, p);
+  EXPECT_NE(s.find("    60.00%  1.100000      app    \n"), std::string::npos) << s;
+  o.sort = {"time"};
   o.time_quantum_ns = 1'000'000'000;  // one bucket
   s = run(o, p);
-  EXPECT_NE(s.find("   100.00%  1.000000    \n"), std::string::npos) << s;
-  // A time past 12 characters (123456.000000) is cut to the column, as perf's "%-.*s".
+  EXPECT_NE(s.find("   100.00%  1.000000\n"), std::string::npos) << s;
+  // 12 characters from 10,000 s on (the column's width: nothing to pad); a time past 12
+  // characters (123456.000000) is cut to the column, as perf's "%-.*s".
+  for (auto& smp : p.samples) smp.time_ns = 14'809'400'000'000;
+  s = run(o, p);
+  EXPECT_NE(s.find("   100.00%  14809.000000\n"), std::string::npos) << s;
   for (auto& smp : p.samples) smp.time_ns = 123'456'789'000'000;
   s = run(o, p);
   EXPECT_NE(s.find("   100.00%  123456.00000\n"), std::string::npos) << s;
