@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/byte_reader.hpp"
+#include "core/error_format.hpp"
 
 namespace perfx::record {
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "core/error_format.hpp"
 #include "profile/replay.hpp"
 #include "record/perf_data_reader.hpp"
 #include "symbol/machine.hpp"

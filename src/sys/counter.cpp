@@ -10,6 +10,7 @@
 #include <cstring>
 #include <optional>
 
+#include "core/error_format.hpp"
 #include "sys/explain.hpp"
 #include "sys/ioctl.hpp"
 #include "sys/perf_event_open.hpp"
@@ -400,7 +401,9 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
           m.event = ev_index;
           m.fd = std::move(*fd);
           auto id = sys::ioc_id(m.fd.get());
-          if (!id) return tl::unexpected(std::move(id).error().context("event '{}'", se.name));
+          if (!id)
+            return tl::unexpected(
+                std::move(id).error().context(fmt::format("event '{}'", se.name)));
           m.id = *id;
           gi.instance = inst;
           gi.group_format = grouped;
