@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/error_format.hpp"
 #include "event/parse.hpp"
 #include "event/resolver.hpp"
 

@@ -10,7 +10,6 @@
 #include <string_view>
 #include <utility>
 
-#include <fmt/format.h>
 #include <tl/expected.hpp>
 
 namespace perfx {
@@ -40,15 +39,15 @@ class Error {
   /// The full message, context layers first ("opening 'x': reading ...: reason").
   [[nodiscard]] const std::string& message() const noexcept { return message_; }
 
-  /// Prepends a context layer: `err.context("opening event '{}'", name)`.
-  template <typename... Args>
-  Error& context(fmt::format_string<Args...> fmt_str, Args&&... args) & {
-    message_ = fmt::format(fmt_str, std::forward<Args>(args)...) + ": " + message_;
+  /// Prepends a context layer: `err.context("opening event 'x'")` turns the message
+  /// "no such event" into "opening event 'x': no such event".
+  Error& context(std::string_view layer) & {
+    message_ = std::string(layer) + ": " + message_;
     return *this;
   }
-  template <typename... Args>
-  Error&& context(fmt::format_string<Args...> fmt_str, Args&&... args) && {
-    message_ = fmt::format(fmt_str, std::forward<Args>(args)...) + ": " + message_;
+  /// Rvalue overload of context(), for `return std::move(err).context("...")`.
+  Error&& context(std::string_view layer) && {
+    message_ = std::string(layer) + ": " + message_;
     return std::move(*this);
   }
 
@@ -62,11 +61,9 @@ class Error {
 template <typename T>
 using Result = tl::expected<T, Error>;
 
-/// Shorthand for returning a failure: `return fail(Errc::kNotFound, "no event '{}'", name);`
-template <typename... Args>
-[[nodiscard]] tl::unexpected<Error> fail(Errc code, fmt::format_string<Args...> fmt_str,
-                                         Args&&... args) {
-  return tl::unexpected<Error>(Error(code, fmt::format(fmt_str, std::forward<Args>(args)...)));
+/// Shorthand for returning a failure: `return fail(Errc::kNotFound, "no such event");`
+[[nodiscard]] inline tl::unexpected<Error> fail(Errc code, std::string message) {
+  return tl::unexpected<Error>(Error(code, std::move(message)));
 }
 
 /// A failure from a syscall: maps errno to a category and appends strerror.

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "core/error_format.hpp"
+
 namespace perfx::core {
 
 class ByteReader {

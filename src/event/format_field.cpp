@@ -3,6 +3,7 @@
 #include <charconv>
 #include <string>
 
+#include "core/error_format.hpp"
 #include "event/resolver.hpp"
 
 namespace perfx::event {

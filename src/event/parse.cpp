@@ -9,6 +9,7 @@
 #include <charconv>
 #include <string>
 
+#include "core/error_format.hpp"
 #include "event/event_names.hpp"
 
 namespace perfx::event {
@@ -37,7 +38,7 @@ tl::unexpected<Error> unknown_error(std::size_t offset, fmt::format_string<Args.
 // A failure from the resolver (system lookup): keep its category and message.
 tl::unexpected<Error> resolver_error(Error err, std::size_t offset, std::string_view token) {
   return tl::unexpected<Error>(
-      std::move(err).context("event '{}' at column {}", token, offset + 1));
+      std::move(err).context(fmt::format("event '{}' at column {}", token, offset + 1)));
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -595,7 +596,8 @@ Result<std::vector<EventSpec>> Parser::parse_uprobe(std::size_t begin, std::size
       // A file that cannot be opened (errno) or is not ELF is the path's fault: point there.
       Error err = std::move(off).error();
       if (err.sys_errno() != 0 || err.code() == Errc::kMalformedData) {
-        return resolver_error(std::move(err).context("uprobe file '{}'", path), path_begin, token);
+        return resolver_error(std::move(err).context(fmt::format("uprobe file '{}'", path)),
+                              path_begin, token);
       }
       return resolver_error(std::move(err), target_begin, sym);
     }

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "core/c_hex.hpp"
+#include "core/error_format.hpp"
 #include "record/decoder.hpp"
 
 namespace perfx::profile {
@@ -45,8 +46,10 @@ constexpr std::uint64_t kUnresolved = std::uint64_t{1} << 63;
 
 namespace {
 
-constexpr std::pair<std::string_view, LiveKey> kLiveKeys[] = {
-    {"comm", LiveKey::kComm}, {"pid", LiveKey::kPid}, {"dso", LiveKey::kDso}, {"sym", LiveKey::kSym}};
+constexpr std::pair<std::string_view, LiveKey> kLiveKeys[] = {{"comm", LiveKey::kComm},
+                                                              {"pid", LiveKey::kPid},
+                                                              {"dso", LiveKey::kDso},
+                                                              {"sym", LiveKey::kSym}};
 
 }  // namespace
 

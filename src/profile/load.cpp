@@ -1,4 +1,5 @@
 #include "profile/load.hpp"
+#include "core/error_format.hpp"
 #include "profile/time_filter.hpp"
 
 #include <algorithm>

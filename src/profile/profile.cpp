@@ -1,5 +1,7 @@
 #include "profile/profile.hpp"
 
+#include "core/error_format.hpp"
+
 namespace perfx::profile {
 
 std::optional<std::uint32_t> sampled_frame(const Profile& p, const Sample& s) {

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/build_id_note.hpp"
+#include "core/error_format.hpp"
 #include "profile/ordered_records.hpp"
 #include "symbol/unwind.hpp"
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "core/error_format.hpp"
+
 namespace perfx::profile {
 namespace {
 

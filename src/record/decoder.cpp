@@ -7,6 +7,7 @@
 
 #include "core/byte_reader.hpp"
 #include "record/read_format.hpp"
+#include "core/error_format.hpp"
 
 namespace perfx::record {
 

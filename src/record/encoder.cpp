@@ -6,6 +6,8 @@
 #include <bit>
 #include <cstring>
 
+#include "core/error_format.hpp"
+
 namespace perfx::record {
 
 namespace {

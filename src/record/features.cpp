@@ -8,6 +8,7 @@
 #include <ctime>
 
 #include "core/byte_reader.hpp"
+#include "core/error_format.hpp"
 #include "record/decoder.hpp"
 #include "record/encoder.hpp"
 #include "record/sample_layout.hpp"

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "core/error_format.hpp"
+
 namespace perfx::record {
 
 Result<void> check_input_owner(const std::string& path, bool force) {

@@ -19,6 +19,7 @@
 #include <ctime>
 
 #include "core/byte_reader.hpp"
+#include "core/error_format.hpp"
 #include "record/decoder.hpp"
 
 namespace perfx::record {

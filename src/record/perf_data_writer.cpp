@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "core/byte_reader.hpp"
+#include "core/error_format.hpp"
 #include "core/fd_io.hpp"
 #include "record/decoder.hpp"
 #include "record/encoder.hpp"

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/error_format.hpp"
+
 namespace perfx::record {
 namespace {
 

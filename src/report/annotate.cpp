@@ -10,6 +10,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/error_format.hpp"
 #include "symbol/machine.hpp"
 
 namespace perfx::report {

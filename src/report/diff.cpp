@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/c_hex.hpp"
+#include "core/error_format.hpp"
 #include "report/export_util.hpp"
 #include "report/flamegraph_html.hpp"
 #include "report/folded.hpp"

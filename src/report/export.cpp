@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/error_format.hpp"
 #include "report/firefox.hpp"
 #include "report/flamegraph_html.hpp"
 #include "report/flamegraph_svg.hpp"
@@ -58,7 +59,8 @@ Result<void> export_profile(std::string_view format, const profile::Profile& pro
                 "firefox, json",
                 format);
   }
-  if (!r) return tl::unexpected(std::move(r).error().context("exporting as {}", format));
+  if (!r)
+    return tl::unexpected(std::move(r).error().context(fmt::format("exporting as {}", format)));
   out.flush();
   if (!out) return fail(Errc::kIo, "exporting as {}: flushing the output failed", format);
   return {};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/error_format.hpp"
 #include "core/huge_pages.hpp"
 
 namespace perfx::report::detail {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/error_format.hpp"
 #include "report/assets.hpp"
 #include "report/export_util.hpp"
 

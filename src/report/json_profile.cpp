@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/error_format.hpp"
 #include "report/export_util.hpp"
 #include "report/side_text.hpp"
 

@@ -9,6 +9,7 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
+#include "core/error_format.hpp"
 #include "report/export_util.hpp"
 
 // protoc's generated code is not written for our warning set.

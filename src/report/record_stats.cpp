@@ -5,6 +5,7 @@
 #include <array>
 #include <vector>
 
+#include "core/error_format.hpp"
 #include "profile/replay.hpp"
 #include "record/perf_data_reader.hpp"
 

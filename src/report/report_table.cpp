@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/c_hex.hpp"
+#include "core/error_format.hpp"
 
 namespace perfx::report {
 namespace {

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "core/build_id_note.hpp"
+#include "core/error_format.hpp"
 #include "profile/replay.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/regs.hpp"

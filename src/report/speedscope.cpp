@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/error_format.hpp"
 #include "report/export_util.hpp"
 
 namespace perfx::report {

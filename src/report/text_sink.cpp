@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/error_format.hpp"
+
 namespace perfx::report::detail {
 namespace {
 // Small enough to stay in cache and to fault in few pages, big enough for few writes.

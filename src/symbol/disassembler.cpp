@@ -9,6 +9,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "core/error_format.hpp"
+
 namespace perfx::symbol {
 
 struct Disassembler::Impl {

@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <optional>
 
+#include "core/error_format.hpp"
+
 namespace perfx::symbol {
 namespace {
 

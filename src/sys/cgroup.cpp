@@ -4,6 +4,7 @@
 
 #include <cerrno>
 
+#include "core/error_format.hpp"
 #include "sys/pmu_sysfs.hpp"
 
 namespace perfx::sys {

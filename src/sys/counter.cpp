@@ -14,6 +14,7 @@
 
 #include "perfx/event_handle.hpp"
 #include "sys/breakpoint_check.hpp"
+#include "core/error_format.hpp"
 #include "sys/explain.hpp"
 #include "sys/ioctl.hpp"
 #include "sys/perf_event_open.hpp"
@@ -470,7 +471,9 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
           m.event = ev_index;
           m.fd = std::move(*fd);
           auto id = sys::ioc_id(m.fd.get());
-          if (!id) return tl::unexpected(std::move(id).error().context("event '{}'", se.name));
+          if (!id)
+            return tl::unexpected(
+                std::move(id).error().context(fmt::format("event '{}'", se.name)));
           m.id = *id;
           se.ids[inst] = *id;
           se.attr = attr;  // as opened (read_format, disabled, inherit, ...)

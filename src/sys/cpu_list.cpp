@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/error_format.hpp"
 #include "sys/pmu_sysfs.hpp"
 
 namespace perfx::sys {
@@ -88,7 +89,8 @@ std::string format_cpus(std::span<const int> cpus) {
 Result<std::vector<int>> read_online_cpus(const std::string& path) {
   PERFX_TRY(text, read_text_file(path));
   auto cpus = parse_cpus(text);
-  if (!cpus) return tl::unexpected(std::move(cpus).error().context("reading {}", path));
+  if (!cpus)
+    return tl::unexpected(std::move(cpus).error().context(fmt::format("reading {}", path)));
   return cpus;
 }
 

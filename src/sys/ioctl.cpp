@@ -9,6 +9,8 @@
 #include <cstring>
 #include <memory>
 
+#include "core/error_format.hpp"
+
 namespace perfx::sys {
 namespace {
 
@@ -75,7 +77,7 @@ Result<void> ioc_set_filter(int fd, const std::string& filter) {
                       "ioctl PERF_EVENT_IOC_SET_FILTER: this event already has a filter "
                       "(a tracepoint filter can be set only once per fd)");
   }
-  if (!r) return tl::unexpected(std::move(r).error().context("filter '{}'", filter));
+  if (!r) return tl::unexpected(std::move(r).error().context(fmt::format("filter '{}'", filter)));
   return {};
 }
 

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <charconv>
 
+#include "core/error_format.hpp"
 #include "sys/unique_fd.hpp"
 
 namespace perfx::sys {

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <charconv>
 
+#include "core/error_format.hpp"
 #include "sys/pmu_sysfs.hpp"
 
 namespace perfx::sys {

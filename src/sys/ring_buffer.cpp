@@ -10,6 +10,8 @@
 #include <fstream>
 #include <string>
 
+#include "core/error_format.hpp"
+
 namespace perfx::sys {
 namespace {
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <utility>
 
+#include "core/error_format.hpp"
 #include "sys/cpu_list.hpp"
 #include "sys/explain.hpp"
 #include "sys/ioctl.hpp"
@@ -160,8 +161,8 @@ Result<Sampler> Sampler::open(SamplerOptions options) {
     if (it == owner.end()) {
       auto rb = sys::RingBuffer::map(f.fd.get(), options.data_pages, mode);
       if (!rb) {
-        return tl::unexpected(std::move(rb).error().context("ring buffer for '{}' on cpu {}",
-                                                            options.events[f.event].name, f.cpu));
+        return tl::unexpected(std::move(rb).error().context(
+            fmt::format("ring buffer for '{}' on cpu {}", options.events[f.event].name, f.cpu)));
       }
       auto reader = std::make_unique<RingRecordReader>(rb->data(), impl->decoder);
       impl->buffers.push_back(Buffer{std::move(*rb), f.cpu, false, std::move(reader), false});
@@ -169,8 +170,8 @@ Result<Sampler> Sampler::open(SamplerOptions options) {
     } else {
       auto r = sys::set_output(f.fd.get(), it->second);
       if (!r) {
-        return tl::unexpected(std::move(r).error().context("sharing cpu {}'s buffer with '{}'",
-                                                           f.cpu, options.events[f.event].name));
+        return tl::unexpected(std::move(r).error().context(
+            fmt::format("sharing cpu {}'s buffer with '{}'", f.cpu, options.events[f.event].name)));
       }
     }
   }

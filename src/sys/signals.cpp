@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <map>
 
+#include "core/error_format.hpp"
+
 namespace perfx::sys {
 namespace {
 

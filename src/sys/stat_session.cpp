@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "core/error_format.hpp"
 #include "sys/cgroup.hpp"
 #include "sys/cpu_list.hpp"
 #include "sys/pmu_sysfs.hpp"

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "core/build_id_note.hpp"
+#include "core/error_format.hpp"
 #include "record/encoder.hpp"
 #include "record/records.hpp"
 #include "sys/unique_fd.hpp"

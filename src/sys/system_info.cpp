@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <charconv>
 
+#include "core/error_format.hpp"
 #include "sys/pmu_sysfs.hpp"
 #include "sys/unique_fd.hpp"
 

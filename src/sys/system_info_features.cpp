@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <charconv>
 #include <memory>

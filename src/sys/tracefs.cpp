@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <charconv>
 
+#include "core/error_format.hpp"
 #include "sys/pmu_sysfs.hpp"
 
 namespace perfx::sys {
@@ -133,7 +134,8 @@ Result<std::uint64_t> read_tracepoint_id(const std::string& root, std::string_vi
       return fail(Errc::kNotFound, "unknown tracepoint '{}:{}' (see 'perfx list {}:*')", subsys,
                   name, subsys);
     }
-    return tl::unexpected(std::move(text).error().context("tracepoint '{}:{}'", subsys, name));
+    return tl::unexpected(
+        std::move(text).error().context(fmt::format("tracepoint '{}:{}'", subsys, name)));
   }
   std::uint64_t id = 0;
   auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), id);

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <utility>
 
+#include "core/error_format.hpp"
 #include "sys/explain.hpp"
 
 namespace perfx::sys {

@@ -1,6 +1,7 @@
 // perfx::Sampler on real events: software (cpu-clock, page-faults), a tracepoint, a
 // hardware breakpoint, lost accounting with an undrained tiny buffer, overwrite-mode
 // snapshots, and overflow signals with REFRESH.
+#include "core/error_format.hpp"
 #include "perfx/sampler.hpp"
 #include "sys/breakpoint_check.hpp"
 

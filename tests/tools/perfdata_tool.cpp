@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

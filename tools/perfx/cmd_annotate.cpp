@@ -6,6 +6,7 @@
 #pragma GCC diagnostic ignored "-Wnull-dereference"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include <string>

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "command.hpp"
+#include "core/error_format.hpp"
 #include "option_prefix.hpp"
 #include "profile/load.hpp"
 #include "record/ownership_check.hpp"

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "command.hpp"
+#include "core/error_format.hpp"
 #include "option_prefix.hpp"
 #include "record/ownership_check.hpp"
 #include "record/perf_data_reader.hpp"

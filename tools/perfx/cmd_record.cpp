@@ -25,6 +25,7 @@
 
 #include "command.hpp"
 #include "core/build_id_note.hpp"
+#include "core/error_format.hpp"
 #include "event/event_spec.hpp"
 #include "option_prefix.hpp"
 #include "perfx/sampler.hpp"

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "core/error_format.hpp"
 #include "list_options.hpp"
 #include "option_prefix.hpp"
 #include "output_file.hpp"

@@ -11,6 +11,7 @@
 #include <streambuf>
 #include <vector>
 
+#include "core/error_format.hpp"
 #include "core/fd_io.hpp"
 
 namespace perfx::cli {

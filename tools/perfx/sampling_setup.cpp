@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "core/error_format.hpp"
 #include "core/x86_regs.hpp"
 #include "event/parse.hpp"
 #include "sys/event_resolver.hpp"

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "core/error_format.hpp"
 #include "event/resolver.hpp"
 
 namespace perfx::event::testing {
