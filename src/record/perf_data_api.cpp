@@ -1,5 +1,6 @@
 // Public perf.data API (include/perfx/perf_data.hpp): thin wrappers over
 // record::PerfDataReader.
+#include "core/error_format.hpp"
 #include "perfx/perf_data.hpp"
 
 #include <fcntl.h>

@@ -518,7 +518,7 @@ Result<CounterSnapshot> CounterSet::read() const {
     auto r = EventHandle(leader.fd.get()).read(g.read_format, g.members.size());
     if (!r) {
       return tl::unexpected(
-          std::move(r).error().context("event '{}'", snap.events[leader.event].name));
+          std::move(r).error().context(fmt::format("event '{}'", snap.events[leader.event].name)));
     }
     if ((g.read_format & PERF_FORMAT_GROUP) == 0) {
       snap.events[leader.event].instances[g.instance] = r->raw(0);

@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "core/error_format.hpp"
 #include "event/attr_dump.hpp"
 #include "event/event_list.hpp"
 #include "event/event_names.hpp"
