@@ -3,6 +3,7 @@
 #include <linux/hw_breakpoint.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 
 #include "perfx/raw.hpp"
@@ -31,11 +32,20 @@ BreakpointCheck run_check() {
   return count > 0 ? BreakpointCheck::kFire : BreakpointCheck::kSilent;
 }
 
+// -1: no override; otherwise a BreakpointCheck value.
+std::atomic<int> g_forced{-1};
+
 }  // namespace
 
 BreakpointCheck check_hardware_breakpoints() {
+  const int forced = g_forced.load(std::memory_order_relaxed);
+  if (forced >= 0) return static_cast<BreakpointCheck>(forced);
   static const BreakpointCheck result = run_check();
   return result;
+}
+
+void force_breakpoint_check_for_testing(std::optional<BreakpointCheck> forced) {
+  g_forced.store(forced ? static_cast<int>(*forced) : -1, std::memory_order_relaxed);
 }
 
 std::vector<std::string> silent_breakpoint_notes(const CounterSnapshot& counts) {

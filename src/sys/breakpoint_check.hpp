@@ -5,6 +5,7 @@
 /// counts 0 whatever the program does. Nothing in the open tells, so this check sets a
 /// write breakpoint on a variable of its own, stores to it once and reads the count.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ enum class BreakpointCheck {
 
 /// Runs the check once per process (later calls return the first answer); thread-safe.
 [[nodiscard]] BreakpointCheck check_hardware_breakpoints();
+
+/// Tests only: make check_hardware_breakpoints() answer `forced` (nullopt: the real
+/// check again), so the kSilent paths run on machines whose breakpoints do fire.
+void force_breakpoint_check_for_testing(std::optional<BreakpointCheck> forced);
 
 /// Why, in the words `perfx list` and `perfx stat` both use.
 inline constexpr const char* kSilentBreakpointsReason =

@@ -24,6 +24,7 @@
 #include "perfx/counter.hpp"
 #include "perfx/event_handle.hpp"
 #include "perfx/events.hpp"
+#include "sys/breakpoint_check.hpp"
 #include "sys/workload.hpp"
 
 namespace perfx {
@@ -317,6 +318,29 @@ TEST(EventsApiLive, BreakpointTrustAndModifyAttributes) {
   // Any other field changed is refused.
   moved.exclude_user = !moved.exclude_user;
   EXPECT_FALSE(handles[0].modify_attributes(moved));
+}
+
+// Where breakpoints do fire (this VM's do now), the silent path is forced: the set must
+// then mark the event cannot-fire whatever it read, never an exact-looking "counted".
+TEST(EventsApiLive, SilentBreakpointsAreCannotFire) {
+  sys::force_breakpoint_check_for_testing(sys::BreakpointCheck::kSilent);
+  auto spec =
+      breakpoint_event(reinterpret_cast<std::uintptr_t>(&g_watch_b), BreakpointAccess::kWrite, 8);
+  ASSERT_TRUE(spec) << spec.error().message();
+  EXPECT_EQ(breakpoints_fire(), BreakpointSupport::kNeverFires);
+  const std::vector<EventGroup> groups = {EventGroup{{*spec}, false}};
+  auto set = CounterSet::open(counter_groups(groups), CountTarget::self());
+  sys::force_breakpoint_check_for_testing(std::nullopt);
+  if (!set) GTEST_SKIP() << "breakpoint cannot be opened here: " << set.error().message();
+  ASSERT_TRUE(set->enable());
+  g_watch_b = g_watch_b + 1;
+  ASSERT_TRUE(set->disable());
+  auto snap = set->read();
+  ASSERT_TRUE(snap) << snap.error().message();
+  EXPECT_TRUE(snap->events[0].cannot_fire);
+  EXPECT_EQ(snap->events[0].note, sys::kSilentBreakpointsReason);
+  EXPECT_EQ(snap->total(0).trust, Trust::kCannotFire);
+  EXPECT_NE(explain_count(snap->total(0)).find("cannot fire"), std::string::npos);
 }
 
 TEST(EventsApiLive, CounterSetIdsHandlesAndCallerReadFormat) {
