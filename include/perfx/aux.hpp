@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "perfx/export.hpp"
 #include "perfx/mmap_page.hpp"
 
 namespace perfx {
@@ -35,7 +36,7 @@ enum class AuxMode : std::uint8_t {
 };
 
 /// The `flags` word of a PERF_RECORD_AUX.
-struct AuxFlags {
+struct PERFX_API AuxFlags {
   std::uint64_t bits = 0;       ///< the raw word
   bool truncated = false;       ///< PERF_AUX_FLAG_TRUNCATED (0x01): cut to fit the area
   bool overwrite = false;       ///< PERF_AUX_FLAG_OVERWRITE (0x02): from overwrite mode
@@ -56,12 +57,12 @@ struct AuxArea {
 /// Errors: kInvalidArgument when aux_pages is 0 or not a power of two, when the page has no
 /// data area (data_size 0: map the ring buffer with data pages first), or page_size is not
 /// a power of two.
-[[nodiscard]] Result<AuxArea> plan_aux_area(const MmapPageSnapshot& page, std::size_t page_size,
-                                            std::size_t aux_pages);
+[[nodiscard]] PERFX_API Result<AuxArea> plan_aux_area(const MmapPageSnapshot& page,
+                                                      std::size_t page_size, std::size_t aux_pages);
 
 /// Bytes of the AUX stream in ring order: the stream positions [begin, end) as up to two
 /// pieces of the mapped area (`second` is non-empty when the range wraps).
-struct AuxChunk {
+struct PERFX_API AuxChunk {
   std::span<const std::byte> first;
   std::span<const std::byte> second;
   std::uint64_t begin = 0;   ///< stream position of first[0]
@@ -75,12 +76,12 @@ struct AuxChunk {
 /// The bytes [begin, end) of the stream in `ring` (its size a power of two). A range longer
 /// than the ring keeps its newest ring-size bytes and counts the rest in `lapped`. A
 /// PERF_RECORD_AUX's data is aux_slices(ring, aux_offset, aux_offset + aux_size).
-[[nodiscard]] AuxChunk aux_slices(std::span<const std::byte> ring, std::uint64_t begin,
-                                  std::uint64_t end) noexcept;
+[[nodiscard]] PERFX_API AuxChunk aux_slices(std::span<const std::byte> ring, std::uint64_t begin,
+                                            std::uint64_t end) noexcept;
 
 /// A mapped AUX area. Move-only; unmaps on destruction. The event fd and its ring-buffer
 /// mapping are borrowed and must outlive it.
-class AuxBuffer {
+class PERFX_API AuxBuffer {
  public:
   /// Maps `aux_pages` pages (a power of two) of AUX area for `fd`, whose ring buffer
   /// (header page and data pages) is mapped at `page`. Errors: kNotSupported (EOPNOTSUPP)

@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "perfx/error.hpp"
+#include "perfx/export.hpp"
 
 namespace perfx {
 
@@ -57,7 +58,7 @@ inline constexpr std::size_t kHeaderBytes = 1088;  ///< bytes the kernel defines
 }  // namespace mmap_page_layout
 
 /// The `capabilities` bit field of the metadata page.
-struct MmapCapabilities {
+struct PERFX_API MmapCapabilities {
   std::uint64_t bits = 0;  ///< the raw 64-bit word
   /// Bit 0: `cap_usr_time`/`cap_usr_rdpmc` of 3.4-3.11 (one bit for both, ambiguous);
   /// always 0 on kernels with the separate bits below.
@@ -109,7 +110,7 @@ inline constexpr std::uint32_t kMaxSeqlockRetries = 1U << 20;
 /// A non-owning view of a metadata page: a kernel mapping (an event fd mmapped at offset
 /// 0) or, in tests, any 8-byte-aligned buffer of at least mmap_page_layout::kHeaderBytes.
 /// Copyable; valid as long as the memory it points at.
-class MmapPageView {
+class PERFX_API MmapPageView {
  public:
   /// An empty view (valid() is false).
   MmapPageView() = default;

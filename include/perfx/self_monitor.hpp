@@ -26,6 +26,7 @@
 
 #include "perfx/counter.hpp"
 #include "perfx/error.hpp"
+#include "perfx/export.hpp"
 #include "perfx/mmap_page.hpp"
 #include "perfx/raw.hpp"
 
@@ -45,12 +46,12 @@ enum class RdpmcUnavailable : std::uint8_t {
 
 /// Short name: "none", "not x86", "software event", "no PMU", "other task",
 /// "cap_user_rdpmc=0", "index=0", "not mapped".
-[[nodiscard]] const char* rdpmc_unavailable_name(RdpmcUnavailable why) noexcept;
+[[nodiscard]] PERFX_API const char* rdpmc_unavailable_name(RdpmcUnavailable why) noexcept;
 
 /// The counter-read instructions, injectable: `read_pmc(counter)` is rdpmc(counter) and
 /// `read_tsc()` is rdtsc on x86. Tests pass fakes that also play the kernel (bump the
 /// seqlock between reads) to drive the retry path.
-struct CounterReaders {
+struct PERFX_API CounterReaders {
   std::uint64_t (*read_pmc)(std::uint32_t counter) = nullptr;
   std::uint64_t (*read_tsc)() = nullptr;
 
@@ -59,7 +60,7 @@ struct CounterReaders {
 };
 
 /// What the man page's self-monitoring loop produced from one consistent page reading.
-struct PageCount {
+struct PERFX_API PageCount {
   std::uint64_t count = 0;    ///< offset (+ sign-extended rdpmc value when used), unscaled
   std::uint64_t enabled = 0;  ///< time_enabled (+ the TSC delta when cap_user_time)
   std::uint64_t running = 0;  ///< time_running (+ the TSC delta when index != 0)
@@ -74,7 +75,8 @@ struct PageCount {
 
 /// Sign-extends a `width`-bit counter value to 64 bits (`pmc <<= 64 - width; pmc >>= 64 -
 /// width` with an arithmetic shift). width 0 or >= 64 returns pmc unchanged.
-[[nodiscard]] std::int64_t sign_extend_pmc(std::uint64_t pmc, std::uint16_t width) noexcept;
+[[nodiscard]] PERFX_API std::int64_t sign_extend_pmc(std::uint64_t pmc,
+                                                     std::uint16_t width) noexcept;
 
 /// The man page loop on `page`: under the seqlock, read time_enabled/running (and the TSC
 /// delta from time_offset/mult/shift when cap_user_time and enabled != running), index,
@@ -82,8 +84,8 @@ struct PageCount {
 /// from pmc_width. Only meaningful for an event of the calling thread (rdpmc reads the
 /// counter of whoever executes it). Errors: kInvalidArgument for an empty view,
 /// kMalformedData when the count never settles (kMaxSeqlockRetries).
-[[nodiscard]] Result<PageCount> read_page_count(const MmapPageView& page,
-                                                const CounterReaders& readers);
+[[nodiscard]] PERFX_API Result<PageCount> read_page_count(const MmapPageView& page,
+                                                          const CounterReaders& readers);
 
 /// One self-monitoring read.
 struct SelfRead {
@@ -98,7 +100,7 @@ struct SelfRead {
 /// A counter of the calling thread with its metadata page mapped: reads go through rdpmc
 /// when the page allows, read(2) otherwise. Move-only; unmaps (and closes an owned fd) on
 /// destruction.
-class SelfMonitor {
+class PERFX_API SelfMonitor {
  public:
   /// Opens `attr` on the calling thread (pid 0, any CPU), disabled, not inherited, with
   /// read_format TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING, and maps its metadata page (one

@@ -31,6 +31,7 @@
 #include <string>
 
 #include "perfx/error.hpp"
+#include "perfx/export.hpp"
 #include "perfx/mmap_page.hpp"
 #include "perfx/raw.hpp"
 
@@ -38,7 +39,7 @@ namespace perfx {
 
 /// The TSC <-> perf clock parameters: from the metadata page, or from a perf.data
 /// PERF_RECORD_TIME_CONV (which carries the same fields).
-struct TscConversion {
+struct PERFX_API TscConversion {
   std::uint16_t time_shift = 0;
   std::uint32_t time_mult = 0;
   std::uint64_t time_zero = 0;
@@ -57,18 +58,21 @@ struct TscConversion {
 /// `base + (cyc >> shift) * mult + (((cyc & ((1 << shift) - 1)) * mult) >> shift)`.
 /// With base = time_offset it is the self-monitoring time delta; with base = time_zero it
 /// is TSC -> perf clock. Arithmetic is modulo 2^64, as in the kernel.
-[[nodiscard]] std::uint64_t cycles_to_ns(std::uint64_t cyc, std::uint32_t mult, std::uint16_t shift,
-                                         std::uint64_t base) noexcept;
+[[nodiscard]] PERFX_API std::uint64_t cycles_to_ns(std::uint64_t cyc, std::uint32_t mult,
+                                                   std::uint16_t shift,
+                                                   std::uint64_t base) noexcept;
 
 /// TSC -> perf clock (man page "time_zero"); applies the short-counter correction
 /// `cyc = time_cycles + ((cyc - time_cycles) & time_mask)` first when cap_user_time_short.
 /// Precondition: conv.usable() (otherwise the result is meaningless).
-[[nodiscard]] std::uint64_t tsc_to_perf_time(std::uint64_t cyc, const TscConversion& conv) noexcept;
+[[nodiscard]] PERFX_API std::uint64_t tsc_to_perf_time(std::uint64_t cyc,
+                                                       const TscConversion& conv) noexcept;
 
 /// Perf clock -> TSC (man page "time_zero": `time = ts - time_zero; cyc = (time / mult <<
 /// shift) + ((time % mult) << shift) / mult`). Returns 0 when time_mult is 0. Inverse of
 /// tsc_to_perf_time to within one TSC tick (the forward direction truncates).
-[[nodiscard]] std::uint64_t perf_time_to_tsc(std::uint64_t ts, const TscConversion& conv) noexcept;
+[[nodiscard]] PERFX_API std::uint64_t perf_time_to_tsc(std::uint64_t ts,
+                                                       const TscConversion& conv) noexcept;
 
 /// Which clock sample timestamps are on.
 enum class SampleClock : std::uint8_t {
@@ -89,7 +93,7 @@ struct ClockReference {
 /// Sample <-> monotonic/wall shifts by the reference point, so it drifts with the rate
 /// difference of the clocks (NTP slews CLOCK_MONOTONIC, not the perf clock): take a new
 /// reference (build a new converter) every few minutes for sub-microsecond agreement.
-class TimeConverter {
+class PERFX_API TimeConverter {
  public:
   /// A converter from known parts (tests, recorded parameters). `tsc`: the TSC conversion
   /// of a perf-clock session, or nullopt with `tsc_unavailable` saying why.
@@ -138,17 +142,18 @@ class TimeConverter {
 /// Errors: kNotSupported with the reason when the page has cap_user_time_zero = 0 (this
 /// kernel does not tie its perf clock to the TSC: use set_sample_clock() and
 /// time_converter_for_clockid() instead) or the build is not x86.
-[[nodiscard]] Result<TimeConverter> time_converter_for_perf_clock(const MmapPageView& page);
+[[nodiscard]] PERFX_API Result<TimeConverter> time_converter_for_perf_clock(
+    const MmapPageView& page);
 
 /// A converter for events opened with use_clockid = 1 and `clockid` (see set_sample_clock):
 /// the reference pairs that clock with CLOCK_MONOTONIC and CLOCK_REALTIME. TSC conversions
 /// are unavailable (the kernel relates only its perf clock to the TSC), with that reason.
 /// Errors: kInvalidArgument when clock_gettime() rejects `clockid`.
-[[nodiscard]] Result<TimeConverter> time_converter_for_clockid(clockid_t clockid);
+[[nodiscard]] PERFX_API Result<TimeConverter> time_converter_for_clockid(clockid_t clockid);
 
 /// The fallback when cap_user_time_zero is 0: sets use_clockid = 1 and `clockid` on an attr
 /// so its timestamps are taken on that clock (CLOCK_MONOTONIC, CLOCK_MONOTONIC_RAW,
 /// CLOCK_REALTIME, CLOCK_BOOTTIME or CLOCK_TAI; others give EINVAL at open).
-void set_sample_clock(raw::EventAttr& attr, clockid_t clockid = CLOCK_MONOTONIC) noexcept;
+PERFX_API void set_sample_clock(raw::EventAttr& attr, clockid_t clockid = CLOCK_MONOTONIC) noexcept;
 
 }  // namespace perfx

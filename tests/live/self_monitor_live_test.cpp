@@ -180,5 +180,28 @@ TEST(SelfMonitorLive, GroupReadFormatFindsTheValueById) {
   EXPECT_EQ(bad.error().code(), Errc::kInvalidArgument);
 }
 
+// The per-read decision: an event that is not known to be software at open (here a
+// task-clock fd described to attach() as a raw PMU event) is read through the page, which
+// says cap_user_rdpmc = 0, so the read falls back with that reason.
+TEST(SelfMonitorLive, PerReadReasonComesFromThePage) {
+  raw::EventAttr a = task_clock();
+  a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+  auto fd = sys::perf_event_open(a, 0, -1, -1);
+  ASSERT_TRUE(fd) << fd.error().message();
+  raw::EventAttr described = a;
+  described.type = PERF_TYPE_RAW;
+  auto mon = SelfMonitor::attach(fd->get(), described, 0, -1);
+  ASSERT_TRUE(mon) << mon.error().message();
+  EXPECT_EQ(mon->fast_path_unavailable(), RdpmcUnavailable::kNone);
+  EXPECT_TRUE(mon->fast_path_reason().empty());
+  burn();
+  auto r = mon->read();
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_FALSE(r->fast_path);
+  EXPECT_EQ(r->why, RdpmcUnavailable::kNoCapability);
+  EXPECT_TRUE(contains(r->reason, "cap_user_rdpmc is 0")) << r->reason;
+  EXPECT_GT(r->raw.value, 0u);
+}
+
 }  // namespace
 }  // namespace perfx
