@@ -12,6 +12,7 @@
 #include "profile/replay.hpp"
 #include "profile/stack_cache.hpp"
 #include "record/perf_data_reader.hpp"
+#include "symbol/cache_dir.hpp"
 #include "symbol/machine.hpp"
 
 namespace perfx::profile {
@@ -238,6 +239,8 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
   table.resolve_all(options.source_lines, options.inline_frames, options.threads);
 
   add_location_frames(table, loc_stacks, prof);
+  // Caches that were refused or damaged (symbol/cache_dir.hpp): said once, then uncached.
+  for (auto& w : symbol::take_cache_warnings()) prof.warnings.push_back(std::move(w));
   for (const auto& w : reader.stats().warnings) prof.warnings.push_back(w);
   if (events_dropped) {
     prof.warnings.push_back(
