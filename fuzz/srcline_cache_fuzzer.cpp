@@ -1,8 +1,8 @@
 // Fuzz target: the source-line cache files (symbol/srcline_cache.hpp), which any earlier
 // run (or anything else that writes to the cache directory) may have left damaged. The
-// input is the file after its header ("PERFXSL2" and the identity, prepended here so that
-// the fuzzer starts past the identity check): the entry count, names size, entries, names
-// and appended records.
+// input is the file after its header ("PERFXSL3", the build-id and the identity, prepended
+// here so that the fuzzer starts past the build-id and identity checks): the entry count, names
+// size, entries, names and appended records.
 //
 // Invariants: no crash; a file that loads answers find() with the answers all() gives;
 // storing new answers after it and loading again keeps the old answers and adds the new.
@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "symbol/cache_dir.hpp"
 #include "symbol/srcline_cache.hpp"
 
 namespace {
@@ -52,8 +53,12 @@ const std::string& scratch_dir() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   constexpr std::string_view kIdentity = "lib.so\n1\n2";
-  const std::string path = scratch_dir() + "/cache";
-  std::string bytes = "PERFXSL2";
+  constexpr std::string_view kBuildId = "0123abcd";  // the file's name, said again inside
+  const std::string path = scratch_dir() + "/" + std::string(kBuildId);
+  std::string bytes = "PERFXSL3";
+  const auto build_id_size = static_cast<std::uint32_t>(kBuildId.size());
+  bytes.append(reinterpret_cast<const char*>(&build_id_size), sizeof build_id_size);
+  bytes += kBuildId;
   const auto id_size = static_cast<std::uint32_t>(kIdentity.size());
   bytes.append(reinterpret_cast<const char*>(&id_size), sizeof id_size);
   bytes += kIdentity;
@@ -66,6 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   const auto cache = sym::SrclineCache::load(path, kIdentity);
+  (void)sym::take_cache_warnings();
   const sym::SrclineMemo old = cache.all();
   if (cache.state() == sym::SrclineCacheState::kValid) {
     check(old.size() <= cache.size());

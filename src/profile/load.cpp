@@ -13,6 +13,7 @@
 #include "profile/replay.hpp"
 #include "profile/stack_cache.hpp"
 #include "record/perf_data_reader.hpp"
+#include "symbol/cache_dir.hpp"
 #include "symbol/machine.hpp"
 
 namespace perfx::profile {
@@ -244,6 +245,8 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
 
   add_location_frames(table, loc_stacks, prof);
   for (auto& w : describe_skipped(reader)) prof.warnings.push_back(std::move(w));
+  // Caches that were refused or damaged (symbol/cache_dir.hpp): said once, then uncached.
+  for (auto& w : symbol::take_cache_warnings()) prof.warnings.push_back(std::move(w));
   if (events_dropped) {
     prof.warnings.push_back(
         fmt::format("the file has {} events: samples of those after the first {} are left out",

@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// Safety checks on perf.data files shared by the commands that read and write them
-/// (docs/reliability.md): perf's owner rule for inputs, and replacing an output's
-/// `.old` backup without following symlinks.
+/// (docs/reliability.md): perf's owner rule for inputs. (Outputs are created by
+/// perfx::OutputFile, include/perfx/output_file.hpp.)
 
 #include <string>
 
@@ -18,12 +18,5 @@ namespace perfx::record {
 /// uid 65534); use --force to read it anyway"; kNotFound/kIo when it cannot be stat'ed
 /// (the message names the path).
 [[nodiscard]] Result<void> check_input_owner(const std::string& path, bool force);
-
-/// Before writing a new recording to `path`: when `path` exists (a file, or a symlink,
-/// which is never followed), renames it to `path + ".old"`, replacing whatever
-/// `.old` was -- rename(2) replaces a symlink itself, never the file it points to, and a
-/// directory `.old` is refused rather than deleted. Nothing to do when `path` is absent
-/// or "-". Errors: kIo/kPermission naming both paths.
-[[nodiscard]] Result<void> rotate_old_output(const std::string& path);
 
 }  // namespace perfx::record

@@ -15,6 +15,7 @@
 #include "core/byte_reader.hpp"
 #include "core/error_format.hpp"
 #include "core/fd_io.hpp"
+#include "perfx/output_file.hpp"
 #include "record/decoder.hpp"
 #include "record/encoder.hpp"
 
@@ -399,9 +400,8 @@ Result<PerfDataWriter> PerfDataWriter::create(const std::string& path,
     o.pipe = true;
     return create_fd(STDOUT_FILENO, false, "<stdout>", std::move(attrs), o);
   }
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return fail_errno(errno, fmt::format("creating '{}'", path));
-  return create_fd(fd, true, path, std::move(attrs), options);
+  PERFX_TRY(file, OutputFile::create(path, CreateMode::kNewKeepOld, 0600));
+  return create_fd(file.release(), true, path, std::move(attrs), options);
 }
 
 Result<PerfDataWriter> PerfDataWriter::create_fd(int fd, bool owned, std::string name,

@@ -70,9 +70,12 @@ struct WriterStats {
 
 class PerfDataWriter {
  public:
-  /// Creates `path` (truncating; "-" = stdout, pipe mode) and writes the header
-  /// part that is known now. Errors: kIo/kPermission on open/write, kInvalidArgument
-  /// for no attrs or a bad compression level.
+  /// Creates `path` ("-" = stdout, pipe mode) and writes the header part that is known
+  /// now. An existing `path` is renamed to `path.old` first, as perf does, and the new
+  /// file is created 0600 with O_EXCL|O_NOFOLLOW (perfx::OutputFile, kNewKeepOld): a
+  /// symlink is never followed. Errors: kIo/kPermission on open/write (a lost race with
+  /// another process creating `path` included), kInvalidArgument for no attrs or a bad
+  /// compression level.
   [[nodiscard]] static Result<PerfDataWriter> create(const std::string& path,
                                                      std::vector<WriterAttr> attrs,
                                                      const WriterOptions& options = {});

@@ -47,6 +47,12 @@ std::optional<std::string> read_text_file(const std::string& path) {
 std::optional<FileText> FileText::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
+  auto f = from_fd(fd);
+  ::close(fd);
+  return f;
+}
+
+std::optional<FileText> FileText::from_fd(int fd) {
   FileText f;
   struct stat st {};
   bool ok = true;
@@ -61,7 +67,6 @@ std::optional<FileText> FileText::open(const std::string& path) {
   } else {
     ok = read_all(fd, f.buffer_);
   }
-  ::close(fd);
   if (!ok) return std::nullopt;
   return f;
 }

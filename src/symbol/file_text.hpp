@@ -18,6 +18,8 @@ class FileText {
  public:
   /// Opens and maps (or reads) `path`; nullopt when it cannot be opened or read.
   [[nodiscard]] static std::optional<FileText> open(const std::string& path);
+  /// The same from an open descriptor (read from where it is; not closed here).
+  [[nodiscard]] static std::optional<FileText> from_fd(int fd);
 
   FileText(FileText&& other) noexcept;
   FileText& operator=(FileText&& other) noexcept;

@@ -9,10 +9,13 @@
 /// ones map that file, and the page cache shares it between runs.
 ///
 /// File layout (host byte order; a cache is not carried between machines):
-///   "PERFXDS1", u64 count, count x {u64 section index, u64 compressed size,
-///   u64 uncompressed size, u64 file offset}, then the sections' bytes (64-byte aligned).
-/// A file whose entries do not match the ELF's compressed sections exactly (another
-/// build, a different debug file, a truncated write) is ignored and rewritten.
+///   "PERFXDS2", u32 build-id length, build-id (the file's name), u64 count,
+///   count x {u64 section index, u64 compressed size, u64 uncompressed size,
+///   u64 file offset}, then the sections' bytes (64-byte aligned).
+/// A file whose entries do not match the ELF's compressed sections exactly (a truncated
+/// write, a lying size), that names another build-id, or that is not the user's
+/// (cache_dir.hpp) is ignored with a warning (take_cache_warnings()) and rewritten: its
+/// bytes go to libdw, so nothing in it is believed unchecked.
 
 #include <cstdint>
 #include <optional>
@@ -39,9 +42,10 @@ struct CachedSection {
 /// PERFX_CACHE_DIR is set to "".
 [[nodiscard]] std::string section_cache_path(const std::string& build_id);
 
-/// Maps `path` and points want[i].data at its sections when the file lists exactly
-/// `want`'s sections (same indices and sizes, in order); nullopt otherwise. The returned
-/// mapping owns the bytes.
+/// Maps `path` and points want[i].data at its sections when the file names the build-id
+/// it is stored under and lists exactly `want`'s sections (same indices and sizes, in
+/// order, each inside the file after the entries); nullopt otherwise, with a warning
+/// when a file was there but refused or damaged. The returned mapping owns the bytes.
 [[nodiscard]] std::optional<FileText> load_section_cache(const std::string& path,
                                                          std::vector<CachedSection>& want);
 

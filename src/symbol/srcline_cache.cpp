@@ -9,6 +9,8 @@
 #include <cstring>
 #include <span>
 
+#include <fmt/format.h>
+
 #include "core/byte_reader.hpp"
 #include "core/fd_io.hpp"
 #include "symbol/cache_dir.hpp"
@@ -18,7 +20,8 @@ namespace {
 
 // The file format and the meaning of its answers: change the digit when the format or
 // Dso::Impl::lookup_srcline()'s answers change, so that older files are replaced.
-constexpr std::string_view kMagic = "PERFXSL2";
+constexpr std::string_view kMagic = "PERFXSL3";
+constexpr std::string_view kMagicFamily = "PERFXSL";  // older formats: replaced quietly
 constexpr std::uint32_t kHasLine = 1u << 31;
 constexpr std::size_t kMaxName = 0xffff;
 constexpr std::size_t kEntrySize = 16;
@@ -39,15 +42,20 @@ void put_record(std::string& out, std::uint64_t addr, const SrclineAnswer& line)
   out += line->first;
 }
 
-std::string header(std::string_view identity) {
+// The file's name is its build-id (cache_file_path()); the file says it again, so that a
+// file copied or renamed under another build-id is not believed.
+std::string header(std::string_view build_id, std::string_view identity) {
   std::string out(kMagic);
+  append_value(out, static_cast<std::uint32_t>(build_id.size()));
+  out += build_id;
   append_value(out, static_cast<std::uint32_t>(identity.size()));
   out += identity;
   return out;
 }
 
 // A whole file: the header, then every answer of `memo` as sorted entries and names.
-std::string sorted_file(std::string_view identity, const SrclineMemo& memo) {
+std::string sorted_file(std::string_view build_id, std::string_view identity,
+                        const SrclineMemo& memo) {
   std::vector<std::uint64_t> addrs;
   addrs.reserve(memo.size());
   for (const auto& [addr, line] : memo) addrs.push_back(addr);
@@ -71,7 +79,7 @@ std::string sorted_file(std::string_view identity, const SrclineMemo& memo) {
     append_value(entries, name != 0 ? line->second : std::uint32_t{0});
     append_value(entries, name);
   }
-  std::string out = header(identity);
+  std::string out = header(build_id, identity);
   append_value(out, static_cast<std::uint32_t>(addrs.size()));
   append_value(out, static_cast<std::uint32_t>(names.size()));
   return out + entries + names;
@@ -91,28 +99,53 @@ std::string srcline_cache_path(const std::string& build_id) {
 SrclineCache SrclineCache::load(const std::string& path, std::string_view identity) {
   SrclineCache cache;
   if (path.empty()) return cache;
-  cache.file_ = FileText::open(path);
+  bool refused = false;
+  const int fd = open_cache_file(path, &refused);
+  if (fd >= 0) {
+    cache.file_ = FileText::from_fd(fd);
+    ::close(fd);
+  }
+  if (refused) cache.state_ = SrclineCacheState::kStale;
   if (!cache.file_) return cache;
   cache.state_ = SrclineCacheState::kStale;
-  auto stale = [&cache] {
+  auto stale = [&cache, &path](std::string_view why) {
+    if (!why.empty()) cache_warning(fmt::format("cache file '{}' {}: ignored", path, why));
     cache.file_.reset();
     cache.entries_ = 0;
     cache.appended_.clear();
     return std::move(cache);
   };
   const std::string_view bytes = cache.file_->text();
-  const std::string head = header(identity);
-  if (bytes.substr(0, head.size()) != head || bytes.size() > std::size_t{UINT32_MAX})
-    return stale();
+  if (bytes.substr(0, kMagic.size()) != kMagic) {
+    // An older format is replaced without a word; anything else is not a cache of ours.
+    return stale(bytes.starts_with(kMagicFamily) ? "" : "is not a source-line cache");
+  }
+  if (bytes.size() > std::size_t{UINT32_MAX}) return stale("is too large");
   core::ByteReader r(std::as_bytes(std::span(bytes)));
-  (void)r.take(head.size());
+  (void)r.take(kMagic.size());
+  const auto stored_id = r.take(r.u32());
+  const auto build_id = cache_file_name(path);
+  if (!r.ok()) return stale("is damaged (its header is cut short)");
+  if (std::string_view(reinterpret_cast<const char*>(stored_id.data()), stored_id.size()) !=
+      build_id) {
+    return stale(fmt::format("holds build-id '{}', not '{}'",
+                             std::string_view(reinterpret_cast<const char*>(stored_id.data()),
+                                              std::min<std::size_t>(stored_id.size(), 40)),
+                             build_id));
+  }
+  const auto stored_identity = r.take(r.u32());
+  if (!r.ok()) return stale("is damaged (its header is cut short)");
+  // Another identity: the debug file changed since (a package installed). Rewritten.
+  if (std::string_view(reinterpret_cast<const char*>(stored_identity.data()),
+                       stored_identity.size()) != identity)
+    return stale("");
   const std::uint32_t count = r.u32();
   const std::uint32_t names_size = r.u32();
   cache.entries_at_ = r.offset();
   const auto table = r.take_array(count, kEntrySize);
   cache.names_at_ = r.offset();
   (void)r.take(names_size);
-  if (!r.ok()) return stale();
+  if (!r.ok()) return stale("is damaged (its sizes say more than the file holds)");
   // Ascending addresses (what find() relies on) and names inside the names.
   core::ByteReader t(table);
   std::uint64_t last = 0;
@@ -120,7 +153,8 @@ SrclineCache SrclineCache::load(const std::string& path, std::string_view identi
     const auto addr = t.u64();
     (void)t.u32();
     const auto name = t.u32();
-    if ((i > 0 && addr <= last) || (name != 0 && (name & ~kHasLine) >= names_size)) return stale();
+    if ((i > 0 && addr <= last) || (name != 0 && (name & ~kHasLine) >= names_size))
+      return stale("is damaged (entries out of order or outside the names)");
     last = addr;
   }
   cache.entries_ = count;
@@ -133,7 +167,8 @@ SrclineCache SrclineCache::load(const std::string& path, std::string_view identi
     (void)r.u32();
     const auto flags = r.u32();
     (void)r.take(flags & kMaxName);
-    if (!r.ok() || (flags & ~(kHasLine | kMaxName)) != 0) return stale();
+    if (!r.ok() || (flags & ~(kHasLine | kMaxName)) != 0)
+      return stale("is damaged (an appended record is cut short or malformed)");
     cache.appended_.emplace_back(addr, at);
   }
   std::stable_sort(cache.appended_.begin(), cache.appended_.end(),
@@ -208,11 +243,11 @@ void store_srcline_cache(const std::string& path, std::string_view identity,
   if (path.empty() || added.empty()) return;
   const bool valid = loaded.state() == SrclineCacheState::kValid;
   if (valid && loaded.appended() + added.size() <= appended_limit(loaded.size())) {
-    const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
+    const int fd = open_cache_file_for_append(path);
     if (fd < 0) return;
     // Another run may have replaced the file since it was read (a debug package
     // installed meanwhile): append only under the same identity.
-    const std::string head = header(identity);
+    const std::string head = header(cache_file_name(path), identity);
     std::string now(head.size(), '\0');
     struct stat st {};
     if (::pread(fd, now.data(), now.size(), 0) == static_cast<ssize_t>(now.size()) && now == head &&
@@ -231,9 +266,9 @@ void store_srcline_cache(const std::string& path, std::string_view identity,
     SrclineMemo merged = loaded.all();
     for (std::uint64_t addr : added)
       if (auto it = memo.find(addr); it != memo.end()) merged.try_emplace(addr, it->second);
-    bytes = sorted_file(identity, merged);
+    bytes = sorted_file(cache_file_name(path), identity, merged);
   } else {
-    bytes = sorted_file(identity, memo);
+    bytes = sorted_file(cache_file_name(path), identity, memo);
   }
   if (bytes.size() >= static_cast<std::size_t>(kMaxFileSize)) return;
   replace_cache_file(path,

@@ -9,7 +9,8 @@
 /// binaries finds its addresses in this file and opens the DWARF only for new ones.
 ///
 /// File layout (host byte order; a cache is not carried between machines):
-///   "PERFXSL2", u32 identity length, identity bytes,
+///   "PERFXSL3", u32 build-id length, build-id (the file's name), u32 identity length,
+///   identity bytes,
 ///   u32 entry count, u32 names size,
 ///   entries: {u64 address, u32 line, u32 name}, addresses strictly ascending, where name
 ///     is bit 31 ("the address has a line") | the offset of its file name in the names,
@@ -23,7 +24,9 @@
 /// (path, size, modification time): installing a debug package gives a new identity, and
 /// a file whose identity differs is rewritten. Later runs append their new answers (one
 /// write(2) with O_APPEND each) until the appended records outgrow a sixteenth of the
-/// entries; then the file is rewritten sorted. A damaged file is rewritten.
+/// entries; then the file is rewritten sorted. A damaged file, one that names another
+/// build-id, and one that is not the user's (cache_dir.hpp) are ignored with a warning
+/// (take_cache_warnings()) and rewritten.
 
 #include <cstdint>
 #include <optional>

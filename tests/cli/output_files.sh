@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The -o FILE of report, script and diff (tools/perfx/output_file.hpp): an existing file
-# is written over in place and cut to the new length, so it must end up byte-identical
-# to a fresh one, shorter or longer; a bad input leaves it untouched; a write error (a
-# full disk: /dev/full) and an unwritable path fail with the file's name and the reason;
-# /dev/null and stdout ("-") work.
+# is replaced (a temporary renamed over it), so it must end up byte-identical to a fresh
+# one, shorter or longer, with no temporary left; a bad input leaves it untouched; a write
+# error (a full disk: /dev/full) and an unwritable path fail with the file's name and the
+# reason; /dev/null and stdout ("-") work; a symlink at FILE is refused, not followed.
 set -uo pipefail
 : "${PERFX:?}" "${BUILD_DIR:?}"
 source "$(dirname "$0")/common.bash"
@@ -57,4 +57,31 @@ else
 fi
 "$PERFX" report -i "$tmp/perf.data" --format firefox -o /dev/null 2>"$tmp/err"
 check "-o /dev/null works" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ]'
+check "no temporary file is left behind" '[ -z "$(find "$tmp" -name ".*.tmp")" ]'
+
+# A symlink at FILE: refused with one line naming it; what it points to is untouched.
+echo precious > "$tmp/victim"
+ln -s "$tmp/victim" "$tmp/link.json"
+if "$PERFX" report -i "$tmp/perf.data" --format json -o "$tmp/link.json" 2>"$tmp/err"; then
+  echo "FAIL: -o through a symlink succeeded"; fail=1
+else
+  check "a symlink at -o is refused with one line naming it" \
+    '[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "link.json.*symbolic link" "$tmp/err"'
+fi
+check "the symlink's target is untouched" '[ "$(cat "$tmp/victim")" = precious ]'
+
+# stat -o: created in place (never through a symlink), --append appends.
+"$PERFX" stat -e task-clock -o "$tmp/stat.txt" -- true 2>/dev/null
+check "stat -o writes the counts" 'grep -q task-clock "$tmp/stat.txt"'
+"$PERFX" stat -e task-clock -o "$tmp/stat.txt" --append -- true 2>/dev/null
+check "stat --append appends" '[ "$(grep -c task-clock "$tmp/stat.txt")" -eq 2 ]'
+ln -s "$tmp/victim" "$tmp/stat.link"
+for extra in "" --append; do
+  if "$PERFX" stat -e task-clock -o "$tmp/stat.link" $extra -- true 2>"$tmp/err"; then
+    echo "FAIL: stat -o $extra through a symlink succeeded"; fail=1
+  else
+    check "stat -o $extra: a symlink is refused naming it" 'grep -q "stat.link" "$tmp/err"'
+  fi
+done
+check "stat left the symlink's target untouched" '[ "$(cat "$tmp/victim")" = precious ]'
 exit $fail

@@ -196,20 +196,6 @@ std::string current_timestamp() {
   return fmt::format("{}{:02}", dt, static_cast<unsigned>(tv.tv_usec) / 10000);
 }
 
-// Keeps the previous output as <name>.old. rename(2) works on directory entries, so a
-// symlink named <name>.old is replaced, never followed.
-Result<void> keep_old_output(const std::string& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return {};
-  if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) return {};
-  if (st.st_size == 0 && S_ISREG(st.st_mode)) return {};
-  const std::string old = path + ".old";
-  if (::rename(path.c_str(), old.c_str()) != 0) {
-    return fail_errno(errno, fmt::format("renaming {} to {}", path, old));
-  }
-  return {};
-}
-
 int run_record(int argc, char** argv) {
   RecordOptions o;
   CLI::App app{"Sample events into perf.data (like perf record)", "perfx record"};
@@ -588,10 +574,7 @@ int run_record(int argc, char** argv) {
   auto sigpipe = sys::SignalPipe::install({SIGINT, SIGTERM, SIGCHLD, SIGHUP, SIGUSR2});
   if (!sigpipe) return die(sigpipe.error());
 
-  // ---- output
-  if (!to_stdout) {
-    if (auto r = keep_old_output(o.output); !r) return die(r.error());
-  }
+  // ---- output (PerfDataWriter::create() keeps an existing file as <name>.old)
   std::vector<record::WriterAttr> wattrs;
   for (std::size_t i = 0; i < events.size(); ++i) {
     wattrs.push_back({events[i].attr, events[i].name, sampler->ids(i)});

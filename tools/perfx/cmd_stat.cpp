@@ -5,6 +5,7 @@
 #pragma GCC diagnostic ignored "-Wnull-dereference"
 
 #include <fmt/core.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "command.hpp"
 #include "event/parse.hpp"
 #include "option_prefix.hpp"
+#include "perfx/output_file.hpp"
 #include "report/stat_format.hpp"
 #include "report/stat_model.hpp"
 #include "sys/breakpoint_check.hpp"
@@ -251,8 +253,15 @@ int run_stat(int argc, char** argv) {
   std::unique_ptr<std::FILE, FileCloser> file;
   std::FILE* out = stderr;
   if (!output.empty()) {
-    file.reset(std::fopen(output.c_str(), append ? "a" : "w"));
+    // Written as the counts come (-I), so created in place, never through a symlink
+    // (perfx::OutputFile, docs/reliability.md).
+    auto created =
+        perfx::OutputFile::create(output, append ? CreateMode::kAppend : CreateMode::kNew);
+    if (!created) return error_exit(created.error().message());
+    const int fd = created->release();
+    file.reset(::fdopen(fd, append ? "a" : "w"));
     if (!file) {
+      ::close(fd);
       return error_exit(fmt::format("cannot write {}: {}", output, std::strerror(errno)));
     }
     out = file.get();

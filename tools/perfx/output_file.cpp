@@ -1,9 +1,5 @@
 #include "output_file.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -13,6 +9,7 @@
 
 #include "core/error_format.hpp"
 #include "core/fd_io.hpp"
+#include "perfx/output_file.hpp"
 
 namespace perfx::cli {
 
@@ -24,8 +21,6 @@ class OutputFile::FdBuf : public std::streambuf {
   explicit FdBuf(int fd) : fd_(fd), buffer_(kBufferSize) {
     setp(buffer_.data(), buffer_.data() + buffer_.size());
   }
-  [[nodiscard]] int fd() const { return fd_; }
-  [[nodiscard]] std::uint64_t written() const { return written_; }
   [[nodiscard]] int error() const { return errno_; }
   [[nodiscard]] bool touched() const { return written_ != 0 || pptr() != pbase(); }
   bool drain() {
@@ -71,9 +66,9 @@ class OutputFile::FdBuf : public std::streambuf {
   int errno_ = 0;
 };
 
-OutputFile::OutputFile(std::string path, int fd)
-    : path_(std::move(path)),
-      buf_(std::make_unique<FdBuf>(fd)),
+OutputFile::OutputFile(perfx::OutputFile file)
+    : file_(std::make_unique<perfx::OutputFile>(std::move(file))),
+      buf_(std::make_unique<FdBuf>(file_->fd())),
       own_(std::make_unique<std::ostream>(buf_.get())),
       out_(own_.get()) {}
 
@@ -83,10 +78,8 @@ OutputFile::OutputFile(OutputFile&&) noexcept = default;
 
 Result<OutputFile> OutputFile::open(const std::string& path) {
   if (path.empty() || path == "-") return OutputFile();
-  // No O_TRUNC: see the header. finish() cuts the file to its new length.
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-  if (fd < 0) return fail_errno(errno, "cannot write '" + path + "'");
-  return OutputFile(path, fd);
+  PERFX_TRY(file, perfx::OutputFile::create(path, CreateMode::kWholeFile));
+  return OutputFile(std::move(file));
 }
 
 Result<void> OutputFile::finish() {
@@ -95,28 +88,23 @@ Result<void> OutputFile::finish() {
     return {};
   }
   (void)buf_->drain();
-  const int fd = buf_->fd();
-  int err = buf_->error();
-  struct stat st {};
-  // Only a regular file has a length to cut (not a FIFO, /dev/null or a terminal).
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      ::ftruncate(fd, static_cast<off_t>(buf_->written())) != 0 && err == 0)
-    err = errno;
-  if (::close(fd) != 0 && err == 0) err = errno;
+  const int err = buf_->error();
   buf_.reset();
-  if (err != 0) return fail_errno(err, "cannot write '" + path_ + "'");
-  return {};
+  if (err != 0) {
+    const std::string path = file_->path();
+    file_.reset();  // the temporary goes; an existing file stays as it was
+    return fail_errno(err, "cannot write '" + path + "'");
+  }
+  auto done = file_->commit();
+  file_.reset();
+  return done;
 }
 
 OutputFile::~OutputFile() {
   if (!buf_) return;
-  // Unfinished (an error on the way): what was written stays, without the old file's
-  // tail behind it; a file not written to at all is left as it was.
-  if (buf_->touched()) {
-    (void)finish();
-  } else {
-    ::close(buf_->fd());
-  }
+  // Unfinished (an error on the way): what was written replaces the file, as a finished
+  // one would; a file not written to at all is left as it was.
+  if (buf_->touched()) (void)finish();
 }
 
 }  // namespace perfx::cli

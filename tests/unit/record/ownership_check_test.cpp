@@ -1,5 +1,5 @@
-// perf's owner rule for inputs and the symlink-safe perf.data.old rotation
-// (src/record/ownership_check.hpp).
+// perf's owner rule for inputs (src/record/ownership_check.hpp). The perf.data.old
+// rotation is tested with perfx::OutputFile (tests/unit/core/output_file_test.cpp).
 
 #include "record/ownership_check.hpp"
 
@@ -60,43 +60,6 @@ TEST_F(OwnershipTest, FileOfAnotherUserIsRefusedUnlessForced) {
   EXPECT_NE(r.error().message().find("--force"), std::string::npos);
   EXPECT_NE(r.error().message().find("65534"), std::string::npos);
   EXPECT_TRUE(check_input_owner(p, true));
-}
-
-TEST_F(OwnershipTest, RotateRenamesToOld) {
-  const std::string p = write("perf.data", "new");
-  ASSERT_TRUE(rotate_old_output(p));
-  EXPECT_FALSE(fs::exists(p));
-  EXPECT_EQ(read(p + ".old"), "new");
-  EXPECT_TRUE(rotate_old_output(dir_ + "/absent.data"));
-  EXPECT_TRUE(rotate_old_output("-"));
-}
-
-TEST_F(OwnershipTest, RotateNeverFollowsAnOldSymlink) {
-  const std::string victim = write("victim", "precious");
-  const std::string p = write("perf.data", "recording");
-  fs::create_symlink(victim, p + ".old");
-  ASSERT_TRUE(rotate_old_output(p));
-  EXPECT_EQ(read(victim), "precious");
-  EXPECT_FALSE(fs::is_symlink(p + ".old"));
-  EXPECT_EQ(read(p + ".old"), "recording");
-}
-
-TEST_F(OwnershipTest, RotateMovesASymlinkOutputItselfNotItsTarget) {
-  const std::string victim = write("victim", "precious");
-  const std::string p = dir_ + "/perf.data";
-  fs::create_symlink(victim, p);
-  ASSERT_TRUE(rotate_old_output(p));
-  EXPECT_TRUE(fs::is_symlink(p + ".old"));
-  EXPECT_EQ(read(victim), "precious");
-}
-
-TEST_F(OwnershipTest, RotateRefusesADirectoryOld) {
-  const std::string p = write("perf.data", "x");
-  fs::create_directory(p + ".old");
-  auto r = rotate_old_output(p);
-  ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message().find("directory"), std::string::npos);
-  EXPECT_EQ(read(p), "x");
 }
 
 }  // namespace

@@ -171,8 +171,8 @@ TEST_F(SrclineCacheTest, EntriesOutOfOrderOrNamesOutsideMakeTheFileStale) {
                          {0x20, std::pair{std::string("y.c"), 2u}}};
   store_srcline_cache(path, "id", SrclineCache{}, memo, std::vector<std::uint64_t>{0x10, 0x20});
   const std::string whole = slurp(path);
-  // "PERFXSL2", identity "id", count and names size, then the entries.
-  const std::size_t entries = 8 + 4 + 2 + 8;
+  // "PERFXSL3", build-id "id", identity "id", count and names size, then the entries.
+  const std::size_t entries = 8 + 4 + 2 + 4 + 2 + 8;
   ASSERT_GE(whole.size(), entries + 32);
   std::string swapped = whole;
   swapped.replace(entries, 16, whole.substr(entries + 16, 16));
@@ -184,7 +184,7 @@ TEST_F(SrclineCacheTest, EntriesOutOfOrderOrNamesOutsideMakeTheFileStale) {
   spit(path, outside);
   EXPECT_EQ(SrclineCache::load(path, "id").state(), SrclineCacheState::kStale);
   std::string longer = whole;
-  longer[8 + 4 + 2 + 4] = '\x60';  // a names size past the end of the file
+  longer[entries - 4] = '\x60';  // a names size past the end of the file
   spit(path, longer);
   EXPECT_EQ(SrclineCache::load(path, "id").state(), SrclineCacheState::kStale);
   spit(path, whole);
