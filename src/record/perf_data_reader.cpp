@@ -80,6 +80,9 @@ struct PerfDataReader::Impl {
   bool swap = false;
   Section data;
   bool unfinished = false;  // the header was never finalized (a killed recorder)
+  // End of the data the header vouches for: past it, an unfinished file's records are
+  // ones flushed after its last header update (whole records until the kill tore one).
+  std::uint64_t header_data_end = 0;
   std::uint64_t feat_offset = 0;
   AttrTable attrs;
   Features features;
@@ -222,6 +225,8 @@ struct PerfDataReader::Impl {
                   name, attr_size, attrs_sec.size, attrs_sec.offset);
     }
     const bool no_features = (bitmap[0] | bitmap[1] | bitmap[2] | bitmap[3]) == 0;
+    header_data_end =
+        data.offset + std::min(data.size, file_size - std::min(data.offset, file_size));
     if (data.size == 0 && data.offset > 0 && data.offset <= file_size) {
       // perf's in-progress header: the recorder died before its first header update.
       data.size = file_size - data.offset;
@@ -516,7 +521,7 @@ struct PerfDataReader::Impl {
       }
       auto h = *peek_header(hb, swap);
       // (The torn last record of an unfinished recording is its end, not a corrupt header.)
-      const bool torn_end = unfinished && h.size >= kHeaderSize;
+      const bool torn_end = unfinished && h.size >= kHeaderSize && at >= header_data_end;
       if ((h.size < kHeaderSize || h.size > mem_end - mem_pos) && !from_fd && options.resync &&
           !torn_end && resync(at, h)) {
         continue;
@@ -571,7 +576,7 @@ struct PerfDataReader::Impl {
   // The last record of an unfinished recording (file mode) torn by the kill: the end of
   // the data, not damage in it. Counted in cut_short_bytes and warned; false otherwise.
   bool cut_short(std::uint64_t at, std::uint64_t left) {
-    if (!unfinished || from_fd || mem_end != file_size) return false;
+    if (!unfinished || from_fd || mem_end != file_size || at < header_data_end) return false;
     stats.cut_short_bytes += left;
     warn(
         fmt::format("{}: the last {} bytes (from offset {:#x}) are a record cut short by the "

@@ -91,19 +91,20 @@ check "an intact file: no such warning" '! grep -q "could not be decoded" "$tmp/
 "$PERFX" record -q -D 10 -e cpu-clock -F 1000 -o "$tmp/delay.data" -- "$HOT" 600 \
   >/dev/null 2>"$tmp/err"
 check "record -D 10: a file ($(head -1 "$tmp/err"))" '[[ -s $tmp/delay.data ]]'
-comm_share() {  # comm_share TOOL FILE -> the rec_hot line's percentage (integer part)
-  "$1" report -i "$2" --sort comm --stdio 2>/dev/null |
+share_of() {  # share_of TOOL FILE SORT-KEY -> the rec_hot line's percentage (integer part)
+  "$1" report -i "$2" --sort "$3" --stdio 2>/dev/null |
     awk '$2 == "rec_hot" { sub(/%/, "", $1); print int($1); exit }'
 }
+comm_share() { share_of "$1" "$2" comm; }
 share=$(comm_share "$PERFX" "$tmp/delay.data")
 check "record -D: perfx report --sort comm: rec_hot ${share:-0}% >= 90%" '[[ ${share:-0} -ge 90 ]]'
 if [[ $HAVE_PERF -eq 1 ]]; then
   share=$(comm_share perf "$tmp/delay.data")
   check "record -D: perf report --sort comm: rec_hot ${share:-0}% >= 90%" '[[ ${share:-0} -ge 90 ]]'
 fi
-"$PERFX" report -i "$tmp/delay.data" --sort dso --stdio 2>/dev/null >"$tmp/dso"
-check "record -D: samples resolve to the rec_hot binary (MMAP kept)" \
-  'awk "\$2 == \"rec_hot\" { sub(/%/, \"\", \$1); exit !(\$1 >= 50) }" "$tmp/dso"'
+share=$(share_of "$PERFX" "$tmp/delay.data" dso)
+check "record -D: ${share:-0}% of samples in the rec_hot binary (MMAP kept) >= 90%" \
+  '[[ ${share:-0} -ge 90 ]]'
 
 # --- 6. kill -9: write-through and an unfinished header ---------------------------------
 "$PERFX" record -q -e cpu-clock -F 1000 -o "$tmp/killed.data" -- "$HOT" 5000 \

@@ -50,8 +50,12 @@ perf report -i "$tmp/kernel.data" --header-only 2>&1 | grep -q "exclude_user = 1
 rec delay.data -D 100 -- "$fixture" 300000000
 has "$tmp/delay.data.err" "Events disabled"
 has "$tmp/delay.data.err" "Events enabled"
-perf report -i "$tmp/delay.data" --header-only 2>&1 | grep -q "enable_on_exec" &&
-  { echo "-D: still enable_on_exec"; fail=1; }
+# As perf: the sampled events wait for the delay; a dummy tracking event is enabled at the
+# exec so that the workload's COMM and MMAP records are kept.
+perf report -i "$tmp/delay.data" --header-only 2>&1 | grep "# event : " | grep -v "name = dummy" |
+  grep -q "enable_on_exec" && { echo "-D: still enable_on_exec"; fail=1; }
+perf report -i "$tmp/delay.data" --header-only 2>&1 | grep "name = dummy" |
+  grep -q "enable_on_exec = 1" || { echo "-D: no tracking dummy enabled on exec"; fail=1; }
 
 start=$(date +%s)
 # (the workload runs for minutes unless --max-size stops the session; timeout guards it)

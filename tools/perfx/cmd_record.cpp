@@ -652,7 +652,7 @@ int run_record(int argc, char** argv) {
   // the workload has exec'd: its own maps then, not perf's "perfx-exec" placeholder)
   const record::SampleLayout layout = record::SampleLayout::from_attr(events[0].attr);
   std::optional<sys::HitTracker> tracker(std::in_place, layout);
-  auto synthesize_existing = [&](bool first) -> Result<void> {
+  auto synthesize_existing = [&](bool first) -> Result<std::vector<std::byte>> {
     std::vector<std::byte> synth;
     if (auto r = sys::synthesize_kernel_mmap(layout, synth); !r && o.verbose > 0) {
       fmt::print(stderr, "perfx record: no kernel map: {}\n", r.error().message());
@@ -679,11 +679,14 @@ int run_record(int argc, char** argv) {
         (void)sys::synthesize_process(workload->pid(), layout, so, synth);
       }
     }
+    return synth;
+  };
+  auto write_existing = [&](const std::vector<std::byte>& synth) -> Result<void> {
     for_each_record(synth, [&](std::span<const std::byte> rec) { tracker->feed(rec); });
     if (!synth.empty()) PERFX_CHECK(writer->write_bytes(synth));
     return {};
   };
-  if (auto r = synthesize_existing(true); !r) return die(r.error());
+  if (auto r = synthesize_existing(true).and_then(write_existing); !r) return die(r.error());
 
   // The features of the file written so far (build-ids of the DSOs its samples hit, its
   // sample times), then its header: the end of a recording or of a --switch-output file.
@@ -734,13 +737,28 @@ int run_record(int argc, char** argv) {
     }
     return {};
   };
-  auto switch_file = [&]() -> Result<void> {
+  // A workload that is exiting has no maps left to describe: a new file would hold its
+  // last samples without them, so the current file goes on instead (false).
+  auto switch_file = [&]() -> Result<bool> {
+    PERFX_TRY(synth, synthesize_existing(false));
+    if (follows_workload_only) {
+      bool maps = false;
+      for_each_record(synth, [&](std::span<const std::byte> rec) {
+        std::uint32_t type = 0, pid = 0;
+        std::memcpy(&type, rec.data(), 4);
+        if (rec.size() >= 12) std::memcpy(&pid, rec.data() + 8, 4);
+        maps |= (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2) &&
+                pid == static_cast<std::uint32_t>(workload->pid());
+      });
+      if (!maps) return false;
+    }
     PERFX_CHECK(finish_file());
     PERFX_CHECK(dump(o.output + "." + current_timestamp()));
     PERFX_TRY(next, record::PerfDataWriter::create(o.output, wattrs, wo));
     *writer = std::move(next);
     tracker.emplace(layout);
-    return synthesize_existing(false);
+    PERFX_CHECK(write_existing(synth));
+    return true;
   };
 
   // ---- run

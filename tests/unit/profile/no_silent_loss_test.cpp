@@ -166,7 +166,7 @@ TEST(NoSilentLoss, KilledRecordingIsReadToItsEndAndSaysItWasCutShort) {
     EXPECT_FALSE(r->error()) << r->error()->message();
     EXPECT_EQ(r->stats().cut_short_bytes, 20u);
     EXPECT_EQ(r->stats().skipped_bytes, 0u);
-    EXPECT_TRUE(has(r->stats().warnings, "80 past the header's data size"))
+    EXPECT_TRUE(has(r->stats().warnings, "100 past the header's data size"))
         << joined(r->stats().warnings);
     EXPECT_TRUE(has(r->stats().warnings, "the last 20 bytes"));
   }
@@ -200,7 +200,7 @@ TEST(NoSilentLoss, SamplesThatDoNotDecodeAreCountedAndWarned) {
   std::uint64_t data_offset = 0;
   std::memcpy(&data_offset, bytes.data() + 40, 8);
   // Samples 3 and 6: callchain nr 2^32 (id, ip, tid, time, period come first).
-  for (const int victim : {3, 6}) {
+  for (const std::size_t victim : {std::size_t{3}, std::size_t{6}}) {
     const std::size_t at = static_cast<std::size_t>(data_offset) + 80u * victim;
     std::uint32_t type = 0;
     std::memcpy(&type, bytes.data() + at, 4);
