@@ -86,9 +86,10 @@ Result<void> write_flamegraph_svg(const profile::Profile& profile, std::ostream&
       folded.event < profile.events.size() ? profile.events[folded.event].name : "samples";
   svg += "</text>\n";
   fmt::format_to(std::back_inserter(svg),
-                 "<text x=\"{}\" y=\"40\" text-anchor=\"middle\" fill=\"rgb(80,80,80)\">event "
-                 "{}: {} samples</text>\n",
-                 width / 2, event_name, folded.total_samples);
+                 "<text x=\"{}\" y=\"40\" text-anchor=\"middle\" fill=\"rgb(80,80,80)\">event ",
+                 width / 2);
+  detail::append_xml_escaped(svg, event_name);
+  fmt::format_to(std::back_inserter(svg), ": {} samples</text>\n", folded.total_samples);
 
   // Lay out children left to right inside their parent, as flamegraph.pl does.
   std::vector<double> x(nodes.size(), 0.0);

@@ -9,6 +9,7 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
+#include "core/utf8.hpp"
 #include "report/export_util.hpp"
 
 // protoc's generated code is not written for our warning set.
@@ -30,9 +31,17 @@ namespace pb = perftools::profiles;
 class StringTable {
  public:
   explicit StringTable(pb::Profile& p) : p_(p) { intern(""); }
+  // proto3 strings must be UTF-8 (readers reject the profile otherwise): ill-formed
+  // bytes in a comm or a symbol become U+FFFD here, where every string goes through.
   std::int64_t intern(const std::string& s) {
     auto [it, inserted] = index_.try_emplace(s, static_cast<std::int64_t>(index_.size()));
-    if (inserted) p_.add_string_table(s);
+    if (inserted) {
+      if (core::is_valid_utf8(s)) {
+        p_.add_string_table(s);
+      } else {
+        p_.add_string_table(core::to_valid_utf8(s));
+      }
+    }
     return it->second;
   }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/utf8.hpp"
 #include "export_test_profile.hpp"
 #include "report/export.hpp"
 #include "report/export_util.hpp"
@@ -156,6 +157,35 @@ TEST(Export, JsonStringsAreEscaped) {
   p.frames[2].function = std::string("q\"uo\\te\n\x01") + "ctl";
   const std::string j = run("json", p);
   EXPECT_NE(j.find(R"("function":"q\"uo\\te\n\u0001ctl")"), std::string::npos);
+}
+
+TEST(Export, InvalidUtf8AndControlCharactersNeverLeaveAsIs) {
+  // A process can name itself any bytes and symbols are bytes: every text format stays
+  // valid UTF-8 (U+FFFD for each bad sequence), the XML ones free of forbidden characters.
+  auto p = testing::make_test_profile();
+  p.threads[0].comm = "\xFF\xFEname\x01\x1B";
+  p.frames[2].function = "ma\xC3(in\xEF\xBF\xBE";  // a cut sequence, then U+FFFE
+  p.frames[2].file = "dir\x80/demo.c";
+  p.command_line = "perfx record -- ./\xE2\x82 bad";
+  for (const char* format : {"json", "speedscope", "firefox", "html", "svg", "folded"}) {
+    ExportOptions o;
+    const std::string text = run(format, p, o);
+    if (std::string_view(format) == "folded") {
+      // folded is plain text for Perl tools: bytes pass through as the tools expect.
+      EXPECT_NE(text.find("\xFF\xFEname"), std::string::npos);
+      continue;
+    }
+    EXPECT_TRUE(core::is_valid_utf8(text)) << format;
+    EXPECT_NE(text.find("\xEF\xBF\xBD"), std::string::npos) << format;
+    EXPECT_EQ(text.find("\xEF\xBF\xBE"), std::string::npos) << format;  // U+FFFE raw
+    for (char c : text) {
+      const auto u = static_cast<unsigned char>(c);
+      EXPECT_FALSE(u < 0x20 && c != '\n' && c != '\t' && c != '\r') << format << " " << int{u};
+    }
+  }
+  EXPECT_NE(run("svg", p).find("<title>\xEF\xBF\xBD\xEF\xBF\xBDname\xEF\xBF\xBD\xEF\xBF\xBD"),
+            std::string::npos);
+  EXPECT_NE(run("json", p).find(R"("function":"ma\xEF\xBF\xBD(in\ufffe")"), std::string::npos);
 }
 
 TEST(Export, LargeOutputStreamsWhole) {

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "core/utf8.hpp"
 #include "export_test_profile.hpp"
 #include "report/export.hpp"
 
@@ -37,6 +39,19 @@ pb::Profile read_back(const profile::Profile& p, const ExportOptions& o = {}) {
   pb::Profile parsed;
   EXPECT_TRUE(parsed.ParseFromString(*raw));
   return parsed;
+}
+
+TEST(Pprof, InvalidUtf8BecomesReplacementCharacters) {
+  // proto3 strings must be UTF-8: libprotobuf refuses to parse (and logs an error when
+  // serializing) otherwise. Bad bytes in a comm or a symbol become U+FFFD.
+  auto p = testing::make_test_profile();
+  p.threads[0].comm = "\xFF\xFEname";
+  p.frames[2].function = "ma\xC3(in";
+  const auto pp = read_back(p);
+  std::set<std::string> strings(pp.string_table().begin(), pp.string_table().end());
+  EXPECT_TRUE(strings.count("\xEF\xBF\xBD\xEF\xBF\xBDname"));
+  EXPECT_TRUE(strings.count("ma\xEF\xBF\xBD(in"));
+  for (const auto& s : strings) EXPECT_TRUE(core::is_valid_utf8(s)) << s;
 }
 
 TEST(Pprof, SampleTotalsAndTypes) {
