@@ -95,7 +95,48 @@ TEST(Export, SvgHasOneRectPerNodeWithTitles) {
   narrow.width = 300;
   const std::string small = run("svg", testing::make_test_profile(), narrow);
   EXPECT_NE(small.find("..</text>"), std::string::npos);
-  EXPECT_EQ(count(small, "<g>"), count(small, "</g>"));
+  EXPECT_EQ(count(small, "<g>") + count(small, "<g id=\"frames\">"), count(small, "</g>"));
+  // flamegraph.pl's interactivity: the zoom and search script and its controls.
+  EXPECT_NE(svg.find("<script type=\"text/ecmascript\"><![CDATA["), std::string::npos);
+  EXPECT_NE(svg.find("function zoom(node)"), std::string::npos);
+  EXPECT_NE(svg.find("function search(term)"), std::string::npos);
+  EXPECT_NE(svg.find("id=\"unzoom\""), std::string::npos);
+  EXPECT_NE(svg.find("id=\"search\""), std::string::npos);
+  EXPECT_EQ(count(svg, "]]>"), 1u);  // the script never ends its CDATA early
+}
+
+TEST(Export, SvgIsAsTallAsTheFramesItDraws) {
+  // One sample with a 128-frame garbage stack among 20,000 ordinary ones: too thin to draw
+  // (under half a pixel), it must not make the picture 128 frames tall.
+  auto p = testing::make_test_profile();
+  const auto normal = run("svg", p);
+  const std::size_t first_frame = p.frames.size();
+  std::vector<std::uint32_t> deep = {0, 1, 2};
+  for (std::uint32_t i = 0; i < 125; ++i) {
+    profile::Frame f;
+    f.function = "[unknown]";
+    f.map_address = 0x7e0000000000 + i * 0x10007ull;
+    p.frames.push_back(f);
+    deep.push_back(static_cast<std::uint32_t>(first_frame + i));
+  }
+  p.stacks.push_back(deep);
+  const auto base = p.samples;
+  for (int copy = 0; copy < 170; ++copy)
+    p.samples.insert(p.samples.end(), base.begin(), base.end());
+  profile::Sample garbage = p.samples.front();
+  garbage.stack = static_cast<std::uint32_t>(p.stacks.size() - 1);
+  p.samples.push_back(garbage);
+  ASSERT_GT(p.samples.size(), 20000u);
+  auto height = [](const std::string& svg) {
+    const auto at = svg.find("height=\"");
+    return std::stod(svg.substr(at + 8));
+  };
+  const std::string thin = run("svg", p);
+  EXPECT_EQ(height(thin), height(normal));
+  EXPECT_LT(height(thin), 300.0);
+  // Wide enough to draw (a tenth of the samples), it counts.
+  for (int i = 0; i < 2500; ++i) p.samples.push_back(garbage);
+  EXPECT_GT(height(run("svg", p)), 128 * 16.0);
 }
 
 TEST(Export, SpeedscopeHasOneSampledProfilePerThread) {
@@ -185,7 +226,7 @@ TEST(Export, InvalidUtf8AndControlCharactersNeverLeaveAsIs) {
   }
   EXPECT_NE(run("svg", p).find("<title>\xEF\xBF\xBD\xEF\xBF\xBDname\xEF\xBF\xBD\xEF\xBF\xBD"),
             std::string::npos);
-  EXPECT_NE(run("json", p).find(R"("function":"ma\xEF\xBF\xBD(in\ufffe")"), std::string::npos);
+  EXPECT_NE(run("json", p).find("\"function\":\"ma\xEF\xBF\xBD(in\\ufffe\""), std::string::npos);
 }
 
 TEST(Export, LargeOutputStreamsWhole) {
