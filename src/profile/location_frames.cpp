@@ -23,6 +23,7 @@ void add_location_frames(const LocationTable& table,
     m.offset = r.identity ? 0 : r.pgoff;
     m.file = dso->long_name();
     m.build_id = dso->file_build_id();
+    if (m.build_id.empty()) m.build_id = dso->recorded_build_id();  // the kernel's
     prof.mappings.push_back(std::move(m));
     if (!dso->warning().empty()) prof.warnings.push_back(dso->warning());
   }

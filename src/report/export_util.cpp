@@ -83,7 +83,8 @@ SamplesByThread samples_by_thread(const profile::Profile& profile, std::int64_t 
 }
 
 void append_xml_escaped(std::string& out, std::string_view s) {
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
     switch (c) {
       case '&':
         out += "&amp;";
@@ -100,13 +101,15 @@ void append_xml_escaped(std::string& out, std::string_view s) {
       case '\'':
         out += "&#39;";
         break;
-      default:
-        // Control characters are not allowed in XML 1.0.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
-          out.push_back(' ');
+      default: {
+        const core::Utf8Step step = core::decode_utf8(s, i);
+        if (!step.valid || core::is_xml_forbidden(step.code_point)) {
+          out += core::kReplacementChar;
         } else {
-          out.push_back(c);
+          out.append(s, i, step.length);
         }
+        i += step.length - 1u;
+      }
     }
   }
 }

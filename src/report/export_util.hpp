@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/utf8.hpp"
 #include "perfx/error.hpp"
 #include "profile/profile.hpp"
 #include "report/export.hpp"
@@ -15,12 +16,30 @@
 namespace perfx::report::detail {
 
 /// Appends `s` to `out` (a std::string or a TextSink) escaped for the inside of a JSON
-/// string (UTF-8 kept; '<' escaped too, so that "</script>" stays inert inside HTML).
+/// string: valid UTF-8 kept, each ill-formed sequence replaced by U+FFFD (core/utf8.hpp),
+/// '<' escaped so that "</script>" stays inert inside HTML, and U+FFFE/U+FFFF escaped so
+/// that the JSON can sit in an HTML page that XML tools read.
 template <typename Out>
 void append_json_escaped(Out& out, std::string_view s) {
   std::size_t plain = 0;  // start of the run of characters that need no escape
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      const core::Utf8Step step = core::decode_utf8(s, i);
+      if (step.valid && step.code_point != 0xFFFE && step.code_point != 0xFFFF) {
+        i += step.length - 1u;
+        continue;
+      }
+      out += s.substr(plain, i - plain);
+      if (step.valid) {
+        out += step.code_point == 0xFFFE ? std::string_view("\\ufffe") : "\\uffff";
+      } else {
+        out += core::kReplacementChar;
+      }
+      i += step.length - 1u;
+      plain = i + 1;
+      continue;
+    }
     if (c >= 0x20 && c != '"' && c != '\\' && c != '<') continue;
     out += s.substr(plain, i - plain);
     plain = i + 1;
@@ -90,7 +109,9 @@ struct SamplesByThread {
 [[nodiscard]] SamplesByThread samples_by_thread(const profile::Profile& profile,
                                                 std::int64_t event);
 
-/// Appends `s` to `out` with XML/HTML special characters escaped.
+/// Appends `s` to `out` with XML/HTML special characters escaped, each ill-formed UTF-8
+/// sequence and each character XML 1.0 forbids (C0 controls but tab, newline and
+/// carriage return; U+FFFE, U+FFFF) replaced by U+FFFD.
 void append_xml_escaped(std::string& out, std::string_view s);
 
 /// The event index the single-event exporters (folded, flame graphs) use:

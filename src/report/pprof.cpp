@@ -4,12 +4,15 @@
 #include <map>
 #include <memory>
 #include <span>
+#include <tuple>
 #include <unordered_map>
 
+#include <fmt/format.h>
 #include <libdeflate.h>
 #include <zlib.h>
 
 #include "core/error_format.hpp"
+#include "core/utf8.hpp"
 #include "report/export_util.hpp"
 
 // protoc's generated code is not written for our warning set.
@@ -31,9 +34,17 @@ namespace pb = perftools::profiles;
 class StringTable {
  public:
   explicit StringTable(pb::Profile& p) : p_(p) { intern(""); }
+  // proto3 strings must be UTF-8 (readers reject the profile otherwise): ill-formed
+  // bytes in a comm or a symbol become U+FFFD here, where every string goes through.
   std::int64_t intern(const std::string& s) {
     auto [it, inserted] = index_.try_emplace(s, static_cast<std::int64_t>(index_.size()));
-    if (inserted) p_.add_string_table(s);
+    if (inserted) {
+      if (core::is_valid_utf8(s)) {
+        p_.add_string_table(s);
+      } else {
+        p_.add_string_table(core::to_valid_utf8(s));
+      }
+    }
     return it->second;
   }
 
@@ -135,17 +146,22 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
     pm->set_has_inline_frames(any_inline && options.inline_frames);
   }
 
-  // Functions: one per (name, source file); cached per profile frame.
-  std::map<std::pair<std::string, std::string>, std::uint64_t> function_ids;
+  // Functions: one per (name, source file); cached per profile frame. An unresolved
+  // address is its own function, named by its map-relative address as perf shows it
+  // ("0x000000000001a2b3"), one per (mapping, address): a single "[unknown]" would lump
+  // every library's unsymbolized code into one line.
+  std::map<std::tuple<std::string, std::string, std::int32_t>, std::uint64_t> function_ids;
   std::vector<std::uint64_t> function_of_frame(profile.frames.size(), 0);
   auto function_id = [&](std::uint32_t frame) {
     if (function_of_frame[frame]) return function_of_frame[frame];
     const auto& f = profile.frames[frame];
-    auto [it, inserted] = function_ids.try_emplace({f.function, f.file}, function_ids.size() + 1);
+    const bool unresolved = f.function.empty() || f.function == "[unknown]";
+    std::string name = unresolved ? fmt::format("0x{:016x}", f.map_address) : f.function;
+    auto [it, inserted] = function_ids.try_emplace({name, f.file, unresolved ? f.mapping : -2},
+                                                   function_ids.size() + 1);
     if (inserted) {
       auto* fn = p.add_function();
       fn->set_id(it->second);
-      const std::string name = f.function.empty() ? "[unknown]" : f.function;
       fn->set_name(strings.intern(name));
       fn->set_system_name(fn->name());
       fn->set_filename(strings.intern(f.file));

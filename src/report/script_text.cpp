@@ -574,7 +574,10 @@ Result<void> write_script(std::ostream& out, const std::string& path, const Scri
     }
   };
 
+  std::uint64_t progress_tick = 0;
   auto on_item = [&](const profile::ReplayItem& item) -> bool {
+    if (options.progress != nullptr && (++progress_tick & 0x3fff) == 0)
+      options.progress(item.raw.offset, reader.file_size());
     const auto& r = item.record;
     const auto* s = r.get<record::Sample>();
     if (s == nullptr ? !shows_side_band(r, options) || filter.skips_cpu(r.sample_id.cpu)
@@ -633,6 +636,7 @@ Result<void> write_script(std::ostream& out, const std::string& path, const Scri
     return pipeline.submit_if_full();
   };
   auto ok = profile::replay(reader, machine, on_item);
+  if (options.progress != nullptr) options.progress(reader.file_size(), reader.file_size());
   const bool written = pipeline.finish();
   if (!field_error) return field_error;
   if (!written || !out) return fail(Errc::kIo, "writing the script output failed");

@@ -55,6 +55,8 @@ struct ScriptOptions {
   /// Threads in all, the replaying one included: the others format the text. 0 = one per
   /// core (up to 3); 1 = everything on the calling thread.
   unsigned threads = 0;
+  /// Called now and then with (bytes read, bytes in the file) while reading; may be null.
+  void (*progress)(std::uint64_t done, std::uint64_t total) = nullptr;
 };
 
 /// Checks -F field names; kInvalidArgument naming the bad one.

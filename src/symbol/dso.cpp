@@ -920,6 +920,7 @@ const std::string& Dso::file_build_id() const {
   load();
   return impl_->build_id;
 }
+const std::string& Dso::recorded_build_id() const noexcept { return impl_->recorded_build_id; }
 const std::string& Dso::warning() const {
   load();
   return impl_->warning;

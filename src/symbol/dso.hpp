@@ -125,6 +125,9 @@ class Dso {
 
   /// Build-id of the file actually used (hex), "" if none.
   [[nodiscard]] const std::string& file_build_id() const;
+  /// Build-id the recording gave for this DSO (HEADER_BUILD_ID, hex), "" if none; the
+  /// kernel's, read from kallsyms, has no file of its own to take one from.
+  [[nodiscard]] const std::string& recorded_build_id() const noexcept;
   /// A problem found while loading (missing file, build-id mismatch), "" if none.
   [[nodiscard]] const std::string& warning() const;
   /// Number of symbols loaded.

@@ -17,6 +17,7 @@
 #include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "profile/load.hpp"
+#include "progress.hpp"
 #include "record/ownership_check.hpp"
 #include "report/annotate.hpp"
 
@@ -101,6 +102,7 @@ int run_annotate(int argc, char** argv) {
   lo.aggregate = true;
   lo.demangle = !no_demangle;
   if (!parse_cpu_list(cpus, lo.cpus)) return error_exit(fmt::format("bad --cpu '{}'", cpus));
+  lo.progress = terminal_progress("Loading samples");
   auto prof = profile::load_profile(input, lo);
   if (!prof) return error_exit(prof.error().message());
   if (!quiet)

@@ -17,6 +17,7 @@
 #include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "profile/load.hpp"
+#include "progress.hpp"
 #include "record/ownership_check.hpp"
 #include "report/diff.hpp"
 
@@ -101,6 +102,8 @@ int run_diff(int argc, char** argv) {
       fmt::print(stderr, "perfx diff: {}\n", owner.error().message());
       return 1;
     }
+    const std::string label = "Loading " + files[i];
+    lo.progress = terminal_progress(label);
     auto p = profile::load_profile(files[i], lo);
     if (!p) {
       say(files[i], p.error().message());

@@ -204,8 +204,18 @@ int run_record(int argc, char** argv) {
                  "Event(s) to sample (perf syntax); default cycles, "
                  "falling back to cpu-clock without a PMU")
       ->allow_extra_args(false);
-  app.add_option("-F,--freq", o.freq, "Sampling frequency in Hz (default 4000)");
-  app.add_option("-c,--count", o.period, "Sample every N events (fixed period)");
+  // CLI11 reads "-1" into an unsigned as 2^64-1: only digits are a frequency or a period.
+  const CLI::Validator whole_number(
+      [](std::string& s) -> std::string {
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+          return "expected a positive whole number, got '" + s + "'";
+        return {};
+      },
+      "N");
+  app.add_option("-F,--freq", o.freq, "Sampling frequency in Hz (default 4000)")
+      ->check(whole_number);
+  app.add_option("-c,--count", o.period, "Sample every N events (fixed period)")
+      ->check(whole_number);
   app.add_flag("-g", o.callchain_fp, "Record call chains (frame pointers)");
   app.add_option("--call-graph", o.call_graph, "Call chain mode: fp or dwarf[,size]");
   app.add_flag("-a,--all-cpus", o.all_cpus, "System-wide collection from all CPUs");
@@ -301,6 +311,11 @@ int run_record(int argc, char** argv) {
   // perf's habit: no command and no target records the whole system until Ctrl-C.
   if (o.command.empty() && !o.all_cpus && o.cpu_list.empty() && o.pids.empty() && o.tids.empty()) {
     o.all_cpus = true;
+    if (!o.quiet) {
+      fmt::print(stderr,
+                 "perfx record: no command given: recording the whole system (all CPUs) "
+                 "until Ctrl-C\n");
+    }
   }
   const bool has_cpu_target = o.all_cpus || !o.cpu_list.empty();
   const bool has_task_target = !o.pids.empty() || !o.tids.empty();
@@ -565,7 +580,7 @@ int run_record(int argc, char** argv) {
     }
   }
   sys::raise_fd_limit();  // one fd per event, CPU and thread: use the hard limit, as perf
-  auto sampler = open_with_fallback(*choices, build_options, o.verbose > 0);
+  auto sampler = open_with_fallback(*choices, build_options, o.verbose > 0, o.quiet);
   if (!sampler) return die(sampler.error());
 
   // Signals are caught from here on: a Ctrl-C or SIGTERM while the output is created and

@@ -26,6 +26,7 @@
 #include "perfx/perf_data.hpp"
 #include "profile/load.hpp"
 #include "profile/time_filter.hpp"
+#include "progress.hpp"
 #include "record/ownership_check.hpp"
 #include "report/export.hpp"
 #include "report/record_stats.hpp"
@@ -65,14 +66,6 @@ int damage_exit(const profile::Profile& prof) {
   std::uint64_t samples = 0;
   for (const auto& s : prof.samples) samples += s.count;
   return error_exit(fmt::format("{}; showing the {} samples read before it", prof.damage, samples));
-}
-
-void show_progress(std::uint64_t done, std::uint64_t total) {
-  if (total == 0) return;
-  const auto pct =
-      static_cast<unsigned>(100.0 * static_cast<double>(done) / static_cast<double>(total));
-  fmt::print(stderr, "\rLoading samples: {:3}%", pct > 100 ? 100 : pct);
-  if (done >= total) fmt::print(stderr, "\r                      \r");
 }
 
 int run_report(int argc, char** argv) {
@@ -326,7 +319,7 @@ int run_report(int argc, char** argv) {
       ro.exclude_other || std::find(ro.sort.begin(), ro.sort.end(), "parent") != ro.sort.end();
   if (format.empty() && ro.graph == report::GraphMode::kNone)
     lo.callchains = ro.children || wants_parent;
-  if (::isatty(STDERR_FILENO) == 1) lo.progress = &show_progress;
+  lo.progress = terminal_progress("Loading samples");
 
   auto prof = profile::load_profile(input, lo);
   if (!prof) return error_exit(prof.error().message());

@@ -16,6 +16,7 @@
 #include "output_file.hpp"
 #include "perfx/perf_data.hpp"
 #include "profile/time_filter.hpp"
+#include "progress.hpp"
 #include "record/ownership_check.hpp"
 #include "report/script_text.hpp"
 
@@ -114,6 +115,7 @@ int run_script(int argc, char** argv) {
     }
   }
   std::vector<std::string> warnings;
+  so.progress = terminal_progress("Reading samples", output.empty() || output == "-");
   auto ok = report::write_script(file->stream(), input, so, &warnings);
   // A failed write (disk full) is told with the file's name and errno first.
   if (auto closed = file->finish(); !closed) ok = std::move(closed);

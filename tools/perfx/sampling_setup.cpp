@@ -38,6 +38,7 @@ Result<EventChoices> parse_event_choices(const std::vector<std::string>& specs) 
       c.period_from_term = ev.period_from_term;
       c.is_default = out.default_event;
       c.group_leader = (g.is_group && i > 0) ? leader : -1;
+      c.explicit_privilege = ev.explicit_privilege;
       out.events.push_back(std::move(c));
     }
   }
@@ -45,8 +46,8 @@ Result<EventChoices> parse_event_choices(const std::vector<std::string>& specs) 
 }
 
 Result<Sampler> open_with_fallback(EventChoices& choices,
-                                   const std::function<SamplerOptions()>& options_for,
-                                   bool verbose) {
+                                   const std::function<SamplerOptions()>& options_for, bool verbose,
+                                   bool quiet) {
   auto sampler = Sampler::open(options_for());
   auto& first = choices.events.front();
   if (!sampler && choices.default_event && first.attr.type == PERF_TYPE_HARDWARE &&
@@ -63,7 +64,55 @@ Result<Sampler> open_with_fallback(EventChoices& choices,
     first.kind = event::EventKind::kSoftware;
     sampler = Sampler::open(options_for());
   }
+  const int err = sampler ? 0 : sampler.error().sys_errno();
+  if (err == EACCES || err == EPERM) {
+    // perf's evsel__fallback(): kernel samples are not allowed for this user, user-space
+    // ones may be. perf says so only with -v; perfx always does (unless -q), since the
+    // profile then lacks the kernel.
+    const auto paranoid = sys::read_int_file("/proc/sys/kernel/perf_event_paranoid");
+    std::vector<std::size_t> changed;
+    if (paranoid && *paranoid >= 2) {
+      for (std::size_t i = 0; i < choices.events.size(); ++i) {
+        const auto& a = choices.events[i].attr;
+        if (a.exclude_kernel == 0 && a.exclude_user == 0 && !choices.events[i].explicit_privilege)
+          changed.push_back(i);
+      }
+    }
+    if (!changed.empty()) {
+      std::vector<EventChoice> before = choices.events;
+      std::string names;
+      for (std::size_t i : changed) {
+        auto& c = choices.events[i];
+        c.attr.exclude_kernel = 1;
+        c.attr.exclude_hv = 1;
+        c.name = user_only_name(c.name);
+        const bool tracking =
+            c.attr.type == PERF_TYPE_SOFTWARE && c.attr.config == PERF_COUNT_SW_DUMMY;
+        if (!tracking) names += (names.empty() ? "" : ", ") + c.name;
+      }
+      auto retry = Sampler::open(options_for());
+      if (retry) {
+        if (!quiet) {
+          fmt::print(stderr,
+                     "perfx: perf_event_paranoid is {}, which does not let this user sample the "
+                     "kernel: recording user space only ({}), as perf does. For kernel samples "
+                     "too, run as root or lower kernel.perf_event_paranoid to 1.\n",
+                     *paranoid, names);
+        }
+        return retry;
+      }
+      choices.events = std::move(before);  // the first error says what kernel sampling needs
+    }
+  }
   return sampler;
+}
+
+std::string user_only_name(const std::string& name) {
+  if (!name.empty() && name.back() == '/') return name + "u";
+  if (name.find(':') == std::string::npos && name.find('/') == std::string::npos) {
+    return name + ":u";
+  }
+  return name;
 }
 
 Result<TaskTarget> resolve_task_target(const std::string& pids, const std::string& tids) {

@@ -30,6 +30,7 @@ struct EventChoice {
   bool period_from_term = false;
   bool is_default = false;
   int group_leader = -1;
+  bool explicit_privilege = false;  ///< u/k/h modifiers given: never add ':u' to it
 };
 
 /// The parsed -e list. Uprobe attrs point at strings of `specs`: keep them together
@@ -44,12 +45,19 @@ struct EventChoices {
 /// "cycles". Errors name the bad token.
 [[nodiscard]] Result<EventChoices> parse_event_choices(const std::vector<std::string>& specs);
 
-/// Sampler::open() with perf's fallback: when the default cycles event has no PMU
-/// (ENOENT, EOPNOTSUPP, ENODEV), the first event becomes cpu-clock and it opens again.
+/// Sampler::open() with perf's fallbacks: when the default cycles event has no PMU
+/// (ENOENT, EOPNOTSUPP, ENODEV), the first event becomes cpu-clock and it opens again;
+/// when the kernel refuses (EACCES/EPERM) under perf_event_paranoid >= 2, the events
+/// without explicit u/k/h modifiers become user-space only (exclude_kernel, exclude_hv,
+/// named "<event>:u") and it opens again, saying so on stderr unless `quiet`.
 /// `options_for` builds the options from the (possibly changed) events.
 [[nodiscard]] Result<Sampler> open_with_fallback(EventChoices& choices,
                                                  const std::function<SamplerOptions()>& options_for,
-                                                 bool verbose);
+                                                 bool verbose, bool quiet = false);
+
+/// The name of an event after the user-space-only fallback, as perf names it:
+/// "cpu-clock" -> "cpu-clock:u", "msr/tsc/" -> "msr/tsc/u"; names with modifiers are kept.
+[[nodiscard]] std::string user_only_name(const std::string& name);
 
 /// -g / --call-graph: how samples get their callchains (perf record's and perf top's).
 struct CallGraph {

@@ -13,12 +13,10 @@
   const searchEl = document.getElementById('search');
   const state = { inverted: false, icicle: !!D.icicle, zoom: null, regex: null };
   let root = null;
-  let maxDepth = 0;
 
   function build(inverted) {
     const r = { n: -1, v: 0, o: 0, p: null, d: 0, c: new Map(), kids: [] };
     const off = D.diff ? 2 : 1;
-    maxDepth = 0;
     for (const s of D.stacks) {
       const v = D.diff ? s[1] : s[0];
       const o = D.diff ? s[0] : 0;
@@ -35,7 +33,6 @@
         ch.v += v; ch.o += o;
         node = ch;
       }
-      if (node.d > maxDepth) maxDepth = node.d;
     }
     (function sort(node) {
       node.kids = Array.from(node.c.values()).sort((a, b) =>
@@ -105,12 +102,29 @@
     const width = Math.max(200, chart.clientWidth || window.innerWidth - 20);
     const zoom = state.zoom || root;
     const scale = width / (zoom.v || 1);
-    const height = (maxDepth + 1) * ROW;
+    // Lay out first, then size the chart to the deepest frame actually drawn (at least
+    // half a pixel wide): one garbage 128-frame sample must not make the chart 128 rows
+    // tall with the whole graph below the first screen.
+    const drawn = [];  // [node, x, w, ancestor]
+    for (let a = zoom; a; a = a.p) drawn.push([a, 0, width, a !== zoom]);  // zoom node and its callers
+    (function walk(node, x) {
+      let cx = x;
+      for (const k of node.kids) {
+        const w = k.v * scale;
+        if (w >= 0.5) {
+          drawn.push([k, cx, w, false]);
+          walk(k, cx);
+        }
+        cx += w;
+      }
+    })(zoom, 0);
+    let depth = 0;
+    for (const f of drawn) depth = Math.max(depth, f[0].d);
+    const height = (depth + 1) * ROW;
     chart.style.height = height + 'px';
     const frag = document.createDocumentFragment();
     const y = (d) => state.icicle ? d * ROW : height - (d + 1) * ROW;
-    let count = 0;
-    function add(node, x, w, ancestor) {
+    for (const [node, x, w, ancestor] of drawn) {
       const el = document.createElement('div');
       el.className = 'frame k-' + (node.n < 0 ? 'root' : KIND_NAMES[D.kinds[node.n]]) +
         (ancestor ? ' ancestor' : '') + (matches(node) ? ' match' : '');
@@ -122,23 +136,19 @@
       el.frameNode = node;
       if (w > 24) el.textContent = label(node);
       frag.appendChild(el);
-      count++;
     }
-    for (let a = zoom; a; a = a.p) add(a, 0, width, a !== zoom);  // zoom node and its callers
-    (function walk(node, x) {
-      let cx = x;
-      for (const k of node.kids) {
-        const w = k.v * scale;
-        if (w >= 0.5) {
-          add(k, cx, w, false);
-          walk(k, cx);
-        }
-        cx += w;
-      }
-    })(zoom, 0);
     chart.replaceChildren(frag);
-    chart.dataset.frames = String(count);
+    chart.dataset.frames = String(drawn.length);
+    chart.dataset.depth = String(depth + 1);
     updateMatched();
+  }
+
+  // A flame graph taller than the window opens scrolled to its roots (the wide frames at
+  // the bottom), so the first screen shows the graph, not the thin tips of deep stacks.
+  function showRoots() {
+    if (state.icicle) return;
+    const r = chart.getBoundingClientRect();
+    if (r.bottom > window.innerHeight) window.scrollBy(0, r.bottom - window.innerHeight + 8);
   }
 
   function updateMatched() {
@@ -220,6 +230,7 @@
     legend.appendChild(document.createTextNode(name));
   }
   rebuild();
+  showRoots();
   // Hooks for scripted use and tests: perfxFlameGraph.search('re'), .zoomTo('name').
   window.perfxFlameGraph = {
     search: (t) => { searchEl.value = t; setSearch(t); return matchedEl.textContent; },

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/utf8.hpp"
 #include "export_test_profile.hpp"
 #include "report/export.hpp"
 #include "report/export_util.hpp"
@@ -94,7 +95,48 @@ TEST(Export, SvgHasOneRectPerNodeWithTitles) {
   narrow.width = 300;
   const std::string small = run("svg", testing::make_test_profile(), narrow);
   EXPECT_NE(small.find("..</text>"), std::string::npos);
-  EXPECT_EQ(count(small, "<g>"), count(small, "</g>"));
+  EXPECT_EQ(count(small, "<g>") + count(small, "<g id=\"frames\">"), count(small, "</g>"));
+  // flamegraph.pl's interactivity: the zoom and search script and its controls.
+  EXPECT_NE(svg.find("<script type=\"text/ecmascript\"><![CDATA["), std::string::npos);
+  EXPECT_NE(svg.find("function zoom(node)"), std::string::npos);
+  EXPECT_NE(svg.find("function search(term)"), std::string::npos);
+  EXPECT_NE(svg.find("id=\"unzoom\""), std::string::npos);
+  EXPECT_NE(svg.find("id=\"search\""), std::string::npos);
+  EXPECT_EQ(count(svg, "]]>"), 1u);  // the script never ends its CDATA early
+}
+
+TEST(Export, SvgIsAsTallAsTheFramesItDraws) {
+  // One sample with a 128-frame garbage stack among 20,000 ordinary ones: too thin to draw
+  // (under half a pixel), it must not make the picture 128 frames tall.
+  auto p = testing::make_test_profile();
+  const auto normal = run("svg", p);
+  const std::size_t first_frame = p.frames.size();
+  std::vector<std::uint32_t> deep = {0, 1, 2};
+  for (std::uint32_t i = 0; i < 125; ++i) {
+    profile::Frame f;
+    f.function = "[unknown]";
+    f.map_address = 0x7e0000000000 + i * 0x10007ull;
+    p.frames.push_back(f);
+    deep.push_back(static_cast<std::uint32_t>(first_frame + i));
+  }
+  p.stacks.push_back(deep);
+  const auto base = p.samples;
+  for (int copy = 0; copy < 170; ++copy)
+    p.samples.insert(p.samples.end(), base.begin(), base.end());
+  profile::Sample garbage = p.samples.front();
+  garbage.stack = static_cast<std::uint32_t>(p.stacks.size() - 1);
+  p.samples.push_back(garbage);
+  ASSERT_GT(p.samples.size(), 20000u);
+  auto height = [](const std::string& svg) {
+    const auto at = svg.find("height=\"");
+    return std::stod(svg.substr(at + 8));
+  };
+  const std::string thin = run("svg", p);
+  EXPECT_EQ(height(thin), height(normal));
+  EXPECT_LT(height(thin), 300.0);
+  // Wide enough to draw (a tenth of the samples), it counts.
+  for (int i = 0; i < 2500; ++i) p.samples.push_back(garbage);
+  EXPECT_GT(height(run("svg", p)), 128 * 16.0);
 }
 
 TEST(Export, SpeedscopeHasOneSampledProfilePerThread) {
@@ -156,6 +198,35 @@ TEST(Export, JsonStringsAreEscaped) {
   p.frames[2].function = std::string("q\"uo\\te\n\x01") + "ctl";
   const std::string j = run("json", p);
   EXPECT_NE(j.find(R"("function":"q\"uo\\te\n\u0001ctl")"), std::string::npos);
+}
+
+TEST(Export, InvalidUtf8AndControlCharactersNeverLeaveAsIs) {
+  // A process can name itself any bytes and symbols are bytes: every text format stays
+  // valid UTF-8 (U+FFFD for each bad sequence), the XML ones free of forbidden characters.
+  auto p = testing::make_test_profile();
+  p.threads[0].comm = "\xFF\xFEname\x01\x1B";
+  p.frames[2].function = "ma\xC3(in\xEF\xBF\xBE";  // a cut sequence, then U+FFFE
+  p.frames[2].file = "dir\x80/demo.c";
+  p.command_line = "perfx record -- ./\xE2\x82 bad";
+  for (const char* format : {"json", "speedscope", "firefox", "html", "svg", "folded"}) {
+    ExportOptions o;
+    const std::string text = run(format, p, o);
+    if (std::string_view(format) == "folded") {
+      // folded is plain text for Perl tools: bytes pass through as the tools expect.
+      EXPECT_NE(text.find("\xFF\xFEname"), std::string::npos);
+      continue;
+    }
+    EXPECT_TRUE(core::is_valid_utf8(text)) << format;
+    EXPECT_NE(text.find("\xEF\xBF\xBD"), std::string::npos) << format;
+    EXPECT_EQ(text.find("\xEF\xBF\xBE"), std::string::npos) << format;  // U+FFFE raw
+    for (char c : text) {
+      const auto u = static_cast<unsigned char>(c);
+      EXPECT_FALSE(u < 0x20 && c != '\n' && c != '\t' && c != '\r') << format << " " << int{u};
+    }
+  }
+  EXPECT_NE(run("svg", p).find("<title>\xEF\xBF\xBD\xEF\xBF\xBDname\xEF\xBF\xBD\xEF\xBF\xBD"),
+            std::string::npos);
+  EXPECT_NE(run("json", p).find("\"function\":\"ma\xEF\xBF\xBD(in\\ufffe\""), std::string::npos);
 }
 
 TEST(Export, LargeOutputStreamsWhole) {

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "core/utf8.hpp"
 #include "export_test_profile.hpp"
 #include "report/export.hpp"
 
@@ -37,6 +39,60 @@ pb::Profile read_back(const profile::Profile& p, const ExportOptions& o = {}) {
   pb::Profile parsed;
   EXPECT_TRUE(parsed.ParseFromString(*raw));
   return parsed;
+}
+
+TEST(Pprof, InvalidUtf8BecomesReplacementCharacters) {
+  // proto3 strings must be UTF-8: libprotobuf refuses to parse (and logs an error when
+  // serializing) otherwise. Bad bytes in a comm or a symbol become U+FFFD.
+  auto p = testing::make_test_profile();
+  p.threads[0].comm = "\xFF\xFEname";
+  p.frames[2].function = "ma\xC3(in";
+  const auto pp = read_back(p);
+  std::set<std::string> strings(pp.string_table().begin(), pp.string_table().end());
+  EXPECT_TRUE(strings.count("\xEF\xBF\xBD\xEF\xBF\xBDname"));
+  EXPECT_TRUE(strings.count("ma\xEF\xBF\xBD(in"));
+  for (const auto& s : strings) EXPECT_TRUE(core::is_valid_utf8(s)) << s;
+}
+
+TEST(Pprof, UnresolvedAddressesStayApartPerMappingAndAddress) {
+  // perf shows an unresolved address as "0x<map-relative address>"; pprof used to lump
+  // every one of them, of every library, into a single "[unknown]".
+  auto p = testing::make_test_profile();
+  auto unknown = [&](std::int32_t mapping, std::uint64_t map_address) {
+    profile::Frame f;
+    f.function = "[unknown]";
+    f.dso = mapping == 0 ? "demo" : "libc.so.6";
+    f.kind = profile::FrameKind::kUser;
+    f.mapping = mapping;
+    f.map_address = map_address;
+    f.address = p.mappings[static_cast<std::size_t>(mapping)].start + map_address;
+    p.frames.push_back(f);
+    return static_cast<std::uint32_t>(p.frames.size() - 1);
+  };
+  const std::uint32_t a = unknown(0, 0x1a2b3);
+  const std::uint32_t b = unknown(0, 0x1a2c0);
+  const std::uint32_t c = unknown(1, 0x1a2b3);  // same offset, another library
+  for (std::uint32_t leaf : {a, b, c}) {
+    p.stacks.push_back({0, 1, 2, leaf});
+    profile::Sample s = p.samples.front();
+    s.stack = static_cast<std::uint32_t>(p.stacks.size() - 1);
+    p.samples.push_back(s);
+  }
+  const auto pp = read_back(p);
+  auto str = [&](std::int64_t i) { return pp.string_table(static_cast<int>(i)); };
+  std::map<std::string, int> names;
+  for (const auto& fn : pp.function()) ++names[str(fn.name())];
+  EXPECT_EQ(names.count("[unknown]"), 0u);
+  EXPECT_EQ(names["0x000000000001a2b3"], 2);  // one per mapping
+  EXPECT_EQ(names["0x000000000001a2c0"], 1);
+  // Each location keeps its mapping, so pprof can tell the two 0x1a2b3 apart.
+  std::set<std::uint64_t> mappings_of_1a2b3;
+  for (const auto& loc : pp.location())
+    for (const auto& line : loc.line())
+      for (const auto& fn : pp.function())
+        if (fn.id() == line.function_id() && str(fn.name()) == "0x000000000001a2b3")
+          mappings_of_1a2b3.insert(loc.mapping_id());
+  EXPECT_EQ(mappings_of_1a2b3.size(), 2u);
 }
 
 TEST(Pprof, SampleTotalsAndTypes) {

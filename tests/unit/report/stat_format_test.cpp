@@ -184,6 +184,11 @@ TEST(StatFormat, PerCpuAndPerThreadPrefixes) {
             std::string::npos)
       << format_stat(r, {});
   EXPECT_NE(format_stat(r, json).find("{\"thread\" : \"sleep-7510\", "), std::string::npos);
+  // A thread may name itself any bytes: the JSON stays UTF-8 (U+FFFD for bad sequences).
+  r.entries[0].comm = "bad\xFF\xC3name";
+  EXPECT_NE(format_stat(r, json).find("{\"thread\" : \"bad\xEF\xBF\xBD\xEF\xBF\xBDname-7510\", "),
+            std::string::npos)
+      << format_stat(r, json);
 }
 
 TEST(StatFormat, Interval) {
