@@ -4,6 +4,8 @@
 
 #include <fcntl.h>
 
+#include <fmt/format.h>
+
 #include <cerrno>
 
 #include "record/perf_data_reader.hpp"
