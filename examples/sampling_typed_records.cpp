@@ -3,11 +3,11 @@
 // (no byte parsing here: wrapped records are joined by the library).
 //
 //   $ build/examples/example_sampling_typed_records
-//   COMM   pid 4242 tid 4242 "typed-demo"
-//   MMAP2  pid 4242 0x7f3a5c3e4000-0x7f3a5c3e5000 r-x /.../example_sampling_typed_records
-//   SAMPLE pid 4242 tid 4242 cpu 1 time 1234567890 ip 0x55d1c0a01234 period 1000000
+//   MMAP2  pid 28758 0x7f239b09f000-0x7f239b0a0000 r-x /.../example_sampling_typed_records
+//   COMM   pid 28758 tid 28758 "typed-demo"
+//   SAMPLE pid 28758 tid 28758 cpu 0 time 2073588895070 ip 0x5598d868150c period 1000000
 //   ...
-//   412 samples, 3 other records, 0 lost
+//   100 samples, 2 other records, 0 lost
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -5,6 +5,8 @@
 
 #include <fcntl.h>
 
+#include <fmt/format.h>
+
 #include <cerrno>
 
 #include "record/perf_data_reader.hpp"
