@@ -125,9 +125,11 @@ struct PerfDataWriterOptions {
 /// destroyed without finalize() leaves a valid file without the feature sections.
 class PerfDataWriter {
  public:
-  /// Creates `path`, which must not exist yet (O_EXCL|O_NOFOLLOW: never follows a symlink
-  /// or overwrites a file), mode 0600. Errors: kInvalidArgument (no events, bad level),
-  /// kPermission/kIo/kSystem from open (EEXIST names the file).
+  /// Creates `path` as `perf record -o` does, through perfx::OutputFile
+  /// (CreateMode::kNewKeepOld): an existing file is renamed to `path.old`, then `path` is
+  /// created with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600 (a symlink is never followed; a lost
+  /// race is an error naming the file). "-" writes pipe-mode data to stdout.
+  /// Errors: kInvalidArgument (no events, bad level), kPermission/kIo/kSystem from open.
   [[nodiscard]] static Result<PerfDataWriter> create(const std::string& path,
                                                      std::vector<PerfDataWriterEvent> events,
                                                      const PerfDataWriterOptions& options = {});

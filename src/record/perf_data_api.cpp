@@ -170,9 +170,9 @@ Result<PerfDataWriter> PerfDataWriter::create(const std::string& path,
   record::WriterOptions wo;
   wo.pipe = options.pipe;
   wo.compress_level = options.compress_level;
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return fail_errno(errno, fmt::format("creating {}", path));
-  PERFX_TRY(w, record::PerfDataWriter::create_fd(fd, true, path, std::move(attrs), wo));
+  // Through the one file-creation helper (perfx/output_file.hpp): an existing file moves
+  // to PATH.old as perf does, a symlink is never followed.
+  PERFX_TRY(w, record::PerfDataWriter::create(path, std::move(attrs), wo));
   return PerfDataWriter(std::make_unique<Impl>(std::move(w)));
 }
 
