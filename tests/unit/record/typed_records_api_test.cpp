@@ -7,6 +7,7 @@
 // get<T>()-> after ASSERT_NE(..., nullptr) trips GCC 12 -Wnull-dereference (false positive).
 #pragma GCC diagnostic ignored "-Wnull-dereference"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -524,10 +525,14 @@ TEST_P(TypedRecordsPerfData, SameRecordsFromPerfData) {
       }
     }
     ASSERT_TRUE(w->finalize());
-    // The path exists now: a second create refuses to overwrite it.
-    auto again = perfx::PerfDataWriter::create(path, events, wo);
+    // A symlink at the path is never followed: create refuses it, naming the file.
+    const std::string link = path + ".link";
+    std::filesystem::remove(link);
+    std::filesystem::create_symlink(path, link);
+    auto again = perfx::PerfDataWriter::create(link, events, wo);
     ASSERT_FALSE(again);
-    EXPECT_NE(again.error().message().find(path), std::string::npos);
+    EXPECT_NE(again.error().message().find(link), std::string::npos);
+    std::filesystem::remove(link);
   }
   auto file = PerfDataRecords::open(path);
   ASSERT_TRUE(file) << file.error().message();
