@@ -525,14 +525,22 @@ TEST_P(TypedRecordsPerfData, SameRecordsFromPerfData) {
       }
     }
     ASSERT_TRUE(w->finalize());
-    // A symlink at the path is never followed: create refuses it, naming the file.
+    // A symlink at the path is never followed: as perf record -o, it is moved aside to
+    // .old and a new file is created; the file it pointed to is left as it was.
     const std::string link = path + ".link";
     std::filesystem::remove(link);
+    std::filesystem::remove(link + ".old");
     std::filesystem::create_symlink(path, link);
-    auto again = perfx::PerfDataWriter::create(link, events, wo);
-    ASSERT_FALSE(again);
-    EXPECT_NE(again.error().message().find(link), std::string::npos);
+    const auto size_before = std::filesystem::file_size(path);
+    {
+      auto again = perfx::PerfDataWriter::create(link, events, wo);
+      ASSERT_TRUE(again) << again.error().message();
+    }
+    EXPECT_TRUE(std::filesystem::is_symlink(link + ".old"));
+    EXPECT_FALSE(std::filesystem::is_symlink(link));
+    EXPECT_EQ(std::filesystem::file_size(path), size_before);
     std::filesystem::remove(link);
+    std::filesystem::remove(link + ".old");
   }
   auto file = PerfDataRecords::open(path);
   ASSERT_TRUE(file) << file.error().message();
