@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "perfx/export.hpp"
 #include "perfx/raw.hpp"
 
 namespace perfx {
@@ -107,7 +108,7 @@ using SamplerSink = std::function<Result<void>(std::span<const std::byte> first,
 
 /// Open sampling events with their ring buffers. Move-only; closes everything on
 /// destruction.
-class Sampler {
+class PERFX_API Sampler {
  public:
   /// Opens every event on every (task, cpu) pair, maps one buffer per CPU (or per fd for
   /// cpu = -1) and redirects the other fds of that CPU into it.
