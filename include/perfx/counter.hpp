@@ -39,7 +39,7 @@ enum class Trust : std::uint8_t {
 PERFX_API const char* trust_name(Trust trust) noexcept;
 
 /// One raw reading of one event instance (one fd): what read(2) returned.
-struct RawCount {
+struct PERFX_API RawCount {
   std::uint64_t value = 0;         ///< the count
   std::uint64_t time_enabled = 0;  ///< ns the event was enabled
   std::uint64_t time_running = 0;  ///< ns it was on the PMU
