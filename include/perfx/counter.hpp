@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "perfx/export.hpp"
 #include "perfx/raw.hpp"
 
 namespace perfx {
@@ -41,10 +42,10 @@ enum class Trust : std::uint8_t {
 };
 
 /// "counted", "scaled", "not counted", "not supported", "cannot fire".
-const char* trust_name(Trust trust) noexcept;
+PERFX_API const char* trust_name(Trust trust) noexcept;
 
 /// One raw reading of one event instance (one fd): what read(2) returned.
-struct RawCount {
+struct PERFX_API RawCount {
   std::uint64_t value = 0;         ///< the count
   std::uint64_t time_enabled = 0;  ///< ns the event was enabled
   std::uint64_t time_running = 0;  ///< ns it was on the PMU
@@ -54,7 +55,7 @@ struct RawCount {
 };
 
 /// `now - before` field by field (interval printing); a field that went backwards is 0.
-RawCount operator-(const RawCount& now, const RawCount& before) noexcept;
+PERFX_API RawCount operator-(const RawCount& now, const RawCount& before) noexcept;
 
 /// A value ready to print: scaled, with its trust state and running percentage.
 struct Count {
@@ -75,12 +76,12 @@ std::string explain_count(const Count& c);
 
 /// Scaling of one instance: value x enabled / running when 0 < running < enabled;
 /// kNotCounted when running or enabled is 0.
-Count scale_count(const RawCount& c) noexcept;
+PERFX_API Count scale_count(const RawCount& c) noexcept;
 
 /// Sum of instances (per-CPU or per-thread fds of one event): each is scaled, the scaled
 /// values are summed; trust is kScaled if any instance was scaled, kNotCounted only when
 /// no instance ran.
-Count sum_counts(std::span<const RawCount> instances) noexcept;
+PERFX_API Count sum_counts(std::span<const RawCount> instances) noexcept;
 
 /// One event to open: a display name and its attr (type, config, exclude_* ... filled;
 /// disabled, inherit and enable_on_exec are set by CounterSet).
@@ -112,7 +113,7 @@ struct CounterGroupSpec {
 };
 
 /// What to count.
-struct CountTarget {
+struct PERFX_API CountTarget {
   enum class Kind : std::uint8_t {
     kThreads,     ///< `threads` (0 = the calling thread), on any CPU or on `cpus`
     kSystemWide,  ///< every task on `cpus` (pid = -1)
@@ -188,14 +189,14 @@ struct CpuPlace {
 /// The place of each of `cpus` from `sysfs_root`/devices/system/cpu/cpuN/topology and
 /// devices/system/node/nodeM/cpulist. A kernel without die ids gives die 0 (one die per
 /// socket, as perf takes it); without NUMA every node is -1.
-[[nodiscard]] std::vector<CpuPlace> cpu_places(std::span<const int> cpus,
-                                               const std::string& sysfs_root = "/sys");
+[[nodiscard]] PERFX_API std::vector<CpuPlace> cpu_places(std::span<const int> cpus,
+                                                         const std::string& sysfs_root = "/sys");
 
 /// `now - before` for every instance (same set, two reads): the interval's counts.
-CounterSnapshot delta(const CounterSnapshot& now, const CounterSnapshot& before);
+PERFX_API CounterSnapshot delta(const CounterSnapshot& now, const CounterSnapshot& before);
 
 /// Open events on a target. Move-only; closing happens on destruction.
-class CounterSet {
+class PERFX_API CounterSet {
  public:
   /// Opens every event of every group on every (cpu, thread) of `target`. Events the
   /// machine cannot count (ENOENT/EOPNOTSUPP/ENODEV, and EINVAL where no attr field is

@@ -12,6 +12,7 @@
 
 #include <tl/expected.hpp>
 
+#include "perfx/export.hpp"
 namespace perfx {
 
 /// What kind of failure an Error is; stable for callers that branch on it.
@@ -67,10 +68,10 @@ using Result = tl::expected<T, Error>;
 }
 
 /// A failure from a syscall: maps errno to a category and appends strerror.
-[[nodiscard]] tl::unexpected<Error> fail_errno(int err, std::string what);
+[[nodiscard]] PERFX_API tl::unexpected<Error> fail_errno(int err, std::string what);
 
 /// Category for a raw errno value (EACCES -> kPermission, ENOENT -> kNotFound, ...).
-[[nodiscard]] Errc errc_from_errno(int err) noexcept;
+[[nodiscard]] PERFX_API Errc errc_from_errno(int err) noexcept;
 
 }  // namespace perfx
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "perfx/export.hpp"
 #include "perfx/raw.hpp"
 #include "perfx/records.hpp"
 
@@ -162,16 +163,16 @@ class PerfDataWriter {
 
 /// Reads the header of `path` ("-" = stdin); with `count_records` also walks the data
 /// and fills the counters. Errors: kNotFound/kIo, kMalformedData with the offset.
-[[nodiscard]] Result<PerfDataInfo> read_perf_data_info(const std::string& path,
-                                                       bool count_records = false);
+[[nodiscard]] PERFX_API Result<PerfDataInfo> read_perf_data_info(const std::string& path,
+                                                                 bool count_records = false);
 
 /// Calls `fn` for every sample in file order. Returns the info with counters filled.
 /// A truncated file gives the samples before the damage and an Error only if nothing
 /// could be read; otherwise skipped_bytes says how much was lost.
-[[nodiscard]] Result<PerfDataInfo> for_each_sample(
+[[nodiscard]] PERFX_API Result<PerfDataInfo> for_each_sample(
     const std::string& path, const std::function<void(const PerfDataSample&)>& fn);
 
 /// The text `perf report --header-only -i path` prints (for the features present).
-[[nodiscard]] Result<std::string> perf_data_header_text(const std::string& path);
+[[nodiscard]] PERFX_API Result<std::string> perf_data_header_text(const std::string& path);
 
 }  // namespace perfx

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "perfx/export.hpp"
 #include "perfx/mmap_page.hpp"
 #include "perfx/raw.hpp"
 #include "perfx/records.hpp"
@@ -123,7 +124,7 @@ using SamplerRecordFn = std::function<Result<void>(const record::Record& record,
 
 /// Open sampling events with their ring buffers. Move-only; closes everything on
 /// destruction.
-class Sampler {
+class PERFX_API Sampler {
  public:
   /// Opens every event on every (task, cpu) pair, maps one buffer per CPU (or per fd for
   /// cpu = -1) and redirects the other fds of that CPU into it.
