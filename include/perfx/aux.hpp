@@ -48,7 +48,7 @@ struct PERFX_API AuxFlags {
 };
 
 /// Where an AUX area goes in the fd's mapping space.
-struct AuxArea {
+struct PERFX_API AuxArea {
   std::uint64_t offset = 0;  ///< aux_offset: page aligned, >= data_offset + data_size
   std::uint64_t size = 0;    ///< aux_size: a power-of-two number of pages
 };

@@ -58,7 +58,7 @@ struct PERFX_API RawCount {
 PERFX_API RawCount operator-(const RawCount& now, const RawCount& before) noexcept;
 
 /// A value ready to print: scaled, with its trust state and running percentage.
-struct Count {
+struct PERFX_API Count {
   double value = 0;                ///< scaled value (raw when not multiplexed)
   std::uint64_t raw = 0;           ///< sum of the raw counts
   std::uint64_t time_enabled = 0;  ///< sum over instances (ns)
@@ -72,7 +72,7 @@ struct Count {
 /// enabled (time_enabled 0)", "enabled 1200 ns but never scheduled on the PMU
 /// (time_running 0)", "multiplexed: ran 42.00% of the time, value scaled", ...; "counted"
 /// for an exact value.
-std::string explain_count(const Count& c);
+PERFX_API std::string explain_count(const Count& c);
 
 /// Scaling of one instance: value x enabled / running when 0 < running < enabled;
 /// kNotCounted when running or enabled is 0.
@@ -91,7 +91,7 @@ PERFX_API Count sum_counts(std::span<const RawCount> instances) noexcept;
 /// TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING (scaling, "never ran"), ID (matching group
 /// members) and GROUP for a grouped spec; LOST is added when read_format is 0 (the
 /// default) and the kernel has it. The snapshot's attr shows what was opened.
-struct CounterEvent {
+struct PERFX_API CounterEvent {
   std::string name;
   raw::EventAttr attr{};
   /// When opening fails with EACCES/EPERM because kernel counting is not allowed
@@ -107,7 +107,7 @@ struct CounterEvent {
 
 /// Events opened together; `grouped` makes events[0] the leader of a kernel group
 /// (scheduled together, read in one read()). Ungrouped: each event stands alone.
-struct CounterGroupSpec {
+struct PERFX_API CounterGroupSpec {
   std::vector<CounterEvent> events;
   bool grouped = false;
 };
@@ -145,9 +145,9 @@ struct PERFX_API CountTarget {
 
 /// A reading of every event of a CounterSet. Instances are laid out per CPU, then per
 /// thread: instances[cpu_index * threads.size() + thread_index].
-struct CounterSnapshot {
+struct PERFX_API CounterSnapshot {
   struct Event {
-    std::string name;       ///< display name (":u" appended after a fallback)
+    std::string name;  ///< display name (":u" appended after a fallback)
     /// The attr as opened (with the read_format, disabled, inherit and enable_on_exec
     /// CounterSet chose): what EventHandle::modify_attributes() must be given back.
     raw::EventAttr attr{};
@@ -178,7 +178,7 @@ struct CounterSnapshot {
 /// Where a CPU sits in the machine (perf's aggr_cpu_id): its socket (physical package),
 /// die, core (core_id, numbered within the die) and NUMA node; -1 where sysfs does not
 /// say. Counts per socket/die/core/node (perf stat --per-socket...) group CPUs by these.
-struct CpuPlace {
+struct PERFX_API CpuPlace {
   int socket = -1;
   int die = -1;
   int core = -1;

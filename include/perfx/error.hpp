@@ -28,7 +28,7 @@ enum class Errc {
 };
 
 /// A failure with an actionable message. Cheap to move; copying is fine too.
-class Error {
+class PERFX_API Error {
  public:
   Error(Errc code, std::string message, int sys_errno = 0)
       : code_(code), errno_(sys_errno), message_(std::move(message)) {}

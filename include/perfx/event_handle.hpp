@@ -37,7 +37,7 @@ enum class IocScope : std::uint8_t {
 
 /// One value of a decoded read(2): the count and, when read_format asked for them, the
 /// event id (PERF_FORMAT_ID) and lost samples (PERF_FORMAT_LOST); 0 otherwise.
-struct ReadEntry {
+struct PERFX_API ReadEntry {
   std::uint64_t value = 0;
   std::uint64_t id = 0;
   std::uint64_t lost = 0;
@@ -45,7 +45,7 @@ struct ReadEntry {
 
 /// A decoded `struct read_format` (the man page's four layouts: single or
 /// PERF_FORMAT_GROUP, each with optional TOTAL_TIME_ENABLED/RUNNING, ID and LOST).
-struct ReadResult {
+struct PERFX_API ReadResult {
   std::uint64_t read_format = 0;   ///< the layout the bytes were decoded with
   std::uint64_t time_enabled = 0;  ///< with PERF_FORMAT_TOTAL_TIME_ENABLED, else 0
   std::uint64_t time_running = 0;  ///< with PERF_FORMAT_TOTAL_TIME_RUNNING, else 0
@@ -66,17 +66,18 @@ struct ReadResult {
 
 /// Bytes read(2) returns for `read_format` with `members` events in the group (1 for a
 /// lone event; ignored without PERF_FORMAT_GROUP).
-[[nodiscard]] std::size_t read_size(std::uint64_t read_format, std::size_t members) noexcept;
+[[nodiscard]] PERFX_API std::size_t read_size(std::uint64_t read_format,
+                                              std::size_t members) noexcept;
 
 /// Decodes the bytes read(2) returned for `read_format`. kMalformedData when the bytes
 /// are shorter than the layout (or a group's `nr` does not fit them).
-[[nodiscard]] Result<ReadResult> parse_read(std::span<const std::byte> bytes,
-                                            std::uint64_t read_format);
+[[nodiscard]] PERFX_API Result<ReadResult> parse_read(std::span<const std::byte> bytes,
+                                                      std::uint64_t read_format);
 
 /// A borrowed perf event fd with every PERF_EVENT_IOC_* typed. Never closes the fd; the
 /// owner (EventFd, CounterSet, Sampler) must outlive it. Errors carry errno and name
 /// the ioctl ("ioctl PERF_EVENT_IOC_REFRESH: Invalid argument").
-class EventHandle {
+class PERFX_API EventHandle {
  public:
   EventHandle() = default;
   /// Wraps `fd` (a perf event fd; -1 makes an invalid handle).
@@ -160,7 +161,7 @@ constexpr bool has_flags(OpenFlags a, OpenFlags b) noexcept {
 }
 
 /// The (pid, cpu, group_fd, flags) of one perf_event_open(2) call.
-struct OpenTarget {
+struct PERFX_API OpenTarget {
   pid_t pid = 0;      ///< 0: the calling thread; -1: every task (needs cpu >= 0); a cgroup fd
   int cpu = -1;       ///< -1: any CPU
   int group_fd = -1;  ///< the leader's fd, -1 to lead
@@ -185,7 +186,7 @@ struct OpenTarget {
 };
 
 /// An owned perf event fd: closes on destruction. Move-only.
-class EventFd : public EventHandle {
+class PERFX_API EventFd : public EventHandle {
  public:
   /// Opens `attr` (size 0 becomes 136) on `target`. FD_CLOEXEC is always added. Errors
   /// are explained and name the attr field at fault where one can be named ("attr.clockid
@@ -217,8 +218,8 @@ class EventFd : public EventHandle {
 };
 
 /// prctl(PR_TASK_PERF_EVENTS_ENABLE): enables every event this process opened on itself.
-Result<void> task_events_enable();
+PERFX_API Result<void> task_events_enable();
 /// prctl(PR_TASK_PERF_EVENTS_DISABLE): disables them.
-Result<void> task_events_disable();
+PERFX_API Result<void> task_events_disable();
 
 }  // namespace perfx

@@ -33,7 +33,7 @@ namespace perfx {
 
 /// Where the system lookups read. Defaults are the running system; tests point them at
 /// a fake tree.
-struct SystemPaths {
+struct PERFX_API SystemPaths {
   /// sysfs root: PMUs are `<sysfs>/bus/event_source/devices/<pmu>/{type,format/,events/}`.
   std::string sysfs = "/sys";
   /// tracefs root holding `events/`; empty: found from `mounts`.
@@ -57,12 +57,12 @@ enum class EventKind : std::uint8_t {
 
 /// "hardware", "software", "hw_cache", "raw", "pmu", "tracepoint", "breakpoint",
 /// "uprobe", "kprobe".
-const char* event_kind_name(EventKind kind) noexcept;
+PERFX_API const char* event_kind_name(EventKind kind) noexcept;
 
 /// One resolved event: the attr the spec determines (type, size 136, config, config1-3,
 /// bp_*, exclude_*, precise_ip, pinned, exclusive, period/freq terms). Add sampling and
 /// read_format choices on a copy.
-struct EventSpec {
+struct PERFX_API EventSpec {
   std::string name;       ///< as written, modifiers included ("page-faults:u")
   std::string canonical;  ///< perf's spelling without modifiers ("context-switches")
   EventKind kind = EventKind::kSoftware;
@@ -84,7 +84,7 @@ struct EventSpec {
 };
 
 /// A `{a,b}` group or a lone event; events[0] leads.
-struct EventGroup {
+struct PERFX_API EventGroup {
   std::vector<EventSpec> events;
   bool is_group = false;  ///< written with braces (even `{a}`)
 };
@@ -93,15 +93,17 @@ struct EventGroup {
 /// `{a,b}:mod`, `pmu/term=v,.../`, `subsys:name` (globs expand), `mem:ADDR[/LEN][:rwx]`,
 /// `uprobe:/path:sym[+off]`, `rNNNN`, cache names. Errors: kInvalidArgument for bad
 /// syntax, kNotFound for an unknown name, naming the token and its column.
-[[nodiscard]] Result<std::vector<EventGroup>> parse_events(std::string_view spec,
-                                                           const SystemPaths& paths = {});
+[[nodiscard]] PERFX_API Result<std::vector<EventGroup>> parse_events(std::string_view spec,
+                                                                     const SystemPaths& paths = {});
 
 /// Parses one event (no commas, no braces).
-[[nodiscard]] Result<EventSpec> parse_event(std::string_view spec, const SystemPaths& paths = {});
+[[nodiscard]] PERFX_API Result<EventSpec> parse_event(std::string_view spec,
+                                                      const SystemPaths& paths = {});
 
 /// The groups as CounterSet input (probe events opened through attr_for_open(): the
 /// groups must outlive the CounterSet::open call).
-[[nodiscard]] std::vector<CounterGroupSpec> counter_groups(std::span<const EventGroup> groups);
+[[nodiscard]] PERFX_API std::vector<CounterGroupSpec> counter_groups(
+    std::span<const EventGroup> groups);
 
 // ------------------------------------------------------------------ builders
 
@@ -167,39 +169,42 @@ enum class BreakpointAccess : std::uint32_t {
 
 /// A hardware event ("cpu-cycles"...). Opening it on a machine without a PMU fails with
 /// kNotSupported (or a CounterSet marks it not supported).
-[[nodiscard]] EventSpec hardware_event(HardwareEvent ev);
+[[nodiscard]] PERFX_API EventSpec hardware_event(HardwareEvent ev);
 /// A software event.
-[[nodiscard]] EventSpec software_event(SoftwareEvent ev);
+[[nodiscard]] PERFX_API EventSpec software_event(SoftwareEvent ev);
 /// A hardware cache event: config = level | op << 8 | result << 16, named as perf
 /// spells it ("L1-dcache-load-misses").
-[[nodiscard]] EventSpec cache_event(CacheLevel level, CacheOp op, CacheResult result);
+[[nodiscard]] PERFX_API EventSpec cache_event(CacheLevel level, CacheOp op, CacheResult result);
 /// A raw PMU event (PERF_TYPE_RAW, named "rHEX").
-[[nodiscard]] EventSpec raw_event(std::uint64_t config);
+[[nodiscard]] PERFX_API EventSpec raw_event(std::uint64_t config);
 
 /// One `name=value` term of a sysfs PMU event: a `format/` field, an `events/` alias
 /// (value ignored), config|config1|config2|config3, period or freq.
-struct PmuTerm {
+struct PERFX_API PmuTerm {
   std::string name;
   std::uint64_t value = 1;
 };
 
 /// An event of sysfs PMU `pmu` built from its `format/` fields (each value checked
 /// against the field's width). kNotFound for an unknown PMU, field or alias.
-[[nodiscard]] Result<EventSpec> pmu_event(std::string_view pmu, std::span<const PmuTerm> terms,
-                                          const SystemPaths& paths = {});
+[[nodiscard]] PERFX_API Result<EventSpec> pmu_event(std::string_view pmu,
+                                                    std::span<const PmuTerm> terms,
+                                                    const SystemPaths& paths = {});
 
 /// A tracepoint by name: config = `<tracefs>/events/<subsys>/<name>/id`.
-[[nodiscard]] Result<EventSpec> tracepoint_event(std::string_view subsys, std::string_view name,
-                                                 const SystemPaths& paths = {});
+[[nodiscard]] PERFX_API Result<EventSpec> tracepoint_event(std::string_view subsys,
+                                                           std::string_view name,
+                                                           const SystemPaths& paths = {});
 
 /// A hardware breakpoint on `addr`: `len` 1, 2, 4 or 8 (kExecute: sizeof(long)),
 /// `addr` aligned to it. kInvalidArgument naming bp_len/bp_addr/bp_type otherwise.
 /// Whether breakpoints fire here: breakpoints_fire().
-[[nodiscard]] Result<EventSpec> breakpoint_event(std::uint64_t addr, BreakpointAccess access,
-                                                 std::uint64_t len = 8);
+[[nodiscard]] PERFX_API Result<EventSpec> breakpoint_event(std::uint64_t addr,
+                                                           BreakpointAccess access,
+                                                           std::uint64_t len = 8);
 
 /// Options shared by uprobe_event() and kprobe_event().
-struct ProbeOptions {
+struct PERFX_API ProbeOptions {
   std::uint64_t offset = 0;  ///< added to the symbol/function (probe_offset)
   bool retprobe = false;     ///< fire on return (the PMU's `format/retprobe` bit)
 };
@@ -208,31 +213,32 @@ struct ProbeOptions {
 /// type`, config1 = the path (attr_for_open), config2 = the file offset of `symbol`
 /// (read from the ELF file) + options.offset; an empty `symbol` probes options.offset.
 /// kNotFound when the PMU, file or symbol is missing; kMalformedData for a non-ELF file.
-[[nodiscard]] Result<EventSpec> uprobe_event(std::string_view path, std::string_view symbol,
-                                             const ProbeOptions& options = {},
-                                             const SystemPaths& paths = {});
+[[nodiscard]] PERFX_API Result<EventSpec> uprobe_event(std::string_view path,
+                                                       std::string_view symbol,
+                                                       const ProbeOptions& options = {},
+                                                       const SystemPaths& paths = {});
 
 /// A kprobe through the kprobe PMU: config1 = `function` (attr_for_open), config2 =
 /// options.offset; the retprobe bit from `format/retprobe`. kNotFound with "the kernel
 /// has no kprobe PMU (CONFIG_KPROBE_EVENTS)" when sysfs has none.
-[[nodiscard]] Result<EventSpec> kprobe_event(std::string_view function,
-                                             const ProbeOptions& options = {},
-                                             const SystemPaths& paths = {});
+[[nodiscard]] PERFX_API Result<EventSpec> kprobe_event(std::string_view function,
+                                                       const ProbeOptions& options = {},
+                                                       const SystemPaths& paths = {});
 /// A kprobe on a kernel address: config1 = 0, config2 = `addr`.
-[[nodiscard]] Result<EventSpec> kprobe_event_at(std::uint64_t addr, bool retprobe = false,
-                                                const SystemPaths& paths = {});
+[[nodiscard]] PERFX_API Result<EventSpec> kprobe_event_at(std::uint64_t addr, bool retprobe = false,
+                                                          const SystemPaths& paths = {});
 
 // ------------------------------------------------------------------ PMUs and the list
 
 /// A `format/` field: `config1:0-7,32-35` -> word 1, ranges {0,7},{32,35}.
-struct PmuFormatField {
+struct PERFX_API PmuFormatField {
   std::string name;
   unsigned word = 0;  ///< 0 = config, 1 = config1, 2 = config2, 3 = config3
   std::vector<std::pair<unsigned, unsigned>> ranges;  ///< inclusive bit ranges, low first
 };
 
 /// A sysfs PMU: its type, format fields and event aliases.
-struct PmuDescription {
+struct PERFX_API PmuDescription {
   std::string name;
   std::uint32_t type = 0;
   std::vector<PmuFormatField> format;
@@ -240,13 +246,13 @@ struct PmuDescription {
 };
 
 /// Names of every PMU under `<sysfs>/bus/event_source/devices`, sorted.
-[[nodiscard]] std::vector<std::string> pmu_names(const SystemPaths& paths = {});
+[[nodiscard]] PERFX_API std::vector<std::string> pmu_names(const SystemPaths& paths = {});
 /// One PMU. kNotFound when absent.
-[[nodiscard]] Result<PmuDescription> describe_pmu(std::string_view name,
-                                                  const SystemPaths& paths = {});
+[[nodiscard]] PERFX_API Result<PmuDescription> describe_pmu(std::string_view name,
+                                                            const SystemPaths& paths = {});
 
 /// One event this machine offers (a line of `perfx list`).
-struct EventListing {
+struct PERFX_API EventListing {
   std::string name;                  ///< "cpu-clock", "sched:sched_switch", "msr/tsc/"
   std::vector<std::string> aliases;  ///< other spellings
   EventKind kind = EventKind::kSoftware;
@@ -259,7 +265,7 @@ struct EventListing {
 };
 
 /// What list_events() includes and how hard it checks.
-struct ListEventsOptions {
+struct PERFX_API ListEventsOptions {
   /// A glob ("sched:*"), a word, or a class (hw, sw, cache, pmu, tracepoint, breakpoint,
   /// raw, uprobe); empty: everything.
   std::string filter;
@@ -268,15 +274,15 @@ struct ListEventsOptions {
 };
 
 /// Every event usable on this system, in perf list's order.
-[[nodiscard]] Result<std::vector<EventListing>> list_events(const ListEventsOptions& options = {},
-                                                            const SystemPaths& paths = {});
+[[nodiscard]] PERFX_API Result<std::vector<EventListing>> list_events(
+    const ListEventsOptions& options = {}, const SystemPaths& paths = {});
 
 // ------------------------------------------------------------------ describing
 
 /// A perf `-vv` style dump of every non-zero field of `attr`, one per line:
 /// "perf_event_attr:\n  type                             1 (software)\n  size  136\n
 ///   config                           0x1 (task-clock)\n  sample_type  IP|TID|TIME\n..."
-[[nodiscard]] std::string describe_attr(const raw::EventAttr& attr);
+[[nodiscard]] PERFX_API std::string describe_attr(const raw::EventAttr& attr);
 
 /// Whether hardware breakpoints fire on this machine (runs a one-time self-test: a
 /// write breakpoint on a variable of its own). Some hypervisors accept breakpoint
@@ -288,8 +294,8 @@ enum class BreakpointSupport : std::uint8_t {
   kUnavailable,  ///< cannot be opened (permissions, no debug register)
 };
 /// The self-test's answer (cached per process; thread-safe).
-[[nodiscard]] BreakpointSupport breakpoints_fire();
+[[nodiscard]] PERFX_API BreakpointSupport breakpoints_fire();
 /// Why breakpoints do not work here, or empty when they do.
-[[nodiscard]] std::string breakpoint_support_reason(BreakpointSupport support);
+[[nodiscard]] PERFX_API std::string breakpoint_support_reason(BreakpointSupport support);
 
 }  // namespace perfx

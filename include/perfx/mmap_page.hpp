@@ -74,7 +74,7 @@ struct PERFX_API MmapCapabilities {
 };
 
 /// One consistent copy of the metadata page.
-struct MmapPageSnapshot {
+struct PERFX_API MmapPageSnapshot {
   std::uint32_t version = 0;         ///< structure version
   std::uint32_t compat_version = 0;  ///< lowest version this one is compatible with
   std::uint32_t lock = 0;            ///< the (even) sequence count the copy was taken under

@@ -38,7 +38,7 @@ enum class CreateMode {
 };
 
 /// A file being written. Move-only; owns its descriptor (and the temporary of kWholeFile).
-class OutputFile {
+class PERFX_API OutputFile {
  public:
   /// Creates (or opens, see CreateMode) `path` for writing; `perms` are the permission
   /// bits of a new file, less the umask (a replaced file owned by the caller keeps its

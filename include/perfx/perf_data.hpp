@@ -28,7 +28,7 @@
 namespace perfx {
 
 /// One event (attr) of a recording.
-struct PerfDataEvent {
+struct PERFX_API PerfDataEvent {
   std::string name;                 ///< "cpu-clock", "sched:sched_switch", ...
   std::uint32_t type = 0;           ///< perf_event_attr.type
   std::uint64_t config = 0;         ///< perf_event_attr.config
@@ -40,7 +40,7 @@ struct PerfDataEvent {
 };
 
 /// What a recording holds (from the header; pipe-mode recordings are read through).
-struct PerfDataInfo {
+struct PERFX_API PerfDataInfo {
   bool pipe = false;
   bool swapped = false;  ///< recorded on the other byte order
   std::uint64_t file_size = 0;
@@ -55,7 +55,7 @@ struct PerfDataInfo {
 };
 
 /// A sample as the public API sees it. Spans are valid during the callback only.
-struct PerfDataSample {
+struct PERFX_API PerfDataSample {
   std::size_t event = 0;  ///< index into PerfDataInfo::events
   std::uint64_t ip = 0;
   std::uint32_t pid = 0, tid = 0, cpu = 0;
@@ -70,7 +70,7 @@ struct PerfDataSample {
 /// is expanded, pipe-mode HEADER_ATTR/FEATURE/EVENT_TYPE are applied (and returned too).
 /// Each record is decoded with the layout of its attr (found by id, as perf does);
 /// Record::attr_index indexes info().events. Move-only.
-class PerfDataRecords {
+class PERFX_API PerfDataRecords {
  public:
   /// Opens `path` ("-" = stdin) and reads its header and attrs.
   /// Errors: kNotFound/kIo/kPermission, kMalformedData with the offset.
@@ -109,14 +109,14 @@ class PerfDataRecords {
 
 /// One event of a recording to write: its attr and the kernel ids of its fds (for a
 /// Sampler: `{options().events[i].name, options().events[i].attr, ids(i)}`).
-struct PerfDataWriterEvent {
+struct PERFX_API PerfDataWriterEvent {
   std::string name;                ///< event name, written as HEADER_EVENT_DESC
   raw::EventAttr attr{};           ///< the attr the records were produced with
   std::vector<std::uint64_t> ids;  ///< ids of its fds (PERF_EVENT_IOC_ID)
 };
 
 /// How to write a recording.
-struct PerfDataWriterOptions {
+struct PERFX_API PerfDataWriterOptions {
   bool pipe = false;       ///< pipe mode (HEADER_ATTR records up front) instead of file mode
   int compress_level = 0;  ///< 0: none; 1..22: zstd level (PERF_RECORD_COMPRESSED, like -z)
 };
@@ -124,7 +124,7 @@ struct PerfDataWriterOptions {
 /// Writes a perf.data that Linux perf and PerfDataRecords read: the raw records a Sampler
 /// drains (drain() hands out exactly these bytes) or typed records. Move-only; a writer
 /// destroyed without finalize() leaves a valid file without the feature sections.
-class PerfDataWriter {
+class PERFX_API PerfDataWriter {
  public:
   /// Creates `path` as `perf record -o` does, through perfx::OutputFile
   /// (CreateMode::kNewKeepOld): an existing file is renamed to `path.old`, then `path` is
@@ -158,7 +158,7 @@ class PerfDataWriter {
 
 /// Calls `fn` for every record of `path` in file order (PerfDataRecords::next()); an error
 /// from `fn` stops the walk and is returned. Returns the info with counters filled.
-[[nodiscard]] Result<PerfDataInfo> for_each_record(
+[[nodiscard]] PERFX_API Result<PerfDataInfo> for_each_record(
     const std::string& path, const std::function<Result<void>(const record::Record&)>& fn);
 
 /// Reads the header of `path` ("-" = stdin); with `count_records` also walks the data

@@ -41,7 +41,7 @@
 namespace perfx::record {
 
 /// `struct perf_event_header`.
-struct Header {
+struct PERFX_API Header {
   std::uint32_t type = 0;
   std::uint16_t misc = 0;
   std::uint16_t size = 0;  ///< whole record size, header included
@@ -76,7 +76,7 @@ inline constexpr std::size_t kHeaderSize = 8;
 /// A read-only array of u64 inside a record (callchain, regs, ids ...). Loads
 /// go through memcpy (no alignment assumption) and swap when the file is
 /// byte-swapped.
-class U64Array {
+class PERFX_API U64Array {
  public:
   U64Array() = default;
   U64Array(std::span<const std::byte> bytes, bool swap) noexcept : bytes_(bytes), swap_(swap) {}
@@ -129,7 +129,7 @@ class U64Array {
 /// The identity fields of a record (`struct sample_id` of non-sample records
 /// with sample_id_all, or the same fields of a SAMPLE). `fields` holds the
 /// PERF_SAMPLE_* bits that were present; absent fields are 0.
-struct SampleId {
+struct PERFX_API SampleId {
   std::uint64_t fields = 0;            ///< subset of TID|TIME|ID|STREAM_ID|CPU|IDENTIFIER
   std::uint32_t pid = 0, tid = 0;      ///< TID
   std::uint64_t time = 0;              ///< TIME (the event's clock: perf_clock or clockid)
@@ -143,14 +143,14 @@ struct SampleId {
 };
 
 /// One value of a read_format block.
-struct ReadValue {
+struct PERFX_API ReadValue {
   std::uint64_t value = 0;  ///< the count
   std::uint64_t id = 0;     ///< with PERF_FORMAT_ID
   std::uint64_t lost = 0;   ///< with PERF_FORMAT_LOST
 };
 
 /// A `struct read_format` (PERF_SAMPLE_READ or PERF_RECORD_READ), single or group.
-struct ReadValues {
+struct PERFX_API ReadValues {
   std::uint64_t read_format = 0;
   std::uint64_t time_enabled = 0;  ///< with PERF_FORMAT_TOTAL_TIME_ENABLED
   std::uint64_t time_running = 0;  ///< with PERF_FORMAT_TOTAL_TIME_RUNNING
@@ -182,7 +182,7 @@ struct ReadValues {
 };
 
 /// `struct perf_branch_entry` {from, to, flags-word}.
-struct BranchEntry {
+struct PERFX_API BranchEntry {
   std::uint64_t from = 0;
   std::uint64_t to = 0;
   std::uint64_t flags = 0;  ///< mispred:1 predicted:1 in_tx:1 abort:1 cycles:16 type:4 ...
@@ -199,7 +199,7 @@ struct BranchEntry {
 };
 
 /// PERF_SAMPLE_BRANCH_STACK: nr entries, most recent first.
-struct BranchStack {
+struct PERFX_API BranchStack {
   std::uint64_t nr = 0;
   bool has_hw_idx = false;  ///< branch_sample_type has PERF_SAMPLE_BRANCH_HW_INDEX
   std::uint64_t hw_idx = 0;
@@ -213,14 +213,14 @@ struct BranchStack {
 };
 
 /// PERF_SAMPLE_REGS_USER / REGS_INTR: abi + one u64 per bit of the mask.
-struct Regs {
+struct PERFX_API Regs {
   std::uint64_t abi = 0;   ///< PERF_SAMPLE_REGS_ABI_NONE/_32/_64; NONE => no regs
   std::uint64_t mask = 0;  ///< sample_regs_user / sample_regs_intr of the attr
   U64Array regs;           ///< popcount(mask) values in bit order (empty if abi NONE)
 };
 
 /// PERF_SAMPLE_STACK_USER.
-struct StackUser {
+struct PERFX_API StackUser {
   std::uint64_t size = 0;           ///< bytes copied (= attr.sample_stack_user or 0)
   std::span<const std::byte> data;  ///< `size` bytes; only the first dyn_size are valid
   std::uint64_t dyn_size = 0;       ///< valid bytes (absent, 0, when size == 0)
@@ -228,7 +228,7 @@ struct StackUser {
 
 /// PERF_RECORD_SAMPLE, every field in the kernel's order. A field not in
 /// `sample_type` is 0 / empty.
-struct Sample {
+struct PERFX_API Sample {
   std::uint64_t sample_type = 0;       ///< the attr's sample_type (which fields are valid)
   std::uint64_t identifier = 0;        ///< IDENTIFIER
   std::uint64_t ip = 0;                ///< IP
@@ -271,34 +271,35 @@ struct Sample {
 };
 
 // ------------------------------------------------------------ kernel records
-struct Mmap {                                  ///< PERF_RECORD_MMAP
+struct PERFX_API Mmap {                        ///< PERF_RECORD_MMAP
   std::uint32_t pid = 0, tid = 0;              ///< the mapping process and thread
   std::uint64_t addr = 0, len = 0, pgoff = 0;  ///< start, length, file offset
   std::string_view filename;                   ///< the mapped file (or [anon], //anon ...)
 };
-struct Lost {                      ///< PERF_RECORD_LOST
+struct PERFX_API Lost {            ///< PERF_RECORD_LOST
   std::uint64_t id = 0, lost = 0;  ///< the event's id, and how many records were dropped
 };
-struct Comm {                      ///< PERF_RECORD_COMM (exec: misc & PERF_RECORD_MISC_COMM_EXEC)
+struct PERFX_API Comm {            ///< PERF_RECORD_COMM (exec: misc & PERF_RECORD_MISC_COMM_EXEC)
   std::uint32_t pid = 0, tid = 0;  ///< the renamed (or exec'ing) thread
   std::string_view comm;           ///< its new name
 };
-struct Exit {                                          ///< PERF_RECORD_EXIT
+struct PERFX_API Exit {                                ///< PERF_RECORD_EXIT
   std::uint32_t pid = 0, ppid = 0, tid = 0, ptid = 0;  ///< the thread and its parent
   std::uint64_t time = 0;                              ///< when it exited
 };
-struct Fork {                                          ///< PERF_RECORD_FORK
+struct PERFX_API Fork {                                ///< PERF_RECORD_FORK
   std::uint32_t pid = 0, ppid = 0, tid = 0, ptid = 0;  ///< the new thread and its parent
   std::uint64_t time = 0;                              ///< when it was created
 };
-struct Throttle {  ///< PERF_RECORD_THROTTLE and PERF_RECORD_UNTHROTTLE (see Record::type())
+struct PERFX_API
+    Throttle {  ///< PERF_RECORD_THROTTLE and PERF_RECORD_UNTHROTTLE (see Record::type())
   std::uint64_t time = 0, id = 0, stream_id = 0;  ///< when, and which event
 };
-struct Read {  ///< PERF_RECORD_READ (inherit_stat: a child's counts at its exit)
+struct PERFX_API Read {  ///< PERF_RECORD_READ (inherit_stat: a child's counts at its exit)
   std::uint32_t pid = 0, tid = 0;  ///< the thread the values belong to
   ReadValues values;               ///< laid out by the attr's read_format
 };
-struct Mmap2 {  ///< PERF_RECORD_MMAP2, inode form or build-id form (misc MMAP_BUILD_ID)
+struct PERFX_API Mmap2 {  ///< PERF_RECORD_MMAP2, inode form or build-id form (misc MMAP_BUILD_ID)
   std::uint32_t pid = 0, tid = 0;              ///< the mapping process and thread
   std::uint64_t addr = 0, len = 0, pgoff = 0;  ///< start, length, file offset
   bool has_build_id = false;                   ///< misc & PERF_RECORD_MISC_MMAP_BUILD_ID
@@ -309,102 +310,102 @@ struct Mmap2 {  ///< PERF_RECORD_MMAP2, inode form or build-id form (misc MMAP_B
   std::uint32_t prot = 0, flags = 0;           ///< PROT_* and MAP_* of the mapping
   std::string_view filename;                   ///< the mapped file
 };
-struct Aux {                                   ///< PERF_RECORD_AUX
+struct PERFX_API Aux {                         ///< PERF_RECORD_AUX
   std::uint64_t aux_offset = 0, aux_size = 0;  ///< the new data in the AUX area
   std::uint64_t flags = 0;                     ///< PERF_AUX_FLAG_* (TRUNCATED, OVERWRITE ...)
 };
-struct ItraceStart {               ///< PERF_RECORD_ITRACE_START
+struct PERFX_API ItraceStart {     ///< PERF_RECORD_ITRACE_START
   std::uint32_t pid = 0, tid = 0;  ///< the traced thread
 };
-struct LostSamples {       ///< PERF_RECORD_LOST_SAMPLES
-  std::uint64_t lost = 0;  ///< samples the kernel dropped (e.g. no room in the AUX area)
+struct PERFX_API LostSamples {  ///< PERF_RECORD_LOST_SAMPLES
+  std::uint64_t lost = 0;       ///< samples the kernel dropped (e.g. no room in the AUX area)
 };
-struct Switch {};       ///< PERF_RECORD_SWITCH (direction: misc & PERF_RECORD_MISC_SWITCH_OUT)
-struct SwitchCpuWide {  ///< PERF_RECORD_SWITCH_CPU_WIDE
+struct PERFX_API Switch {};  ///< PERF_RECORD_SWITCH (direction: misc & PERF_RECORD_MISC_SWITCH_OUT)
+struct PERFX_API SwitchCpuWide {                       ///< PERF_RECORD_SWITCH_CPU_WIDE
   std::uint32_t next_prev_pid = 0, next_prev_tid = 0;  ///< the thread switched to / from
 };
-struct Namespaces {                 ///< PERF_RECORD_NAMESPACES
+struct PERFX_API Namespaces {       ///< PERF_RECORD_NAMESPACES
   std::uint32_t pid = 0, tid = 0;   ///< the thread
   std::uint64_t nr_namespaces = 0;  ///< number of {dev, inode} pairs
   U64Array link_info;               ///< 2*nr values: {dev, inode} per namespace (NET_NS_INDEX ...)
   [[nodiscard]] std::uint64_t dev(std::size_t i) const noexcept { return link_info[2 * i]; }
   [[nodiscard]] std::uint64_t inode(std::size_t i) const noexcept { return link_info[2 * i + 1]; }
 };
-struct Ksymbol {                           ///< PERF_RECORD_KSYMBOL
+struct PERFX_API Ksymbol {                 ///< PERF_RECORD_KSYMBOL
   std::uint64_t addr = 0;                  ///< start of the kernel symbol
   std::uint32_t len = 0;                   ///< its length
   std::uint16_t ksym_type = 0, flags = 0;  ///< PERF_RECORD_KSYMBOL_TYPE_*, _FLAGS_UNREGISTER
   std::string_view name;                   ///< its name ("bpf_prog_<tag>_<name>")
 };
-struct BpfEvent {                     ///< PERF_RECORD_BPF_EVENT
+struct PERFX_API BpfEvent {           ///< PERF_RECORD_BPF_EVENT
   std::uint16_t type = 0, flags = 0;  ///< PERF_BPF_EVENT_PROG_LOAD / _UNLOAD
   std::uint32_t id = 0;               ///< the BPF program id
   std::array<std::uint8_t, 8> tag{};  ///< the program tag
 };
-struct Cgroup {           ///< PERF_RECORD_CGROUP
-  std::uint64_t id = 0;   ///< the cgroup id (as in PERF_SAMPLE_CGROUP)
-  std::string_view path;  ///< its path under the cgroup root
+struct PERFX_API Cgroup {  ///< PERF_RECORD_CGROUP
+  std::uint64_t id = 0;    ///< the cgroup id (as in PERF_SAMPLE_CGROUP)
+  std::string_view path;   ///< its path under the cgroup root
 };
-struct TextPoke {                                   ///< PERF_RECORD_TEXT_POKE
+struct PERFX_API TextPoke {                         ///< PERF_RECORD_TEXT_POKE
   std::uint64_t addr = 0;                           ///< the patched kernel text address
   std::uint16_t old_len = 0, new_len = 0;           ///< byte counts
   std::span<const std::byte> old_bytes, new_bytes;  ///< the text before and after
 };
-struct AuxOutputHwId {      ///< PERF_RECORD_AUX_OUTPUT_HW_ID
-  std::uint64_t hw_id = 0;  ///< the hardware id of the AUX output (e.g. Intel PT's)
+struct PERFX_API AuxOutputHwId {  ///< PERF_RECORD_AUX_OUTPUT_HW_ID
+  std::uint64_t hw_id = 0;        ///< the hardware id of the AUX output (e.g. Intel PT's)
 };
 
 // ------------------------------------------------------------ perf user records
-struct HeaderAttr {             ///< PERF_RECORD_HEADER_ATTR (pipe mode): attr + its ids
+struct PERFX_API HeaderAttr {   ///< PERF_RECORD_HEADER_ATTR (pipe mode): attr + its ids
   raw::EventAttr attr{};        ///< min(attr.size, sizeof) bytes copied, rest zero
   std::uint32_t attr_size = 0;  ///< attr.size as recorded
   U64Array ids;
 };
-struct HeaderEventType {  ///< PERF_RECORD_HEADER_EVENT_TYPE
+struct PERFX_API HeaderEventType {  ///< PERF_RECORD_HEADER_EVENT_TYPE
   std::uint64_t event_id = 0;
   std::string_view name;
 };
-struct HeaderTracingData {  ///< PERF_RECORD_HEADER_TRACING_DATA (+ `size` bytes after it)
+struct PERFX_API HeaderTracingData {  ///< PERF_RECORD_HEADER_TRACING_DATA (+ `size` bytes after it)
   std::uint32_t size = 0;
   std::span<const std::byte> data;  ///< the trailing tracing data when available
 };
-struct HeaderBuildId {  ///< PERF_RECORD_HEADER_BUILD_ID
+struct PERFX_API HeaderBuildId {  ///< PERF_RECORD_HEADER_BUILD_ID
   std::int32_t pid = 0;
   std::uint8_t build_id_size = 20;  ///< valid with misc & PERF_RECORD_MISC_BUILD_ID_SIZE
   std::array<std::uint8_t, 20> build_id{};
   std::string_view filename;
 };
-struct FinishedRound {};  ///< PERF_RECORD_FINISHED_ROUND
-struct FinishedInit {};   ///< PERF_RECORD_FINISHED_INIT
-struct IdIndex {          ///< PERF_RECORD_ID_INDEX: nr * {id, idx, cpu, tid}
+struct PERFX_API FinishedRound {};  ///< PERF_RECORD_FINISHED_ROUND
+struct PERFX_API FinishedInit {};   ///< PERF_RECORD_FINISHED_INIT
+struct PERFX_API IdIndex {          ///< PERF_RECORD_ID_INDEX: nr * {id, idx, cpu, tid}
   std::uint64_t nr = 0;
   U64Array entries;
 };
-struct Auxtrace {  ///< PERF_RECORD_AUXTRACE (+ `size` bytes of trace data after it)
+struct PERFX_API Auxtrace {  ///< PERF_RECORD_AUXTRACE (+ `size` bytes of trace data after it)
   std::uint64_t size = 0, offset = 0, reference = 0;
   std::uint32_t idx = 0, tid = 0, cpu = 0;
   std::span<const std::byte> data;
 };
-struct TimeConv {  ///< PERF_RECORD_TIME_CONV
+struct PERFX_API TimeConv {  ///< PERF_RECORD_TIME_CONV
   std::uint64_t time_shift = 0, time_mult = 0, time_zero = 0;
   std::uint64_t time_cycles = 0, time_mask = 0;
   std::uint8_t cap_user_time_zero = 0, cap_user_time_short = 0;
   bool extended = false;  ///< the record had the cycles/mask/caps fields
 };
-struct HeaderFeature {  ///< PERF_RECORD_HEADER_FEATURE (pipe mode feature section)
+struct PERFX_API HeaderFeature {  ///< PERF_RECORD_HEADER_FEATURE (pipe mode feature section)
   std::uint64_t feat_id = 0;
   std::span<const std::byte> data;
 };
-struct Compressed {  ///< PERF_RECORD_COMPRESSED: zstd stream bytes
+struct PERFX_API Compressed {  ///< PERF_RECORD_COMPRESSED: zstd stream bytes
   std::span<const std::byte> data;
 };
 /// Any other record: its payload after the header (unknown types, AUXTRACE_INFO, STAT ...).
-struct Unknown {
+struct PERFX_API Unknown {
   std::span<const std::byte> payload;
 };
 
 /// A decoded record. `body` holds the alternative for `header.type`.
-struct Record {
+struct PERFX_API Record {
   /// One alternative per record type (Throttle serves THROTTLE and UNTHROTTLE).
   using Body = std::variant<Unknown, Mmap, Lost, Comm, Exit, Throttle, Fork, Read, Sample, Mmap2,
                             Aux, ItraceStart, LostSamples, Switch, SwitchCpuWide, Namespaces,
@@ -431,7 +432,7 @@ struct Record {
 
 /// Name of a record type as perf spells it ("MMAP2", "SAMPLE", "FINISHED_ROUND"), or
 /// "UNKNOWN".
-[[nodiscard]] std::string_view record_type_name(std::uint32_t type) noexcept;
+[[nodiscard]] PERFX_API std::string_view record_type_name(std::uint32_t type) noexcept;
 
 }  // namespace perfx::record
 
@@ -444,7 +445,7 @@ namespace perfx {
 /// or one sample_type, no id is needed). Several attrs with different sample_types in one
 /// stream need PERF_SAMPLE_IDENTIFIER to be told apart.
 /// Copyable by move only; not thread-safe for add() (decode() is const).
-class RecordDecoder {
+class PERFX_API RecordDecoder {
  public:
   RecordDecoder();
   RecordDecoder(RecordDecoder&&) noexcept;
@@ -479,7 +480,7 @@ class RecordDecoder {
 };
 
 /// Counters of a RingRecordReader (and of Sampler's record reading).
-struct RingRecordStats {
+struct PERFX_API RingRecordStats {
   std::uint64_t records = 0;            ///< records handed out (decoded)
   std::uint64_t samples = 0;            ///< of which PERF_RECORD_SAMPLE
   std::uint64_t bytes = 0;              ///< bytes of valid records walked
@@ -508,7 +509,7 @@ struct RingRecordStats {
 /// record whose body does not decode is skipped and counted (malformed_records,
 /// last_error()); an impossible header (size < 8, not a multiple of 8, past head) ends the
 /// pass and drops the rest (corrupt_events, dropped_bytes): the position is then head.
-class RingRecordReader {
+class PERFX_API RingRecordReader {
  public:
   /// `data` is the data area (a non-zero power-of-two size, else every pass is dropped as
   /// corrupt); `decoder` must outlive the reader.

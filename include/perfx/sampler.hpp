@@ -51,7 +51,7 @@ namespace perfx {
 /// One event to sample. The attr is used as given (sample_type, read_format, freq/period,
 /// inherit, disabled, enable_on_exec, side-band bits ... are the caller's choice), except
 /// that `size` 0 becomes the full 136-byte size.
-struct SamplerEvent {
+struct PERFX_API SamplerEvent {
   /// Name for messages ("cpu-clock", "sched:sched_switch").
   std::string name;
   raw::EventAttr attr{};
@@ -61,7 +61,7 @@ struct SamplerEvent {
 };
 
 /// What to open and how to map it.
-struct SamplerOptions {
+struct PERFX_API SamplerOptions {
   std::vector<SamplerEvent> events;
   /// Tasks to follow (pid or tid values as perf_event_open takes them). {-1}: every task
   /// (CPU-wide, needs `cpus`). With cgroup_fd >= 0 this is ignored.
@@ -82,7 +82,7 @@ struct SamplerOptions {
 };
 
 /// Totals across all buffers since open().
-struct SamplerStats {
+struct PERFX_API SamplerStats {
   std::uint64_t records = 0;          ///< records drained
   std::uint64_t samples = 0;          ///< PERF_RECORD_SAMPLE records drained
   std::uint64_t bytes = 0;            ///< bytes drained
@@ -104,7 +104,7 @@ struct SamplerStats {
 };
 
 /// What wait() saw.
-struct SamplerWait {
+struct PERFX_API SamplerWait {
   int readable = 0;          ///< buffers with POLLIN
   int hung_up = 0;           ///< buffers that reported POLLHUP (their task exited) this time
   bool all_hung_up = false;  ///< every buffer has hung up at some point: nothing more will come

@@ -88,7 +88,7 @@ struct PERFX_API PageCount {
                                                           const CounterReaders& readers);
 
 /// One self-monitoring read.
-struct SelfRead {
+struct PERFX_API SelfRead {
   RawCount raw;            ///< count, time_enabled, time_running (page + rdpmc, or read(2))
   Count scaled;            ///< scale_count(raw): the value with its trust state
   bool fast_path = false;  ///< true: rdpmc, no system call

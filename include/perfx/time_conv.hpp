@@ -82,7 +82,7 @@ enum class SampleClock : std::uint8_t {
 
 /// Readings of the sample clock, CLOCK_MONOTONIC and CLOCK_REALTIME taken at (almost) the
 /// same instant: the reference point conversions shift by.
-struct ClockReference {
+struct PERFX_API ClockReference {
   std::uint64_t sample_time = 0;     ///< the sample clock
   std::uint64_t monotonic_ns = 0;    ///< CLOCK_MONOTONIC
   std::uint64_t realtime_ns = 0;     ///< CLOCK_REALTIME, ns since the Unix epoch
