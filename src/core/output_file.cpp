@@ -7,6 +7,7 @@
 // target (or at the temporary's name) makes creation fail, it is never followed.
 
 #include "perfx/output_file.hpp"
+#include "core/error_format.hpp"
 
 #include <fcntl.h>
 #include <sys/random.h>
