@@ -18,8 +18,17 @@
 #include <ctime>
 #include <utility>
 
+#include <fmt/core.h>
+
 namespace perfx {
 namespace {
+
+// fail() with a message formatted from its arguments (error.hpp keeps fmt out of the
+// public headers, so the formatting overload lives here).
+template <typename... Args>
+[[nodiscard]] tl::unexpected<Error> fail(Errc code, fmt::format_string<Args...> f, Args&&... args) {
+  return perfx::fail(code, fmt::format(f, std::forward<Args>(args)...));
+}
 
 constexpr int kWriteFlags = O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC;
 
