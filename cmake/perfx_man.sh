@@ -14,6 +14,7 @@ name=$("$perfx" "$cmd" --help | head -n 1)
   --version-option=--version --output="$out.tmp" "$perfx"
 upper=$(echo "perfx-$cmd" | tr '[:lower:]' '[:upper:]')
 # help2man names the page after the binary: make it perfx-CMD, as perf's pages are.
-sed -e "s/^\\.TH PERFX /.TH $upper /" -e "/^\\.SH NAME/{n;s/^perfx /perfx-$cmd /}" \
+# "\:" lets a long comma list (comm,tid,pid,...) break after its commas.
+sed -e "s/^\\.TH PERFX /.TH $upper /" -e '/^[^.]/s/,\([A-Za-z]\)/,\\:\1/g' -e "/^\\.SH NAME/{n;s/^perfx /perfx-$cmd /}" \
   "$out.tmp" >"$out"
 rm -f "$out.tmp"
