@@ -15,7 +15,7 @@ check "the full report is not empty" 'grep -q "%" "$tmp/full.txt"'
 
 "$PERFX" report -i "$data" --s comm 2>"$tmp/ambiguous.err" >/dev/null
 rc=$?
-check "an ambiguous prefix fails" '[ $rc -ne 0 ]'
+check "an ambiguous prefix fails as a usage error (129)" '[ $rc -eq 129 ]'
 check "an ambiguous prefix names its options" \
   'grep -q "Ambiguous option: --s (could be .*--sort.*--stdio\|Ambiguous option: --s (could be .*--stdio.*--sort" "$tmp/ambiguous.err"'
 
@@ -35,11 +35,11 @@ check "record --call is --call-graph" '[ $rc -eq 0 ] && grep -qx -- "--call" "$t
 # (stat) or silently dropped (record with "--").
 "$PERFX" stat -e task-clock --bogus true >/dev/null 2>"$tmp/stat_bogus.err"
 rc=$?
-check "stat --bogus fails naming it" '[ $rc -ne 0 ] && grep -q "unknown option: --bogus" "$tmp/stat_bogus.err"'
+check "stat --bogus fails naming it" '[ $rc -eq 129 ] && grep -q "unknown option: --bogus" "$tmp/stat_bogus.err"'
 "$PERFX" record -o "$tmp/bogus.data" --bogus -- true >/dev/null 2>"$tmp/rec_bogus.err"
 rc=$?
 check "record --bogus -- true fails naming it" \
-  '[ $rc -ne 0 ] && grep -q "unknown option: --bogus" "$tmp/rec_bogus.err" && [ ! -e "$tmp/bogus.data" ]'
+  '[ $rc -eq 129 ] && grep -q "unknown option: --bogus" "$tmp/rec_bogus.err" && [ ! -e "$tmp/bogus.data" ]'
 # perf: the workload starts at its first word; a "--" after it is the workload's.
 "$PERFX" record -o "$tmp/dd.data" echo -- -n hi >"$tmp/dd.out" 2>/dev/null
 check "record echo -- -n hi runs echo with all three" 'grep -qx -- "-- -n hi" "$tmp/dd.out"'

@@ -18,6 +18,6 @@ for cmd in "report -i big.data --stdio" "report -i big.data --format svg -o x.sv
   check "$cmd: no progress when stdout is a pipe ($n)" '[ "$n" -eq 0 ]'
 done
 # script prints while it reads: no progress lines among its own on the terminal.
-n=$(on_tty "'$PERFX' script -i big.data")
+n=$(on_tty "'$PERFX' --no-pager script -i big.data")  # the pager is pager_terminal.sh's
 check "script to the terminal: no progress mixed into its lines ($n)" '[ "$n" -eq 0 ]'
 exit $fail

@@ -16,6 +16,7 @@
 #include "list_options.hpp"
 #include "option_prefix.hpp"
 #include "output_file.hpp"
+#include "perf_options.hpp"
 #include "profile/load.hpp"
 #include "progress.hpp"
 #include "record/ownership_check.hpp"
@@ -77,7 +78,7 @@ int run_annotate(int argc, char** argv) {
   try {
     parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return usage_exit(app, e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   (void)stdio, (void)stdio2, (void)tui, (void)verbose, (void)source;
@@ -131,7 +132,7 @@ int run_annotate(int argc, char** argv) {
 }
 
 const Registration kReg{
-    {"annotate", "Show the hot instructions and source lines of symbols", &run_annotate}};
+    {"annotate", "Show the hot instructions and source lines of symbols", &run_annotate, true}};
 
 }  // namespace
 }  // namespace perfx::cli

@@ -13,6 +13,7 @@
 #include "command.hpp"
 #include "core/error_format.hpp"
 #include "option_prefix.hpp"
+#include "perf_options.hpp"
 #include "profile/load.hpp"
 #include "record/ownership_check.hpp"
 #include "record/perf_data_reader.hpp"
@@ -36,7 +37,7 @@ int run_buildid_list(int argc, char** argv) {
   try {
     parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return usage_exit(app, e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   (void)verbose;
@@ -82,7 +83,8 @@ int run_buildid_list(int argc, char** argv) {
   return 0;
 }
 
-const Registration kReg{{"buildid-list", "List the build-ids of a perf.data", &run_buildid_list}};
+const Registration kReg{
+    {"buildid-list", "List the build-ids of a perf.data", &run_buildid_list, true}};
 
 }  // namespace
 }  // namespace perfx::cli

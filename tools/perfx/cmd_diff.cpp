@@ -16,6 +16,7 @@
 #include "list_options.hpp"
 #include "option_prefix.hpp"
 #include "output_file.hpp"
+#include "perf_options.hpp"
 #include "profile/load.hpp"
 #include "progress.hpp"
 #include "record/ownership_check.hpp"
@@ -64,7 +65,7 @@ int run_diff(int argc, char** argv) {
   try {
     parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return usage_exit(app, e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   if (files.empty()) files = {"perf.data.old", "perf.data"};
@@ -147,8 +148,9 @@ int run_diff(int argc, char** argv) {
   return 0;
 }
 
-const Registration kReg{
-    {"diff", "Compare two recordings (perf diff table or differential flame graph)", &run_diff}};
+const Registration kReg{{"diff",
+                         "Compare two recordings (perf diff table or differential flame graph)",
+                         &run_diff, true}};
 
 }  // namespace
 }  // namespace perfx::cli

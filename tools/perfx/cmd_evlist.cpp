@@ -12,6 +12,7 @@
 #include "command.hpp"
 #include "core/error_format.hpp"
 #include "option_prefix.hpp"
+#include "perf_options.hpp"
 #include "record/ownership_check.hpp"
 #include "record/perf_data_reader.hpp"
 #include "report/evlist_text.hpp"
@@ -33,7 +34,7 @@ int run_evlist(int argc, char** argv) {
   try {
     parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return usage_exit(app, e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   auto fail = [](const std::string& msg) {
@@ -51,7 +52,7 @@ int run_evlist(int argc, char** argv) {
   return 0;
 }
 
-const Registration kReg{{"evlist", "List the events of a perf.data", &run_evlist}};
+const Registration kReg{{"evlist", "List the events of a perf.data", &run_evlist, true}};
 
 }  // namespace
 }  // namespace perfx::cli

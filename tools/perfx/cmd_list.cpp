@@ -13,6 +13,7 @@
 #include "command.hpp"
 #include "event/event_list.hpp"
 #include "option_prefix.hpp"
+#include "perf_options.hpp"
 #include "report/event_list_format.hpp"
 #include "sys/event_probe.hpp"
 #include "sys/event_resolver.hpp"
@@ -40,7 +41,7 @@ int run_list(int argc, char** argv) {
   try {
     parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return usage_exit(app, e);
   }
   if (parse_only) return 0;
 
@@ -69,7 +70,7 @@ int run_list(int argc, char** argv) {
   return 0;
 }
 
-const Registration kReg{{"list", "List the events usable on this machine", &run_list}};
+const Registration kReg{{"list", "List the events usable on this machine", &run_list, true}};
 
 }  // namespace
 }  // namespace perfx::cli

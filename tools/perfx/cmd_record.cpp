@@ -28,6 +28,7 @@
 #include "core/error_format.hpp"
 #include "event/event_spec.hpp"
 #include "option_prefix.hpp"
+#include "perf_options.hpp"
 #include "perfx/sampler.hpp"
 #include "record/features.hpp"
 #include "record/perf_data_writer.hpp"
@@ -291,7 +292,7 @@ int run_record(int argc, char** argv) {
     app.parse(rev);
     reject_unknown_option(app.remaining());
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return usage_exit(app, e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   if (!after_dashdash) {

@@ -23,6 +23,8 @@
 #include "list_options.hpp"
 #include "option_prefix.hpp"
 #include "output_file.hpp"
+#include "pager.hpp"
+#include "perf_options.hpp"
 #include "perfx/perf_data.hpp"
 #include "profile/load.hpp"
 #include "profile/time_filter.hpp"
@@ -171,7 +173,7 @@ int run_report(int argc, char** argv) {
   try {
     parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return usage_exit(app, e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   // perf's rule: another user's perf.data could be crafted against the reader.
@@ -325,8 +327,7 @@ int run_report(int argc, char** argv) {
   if (!prof) return error_exit(prof.error().message());
   for (const auto& w : prof->warnings) fmt::print(stderr, "perfx report: warning: {}\n", w);
 
-  if (!format.empty() && report::is_binary_format(format) && output.empty() &&
-      ::isatty(STDOUT_FILENO) == 1)
+  if (!format.empty() && report::is_binary_format(format) && output.empty() && stdout_is_terminal())
     return error_exit(fmt::format("--format {} is binary: use -o FILE", format));
   auto file = OutputFile::open(output);
   if (!file) return error_exit(file.error().message());
@@ -346,7 +347,8 @@ int run_report(int argc, char** argv) {
   return damage_exit(*prof);
 }
 
-const Registration kReg{{"report", "Read a perf.data and show where the time went", &run_report}};
+const Registration kReg{
+    {"report", "Read a perf.data and show where the time went", &run_report, true}};
 
 }  // namespace
 }  // namespace perfx::cli

@@ -14,6 +14,7 @@
 #include "list_options.hpp"
 #include "option_prefix.hpp"
 #include "output_file.hpp"
+#include "perf_options.hpp"
 #include "perfx/perf_data.hpp"
 #include "profile/time_filter.hpp"
 #include "progress.hpp"
@@ -76,7 +77,7 @@ int run_script(int argc, char** argv) {
   try {
     parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return usage_exit(app, e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   // perf's rule: another user's perf.data could be crafted against the reader.
@@ -124,7 +125,7 @@ int run_script(int argc, char** argv) {
   return 0;
 }
 
-const Registration kReg{{"script", "Print the samples of a perf.data as text", &run_script}};
+const Registration kReg{{"script", "Print the samples of a perf.data as text", &run_script, true}};
 
 }  // namespace
 }  // namespace perfx::cli

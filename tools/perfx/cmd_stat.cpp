@@ -22,6 +22,7 @@
 #include "command.hpp"
 #include "event/parse.hpp"
 #include "option_prefix.hpp"
+#include "perf_options.hpp"
 #include "perfx/output_file.hpp"
 #include "report/stat_format.hpp"
 #include "report/stat_model.hpp"
@@ -138,7 +139,7 @@ int run_stat(int argc, char** argv) {
     parse_args(app, argc, argv);
     reject_unknown_option(app.remaining());
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return usage_exit(app, e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   std::vector<std::string> command = app.remaining();

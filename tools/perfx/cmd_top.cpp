@@ -24,6 +24,7 @@
 
 #include "command.hpp"
 #include "option_prefix.hpp"
+#include "perf_options.hpp"
 #include "profile/live_counts.hpp"
 #include "record/sample_layout.hpp"
 #include "report/top_screen.hpp"
@@ -128,7 +129,7 @@ int run_top(int argc, char** argv) {
   try {
     parse_args(app, argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return usage_exit(app, e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   (void)stdio;

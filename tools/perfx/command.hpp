@@ -14,6 +14,9 @@ struct Command {
   std::string name;
   std::string summary;
   std::function<int(int argc, char** argv)> run;
+  /// Whether its text output is long enough to go through a pager on a terminal
+  /// (pager.hpp); `perfx --no-pager` turns that off.
+  bool paged = false;
 };
 
 /// All registered commands, sorted by name.

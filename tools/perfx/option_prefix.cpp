@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <string_view>
 
+#include "perf_options.hpp"
+
 namespace perfx::cli {
 namespace {
 
@@ -40,7 +42,8 @@ void expand_option_prefixes(const CLI::App& app, std::vector<std::string>& args)
     if (arg[1] != '-') {  // "-e X", "-F99", "-ag": the value of the last one may follow
       for (std::size_t k = 1; k < arg.size(); ++k) {
         const CLI::Option* o = find_short(opts, arg[k]);
-        if (o == nullptr || o->get_items_expected_max() == 0) continue;
+        if (o == nullptr) throw unknown_option_error(app, "-" + std::string(1, arg[k]));
+        if (o->get_items_expected_max() == 0) continue;
         if (k + 1 == arg.size() && takes_value(o, args, i + 1, stop_at_positional)) ++i;
         break;  // the rest of the argument is its value
       }
@@ -58,6 +61,8 @@ void expand_option_prefixes(const CLI::App& app, std::vector<std::string>& args)
       }
     }
     const CLI::Option* chosen = exact;
+    if (chosen == nullptr && (matches.empty() || perf_has_exact(app, name)))
+      throw unknown_option_error(app, arg);
     if (chosen == nullptr && !matches.empty()) {
       const bool one = std::all_of(matches.begin(), matches.end(),
                                    [&](const auto& m) { return m.first == matches[0].first; });
@@ -65,7 +70,7 @@ void expand_option_prefixes(const CLI::App& app, std::vector<std::string>& args)
         std::string names;
         for (const auto& m : matches) names += (names.empty() ? "--" : ", --") + m.second;
         throw CLI::ParseError("Ambiguous option: --" + name + " (could be " + names + ")",
-                              CLI::ExitCodes::ExtrasError);
+                              kUsageExit);
       }
       chosen = matches[0].first;
       args[i] = "--" + matches[0].second + (eq == std::string::npos ? "" : arg.substr(eq));
@@ -87,7 +92,7 @@ void reject_unknown_option(const std::vector<std::string>& remaining) {
   if (remaining.empty() || remaining.front() == "--" || remaining.front().size() < 2 ||
       remaining.front()[0] != '-')
     return;
-  throw CLI::ParseError("unknown option: " + remaining.front(), CLI::ExitCodes::ExtrasError);
+  throw CLI::ParseError("unknown option: " + remaining.front(), kUsageExit);
 }
 
 }  // namespace perfx::cli

@@ -18,7 +18,9 @@ namespace perfx::cli {
 /// whose name is not a long option of `app` but begins exactly one of them is given that
 /// option's full name. Option values are passed over; scanning ends at "--", and for a
 /// prefix command (record: the workload's own options follow) at the first positional.
-/// Throws CLI::ParseError for a prefix of several options, naming them all, as perf does.
+/// Throws CLI::ParseError for a prefix of several options, naming them all, as perf does,
+/// and for an unknown option (unknown_option_error(): perf's option perfx lacks, or a typo
+/// with its nearest option).
 void expand_option_prefixes(const CLI::App& app, std::vector<std::string>& args);
 
 /// app.parse(argc, argv) with perf's option prefixes (expand_option_prefixes()).
