@@ -5,6 +5,7 @@
 #pragma GCC diagnostic ignored "-Wnull-dereference"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
