@@ -18,6 +18,8 @@
 #include <ctime>
 #include <utility>
 
+#include "core/error_format.hpp"
+
 namespace perfx {
 namespace {
 
