@@ -13,6 +13,8 @@
 #include <sstream>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "../temp_dir.hpp"
 #include "profile/load.hpp"
 #include "profile/replay.hpp"
