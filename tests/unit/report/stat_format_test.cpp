@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <linux/perf_event.h>
 
+#include <cmath>
+
 #include "report/stat_model.hpp"
 
 namespace perfx::report {
