@@ -40,6 +40,9 @@ struct SystemPaths {
   std::string tracefs;
   /// The mount table searched for tracefs/debugfs when `tracefs` is empty.
   std::string mounts = "/proc/mounts";
+  /// procfs root: the perf sysctls under `<procfs>/sys/kernel/`, capabilities from
+  /// `<procfs>/self/status` (perfx/system.hpp).
+  std::string procfs = "/proc";
 };
 
 /// Which PMU an event goes to.
