@@ -156,7 +156,11 @@ struct PERFX_API CounterSnapshot {
     /// The value cannot be trusted whatever it reads (hardware breakpoints that never
     /// fire here): totals are Trust::kCannotFire and `note` says why.
     bool cannot_fire = false;
-    std::string note;  ///< why `cannot_fire`, empty otherwise
+    /// A pinned event the kernel could not schedule (error state: read(2) returned 0
+    /// bytes) on at least one instance: those instances stay 0 and read as
+    /// Trust::kNotCounted; the other events of the set are read normally.
+    bool pinned_error = false;
+    std::string note;  ///< why `cannot_fire` or `pinned_error`, empty otherwise
     std::vector<RawCount> instances;
     /// Kernel id (PERF_EVENT_IOC_ID) of each instance, same layout; 0 where not opened.
     std::vector<std::uint64_t> ids;

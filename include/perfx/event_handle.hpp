@@ -50,7 +50,12 @@ struct PERFX_API ReadResult {
   std::uint64_t time_enabled = 0;  ///< with PERF_FORMAT_TOTAL_TIME_ENABLED, else 0
   std::uint64_t time_running = 0;  ///< with PERF_FORMAT_TOTAL_TIME_RUNNING, else 0
   /// One entry (single layout) or one per group member, leader first (group layout).
+  /// Empty when `pinned_error`.
   std::vector<ReadEntry> values;
+  /// read(2) returned 0 bytes (end of file): a pinned event or group that could not be
+  /// scheduled on the PMU is put in error state by the kernel and reads nothing until
+  /// it is re-enabled. No value exists; `values` is empty.
+  bool pinned_error = false;
 
   /// True when both time fields were read, so count() can scale and tell "never ran".
   [[nodiscard]] bool timed() const noexcept;
@@ -69,8 +74,10 @@ struct PERFX_API ReadResult {
 [[nodiscard]] PERFX_API std::size_t read_size(std::uint64_t read_format,
                                               std::size_t members) noexcept;
 
-/// Decodes the bytes read(2) returned for `read_format`. kMalformedData when the bytes
-/// are shorter than the layout (or a group's `nr` does not fit them).
+/// Decodes the bytes read(2) returned for `read_format`. No bytes at all is what read(2)
+/// gives for a pinned event in error state: a result with `pinned_error` set and no
+/// values. kMalformedData when the bytes are shorter than the layout (or a group's `nr`
+/// does not fit them).
 [[nodiscard]] PERFX_API Result<ReadResult> parse_read(std::span<const std::byte> bytes,
                                                       std::uint64_t read_format);
 

@@ -40,6 +40,9 @@ struct PERFX_API SystemPaths {
   std::string tracefs;
   /// The mount table searched for tracefs/debugfs when `tracefs` is empty.
   std::string mounts = "/proc/mounts";
+  /// procfs root: the perf sysctls under `<procfs>/sys/kernel/`, capabilities from
+  /// `<procfs>/self/status` (perfx/system.hpp).
+  std::string procfs = "/proc";
 };
 
 /// Which PMU an event goes to.
@@ -243,6 +246,12 @@ struct PERFX_API PmuDescription {
   std::uint32_t type = 0;
   std::vector<PmuFormatField> format;
   std::vector<std::pair<std::string, std::string>> aliases;  ///< events/<name> -> terms
+  /// `<pmu>/rdpmc` (the core PMU, `cpu/rdpmc`): 0 = user-space rdpmc off, 1 = allowed
+  /// while a perf event is mmapped (default), 2 = always; nullopt when the PMU has none.
+  std::optional<int> rdpmc;
+  /// `<pmu>/cpumask` (or `<pmu>/cpus` on hybrid core PMUs): the CPUs an uncore-style PMU
+  /// counts on (open it on those CPUs only); empty when the PMU has no such file.
+  std::vector<int> cpumask;
 };
 
 /// Names of every PMU under `<sysfs>/bus/event_source/devices`, sorted.

@@ -1,71 +1,17 @@
 #pragma once
 /// \file
-/// x86-64 perf register numbers: the bits of sample_regs_user / sample_regs_intr and the
-/// order of the sampled values (arch/x86/include/uapi/asm/perf_regs.h), perf's names for
-/// them, and the PERF_SAMPLE_REGS_ABI_* values. Shared by the unwinder (symbol) and the
-/// register options and text (record).
+/// x86-64 perf register numbers for perfx's internals (symbol unwinder, record register
+/// options): the table is public, in perfx/regs.hpp; these are its names in perfx::core.
 
-#include <cstdint>
-#include <iterator>
-#include <string_view>
+#include "perfx/regs.hpp"
 
 namespace perfx::core {
 
-/// PERF_REG_X86_*: bit numbers in the register masks.
-enum class X86Reg : unsigned {
-  kAx = 0,
-  kBx = 1,
-  kCx = 2,
-  kDx = 3,
-  kSi = 4,
-  kDi = 5,
-  kBp = 6,
-  kSp = 7,
-  kIp = 8,
-  kFlags = 9,
-  kCs = 10,
-  kSs = 11,
-  kDs = 12,
-  kEs = 13,
-  kFs = 14,
-  kGs = 15,
-  kR8 = 16,
-  kR9 = 17,
-  kR10 = 18,
-  kR11 = 19,
-  kR12 = 20,
-  kR13 = 21,
-  kR14 = 22,
-  kR15 = 23,
-  kXmm0 = 32,  ///< each XMM register takes two bits (XMM1 = 34, ...)
-};
-
-/// PERF_SAMPLE_REGS_ABI_* values.
-inline constexpr std::uint64_t kRegsAbiNone = 0;
-inline constexpr std::uint64_t kRegsAbi32 = 1;
-inline constexpr std::uint64_t kRegsAbi64 = 2;
-
-/// perf's PERF_REGS_MASK for x86-64: the general registers, IP, FLAGS, CS, SS (not DS,
-/// ES, FS, GS, which the kernel does not sample for 64-bit tasks).
-inline constexpr std::uint64_t kX86_64RegsMask = 0xff0fff;
-
-/// perf's name of register bit `bit` ("AX", "FLAGS", "R15", "XMM3"); "unknown" when the
-/// bit names no register.
-[[nodiscard]] constexpr std::string_view x86_64_reg_name(unsigned bit) noexcept {
-  constexpr std::string_view kGeneral[] = {
-      "AX", "BX", "CX", "DX", "SI", "DI", "BP",  "SP",  "IP",  "FLAGS", "CS",  "SS",
-      "DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13",   "R14", "R15",
-  };
-  constexpr std::string_view kXmm[] = {
-      "XMM0", "XMM1", "XMM2",  "XMM3",  "XMM4",  "XMM5",  "XMM6",  "XMM7",
-      "XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
-  };
-  constexpr auto kXmm0Bit = static_cast<unsigned>(X86Reg::kXmm0);
-  if (bit < std::size(kGeneral)) return kGeneral[bit];
-  if (bit >= kXmm0Bit && bit < 64 && (bit - kXmm0Bit) % 2 == 0) return kXmm[(bit - kXmm0Bit) / 2];
-  return "unknown";
-}
-static_assert(x86_64_reg_name(static_cast<unsigned>(X86Reg::kR15)) == "R15");
-static_assert(x86_64_reg_name(static_cast<unsigned>(X86Reg::kFlags)) == "FLAGS");
+using perfx::kRegsAbi32;
+using perfx::kRegsAbi64;
+using perfx::kRegsAbiNone;
+using perfx::kX86_64RegsMask;
+using perfx::x86_64_reg_name;
+using perfx::X86Reg;
 
 }  // namespace perfx::core

@@ -12,9 +12,10 @@
 
 #include <fmt/format.h>
 
+#include "core/error_format.hpp"
 #include "perfx/event_handle.hpp"
 #include "sys/breakpoint_check.hpp"
-#include "core/error_format.hpp"
+#include "sys/counter_read.hpp"
 #include "sys/explain.hpp"
 #include "sys/ioctl.hpp"
 #include "sys/perf_event_open.hpp"
@@ -513,6 +514,7 @@ Result<void> CounterSet::reset() {
 
 Result<CounterSnapshot> CounterSet::read() const {
   CounterSnapshot snap = impl_->shape;
+  std::vector<sys::GroupMemberRef> refs;
   for (const auto& g : impl_->groups) {
     const Member& leader = g.members.front();
     auto r = EventHandle(leader.fd.get()).read(g.read_format, g.members.size());
@@ -520,19 +522,9 @@ Result<CounterSnapshot> CounterSet::read() const {
       return tl::unexpected(
           std::move(r).error().context(fmt::format("event '{}'", snap.events[leader.event].name)));
     }
-    if ((g.read_format & PERF_FORMAT_GROUP) == 0) {
-      snap.events[leader.event].instances[g.instance] = r->raw(0);
-      continue;
-    }
-    if (r->values.size() > g.members.size()) {
-      return fail(Errc::kMalformedData, "group read: nr {} but the group has {} members",
-                  r->values.size(), g.members.size());
-    }
-    for (std::size_t i = 0; i < r->values.size(); ++i) {
-      for (const Member& m : g.members) {
-        if (m.id == r->values[i].id) snap.events[m.event].instances[g.instance] = r->raw(i);
-      }
-    }
+    refs.clear();
+    for (const Member& m : g.members) refs.push_back({m.event, m.id});
+    PERFX_CHECK(sys::apply_group_read(snap, refs, g.instance, *r));
   }
   return snap;
 }

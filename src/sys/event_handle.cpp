@@ -63,6 +63,12 @@ std::size_t read_size(std::uint64_t read_format, std::size_t members) noexcept {
 }
 
 Result<ReadResult> parse_read(std::span<const std::byte> bytes, std::uint64_t read_format) {
+  if (bytes.empty()) {  // EOF: a pinned event the kernel could not schedule (error state)
+    ReadResult out;
+    out.read_format = read_format;
+    out.pinned_error = true;
+    return out;
+  }
   PERFX_TRY(v, record::decode_read_format(bytes, read_format));
   ReadResult out;
   out.read_format = read_format;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <linux/perf_event.h>
 
+#include <charconv>
 #include <memory>
 
 #include "core/error_format.hpp"
@@ -16,6 +17,7 @@
 #include "event/parse.hpp"
 #include "perfx/events.hpp"
 #include "sys/breakpoint_check.hpp"
+#include "sys/cpu_list.hpp"
 #include "sys/event_probe.hpp"
 #include "sys/event_resolver.hpp"
 #include "sys/pmu_sysfs.hpp"
@@ -390,6 +392,20 @@ Result<PmuDescription> describe_pmu(std::string_view name, const SystemPaths& pa
     out.format.push_back(PmuFormatField{f.name, static_cast<unsigned>(f.word), f.ranges});
   }
   for (const auto& a : info.aliases) out.aliases.emplace_back(a.name, a.terms);
+  const std::string dir = pmu_dir(paths) + "/" + out.name;
+  if (auto text = sys::read_text_file(dir + "/rdpmc")) {
+    int v = 0;
+    const char* b = text->data();
+    while (b < text->data() + text->size() && *b == ' ') ++b;
+    const auto [end, ec] = std::from_chars(b, text->data() + text->size(), v);
+    if (ec == std::errc{} && end != b) out.rdpmc = v;
+  }
+  for (const char* file : {"/cpumask", "/cpus"}) {
+    auto text = sys::read_text_file(dir + file);
+    if (!text) continue;
+    if (auto cpus = sys::parse_cpus(*text)) out.cpumask = std::move(*cpus);
+    break;
+  }
   return out;
 }
 

@@ -49,18 +49,20 @@ Result<Capabilities> parse_proc_status_caps(std::string_view status_text) {
   return fail(Errc::kMalformedData, "no CapEff line in /proc/self/status");
 }
 
-SystemReadings read_system_readings() {
+SystemReadings read_system_readings(const std::string& proc_root) {
   SystemReadings r;
-  auto int_opt = [](const char* path) -> std::optional<int> {
-    auto v = read_int_file(path);
+  const std::string kernel = proc_root + "/sys/kernel/";
+  auto int_opt = [&kernel](const char* name) -> std::optional<int> {
+    auto v = read_int_file(kernel + name);
     if (!v) return std::nullopt;
     return static_cast<int>(*v);
   };
-  r.paranoid = int_opt("/proc/sys/kernel/perf_event_paranoid");
-  r.max_sample_rate = int_opt("/proc/sys/kernel/perf_event_max_sample_rate");
-  r.mlock_kb = int_opt("/proc/sys/kernel/perf_event_mlock_kb");
-  r.max_stack = int_opt("/proc/sys/kernel/perf_event_max_stack");
-  if (auto status = read_text_file("/proc/self/status")) {
+  r.paranoid = int_opt("perf_event_paranoid");
+  r.max_sample_rate = int_opt("perf_event_max_sample_rate");
+  r.mlock_kb = int_opt("perf_event_mlock_kb");
+  r.max_stack = int_opt("perf_event_max_stack");
+  r.cpu_time_max_percent = int_opt("perf_cpu_time_max_percent");
+  if (auto status = read_text_file(proc_root + "/self/status")) {
     if (auto caps = parse_proc_status_caps(*status)) r.caps = *caps;
   }
   rlimit lim{};

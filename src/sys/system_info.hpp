@@ -35,6 +35,7 @@ struct SystemReadings {
   std::optional<int> max_sample_rate;            ///< perf_event_max_sample_rate (samples/s)
   std::optional<int> mlock_kb;                   ///< perf_event_mlock_kb
   std::optional<int> max_stack;                  ///< perf_event_max_stack
+  std::optional<int> cpu_time_max_percent;       ///< perf_cpu_time_max_percent
   Capabilities caps;                             ///< CapEff of this process
   std::optional<std::uint64_t> nofile_soft;      ///< RLIMIT_NOFILE current (soft) limit
   std::optional<std::uint64_t> nofile_hard;      ///< RLIMIT_NOFILE maximum (hard) limit
@@ -43,8 +44,9 @@ struct SystemReadings {
   int configured_cpus = 0;                       ///< sysconf(_SC_NPROCESSORS_CONF), 0 if unknown
 };
 
-/// Reads the current system state. Never fails: unreadable items stay unset.
-SystemReadings read_system_readings();
+/// Reads the current system state (the sysctls and CapEff under `proc_root`). Never
+/// fails: unreadable items stay unset.
+SystemReadings read_system_readings(const std::string& proc_root = "/proc");
 
 /// Parses the CapEff line of /proc/<pid>/status text. kMalformedData when missing.
 Result<Capabilities> parse_proc_status_caps(std::string_view status_text);

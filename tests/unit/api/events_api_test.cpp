@@ -157,6 +157,41 @@ TEST_F(FakeSystem, PmuEventFromFormatFields) {
   EXPECT_EQ(d->aliases[0].first, "loads");
   const auto names = pmu_names(paths_);
   EXPECT_EQ(names, (std::vector<std::string>{"fakepmu", "kprobe", "uprobe"}));
+  EXPECT_FALSE(d->rdpmc.has_value());  // no rdpmc file
+  EXPECT_TRUE(d->cpumask.empty());     // no cpumask file
+}
+
+TEST_F(FakeSystem, PmuRdpmcAndCpumask) {
+  const std::string dev = dir_.file("sys/bus/event_source/devices");
+  write(dev + "/cpu/type", "4\n");
+  write(dev + "/cpu/rdpmc", "2\n");
+  write(dev + "/uncore_imc/type", "17\n");
+  write(dev + "/uncore_imc/cpumask", "0,4-5\n");
+  write(dev + "/cpu_core/type", "8\n");
+  write(dev + "/cpu_core/cpus", "0-3\n");
+  write(dev + "/broken/type", "9\n");
+  write(dev + "/broken/rdpmc", "yes\n");
+  write(dev + "/broken/cpumask", "x\n");
+
+  auto cpu = describe_pmu("cpu", paths_);
+  ASSERT_TRUE(cpu) << cpu.error().message();
+  ASSERT_TRUE(cpu->rdpmc.has_value());
+  EXPECT_EQ(*cpu->rdpmc, 2);
+  EXPECT_TRUE(cpu->cpumask.empty());
+
+  auto imc = describe_pmu("uncore_imc", paths_);
+  ASSERT_TRUE(imc) << imc.error().message();
+  EXPECT_FALSE(imc->rdpmc.has_value());
+  EXPECT_EQ(imc->cpumask, (std::vector<int>{0, 4, 5}));
+
+  auto core = describe_pmu("cpu_core", paths_);
+  ASSERT_TRUE(core);
+  EXPECT_EQ(core->cpumask, (std::vector<int>{0, 1, 2, 3}));
+
+  auto broken = describe_pmu("broken", paths_);  // unreadable values are left unset
+  ASSERT_TRUE(broken);
+  EXPECT_FALSE(broken->rdpmc.has_value());
+  EXPECT_TRUE(broken->cpumask.empty());
 }
 
 TEST_F(FakeSystem, TracepointByName) {

@@ -68,8 +68,14 @@ TEST(ParseRead, EveryLayout) {
       EXPECT_EQ(r->values[i].lost, (rf & kLost) ? 1000 + i : 0) << rf;
     }
     // A byte short is malformed, never a silent partial value.
+    // (Cutting the one word of read_format 0 leaves no bytes: that is a pinned error.)
     const std::span<const std::byte> cut(bytes.data(), bytes.size() - 8);
-    EXPECT_FALSE(parse_read(cut, rf)) << rf;
+    if (cut.empty()) {
+      ASSERT_TRUE(parse_read(cut, rf)) << rf;
+      EXPECT_TRUE(parse_read(cut, rf)->pinned_error) << rf;
+    } else {
+      EXPECT_FALSE(parse_read(cut, rf)) << rf;
+    }
   }
 }
 
