@@ -28,6 +28,7 @@
 
 using namespace perfx;
 using namespace perfx::record;
+using PerfDataWriter = perfx::record::PerfDataWriter;  // not the public perfx::PerfDataWriter
 
 namespace {
 
