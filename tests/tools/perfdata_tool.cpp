@@ -28,7 +28,6 @@
 
 using namespace perfx;
 using namespace perfx::record;
-using PerfDataWriter = perfx::record::PerfDataWriter;  // not the public perfx::PerfDataWriter
 
 namespace {
 
@@ -121,10 +120,10 @@ raw::EventAttr synth_attr() {
 }
 
 // A writer of `out` with synth_attr() and this machine's header features; exits on error.
-PerfDataWriter open_writer(const std::string& out, const WriterOptions& opts, int argc,
-                           char** argv) {
+record::PerfDataWriter open_writer(const std::string& out, const WriterOptions& opts, int argc,
+                                   char** argv) {
   const raw::EventAttr attr = synth_attr();
-  auto w = PerfDataWriter::create(out, {WriterAttr{attr, "cpu-clock", {kId}}}, opts);
+  auto w = record::PerfDataWriter::create(out, {WriterAttr{attr, "cpu-clock", {kId}}}, opts);
   if (!w) {
     std::fprintf(stderr, "error: %s\n", w.error().message().c_str());
     std::exit(1);
@@ -165,7 +164,8 @@ PerfDataWriter open_writer(const std::string& out, const WriterOptions& opts, in
 }
 
 // Writes `r` with a sample_id of thread pid/tid at `time`; exits on error.
-void put(PerfDataWriter& w, Record r, std::uint32_t pid, std::uint32_t tid, std::uint64_t time) {
+void put(record::PerfDataWriter& w, Record r, std::uint32_t pid, std::uint32_t tid,
+         std::uint64_t time) {
   r.sample_id.fields = synth_attr().sample_type;
   r.sample_id.pid = pid;
   r.sample_id.tid = tid;
@@ -179,7 +179,7 @@ void put(PerfDataWriter& w, Record r, std::uint32_t pid, std::uint32_t tid, std:
 
 // perf report warns about kptr_restrict unless the kernel map is present, as perf record
 // writes it: MMAP pid -1 "[kernel.kallsyms]_text" at _text.
-void put_kernel_map(PerfDataWriter& w) {
+void put_kernel_map(record::PerfDataWriter& w) {
   FILE* ks = std::fopen("/proc/kallsyms", "r");
   if (ks == nullptr) return;
   char line[512];
@@ -272,7 +272,7 @@ int synth(int argc, char** argv) {
     std::fprintf(stderr, "need --binary PATH\n");
     return 2;
   }
-  PerfDataWriter w = open_writer(out, opts, argc, argv);
+  record::PerfDataWriter w = open_writer(out, opts, argc, argv);
   const std::uint32_t pid = 4242;
   const std::uint64_t base = 0x555555554000ULL;
   put_kernel_map(w);
@@ -343,7 +343,7 @@ int synth_tasks(int argc, char** argv) {
     std::fprintf(stderr, "cannot stat %s\n", binary.c_str());
     return 2;
   }
-  PerfDataWriter w = open_writer(out, {}, argc, argv);
+  record::PerfDataWriter w = open_writer(out, {}, argc, argv);
   std::uint64_t t = 5000000000ULL;
   auto at = [&](Record r, std::uint32_t pid, std::uint32_t tid) { put(w, r, pid, tid, t += 1000); };
   auto fork_rec = [&](std::uint32_t pid, std::uint32_t ppid, std::uint32_t tid, std::uint32_t ptid,
