@@ -8,8 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "event/event_names.hpp"
+#include "core/attr_flags.hpp"
 #include "event/attr_dump.hpp"
+#include "event/event_names.hpp"
 #include "event/event_spec.hpp"
 
 namespace perfx::event {
@@ -124,43 +125,7 @@ std::string dump_attr(const raw::EventAttr& a) {
   }
   if (a.sample_type != 0) add("sample_type", sample_type_text(a.sample_type));
   if (a.read_format != 0) add("read_format", read_format_text(a.read_format));
-  num("disabled", a.disabled);
-  num("inherit", a.inherit);
-  num("pinned", a.pinned);
-  num("exclusive", a.exclusive);
-  num("exclude_user", a.exclude_user);
-  num("exclude_kernel", a.exclude_kernel);
-  num("exclude_hv", a.exclude_hv);
-  num("exclude_idle", a.exclude_idle);
-  num("mmap", a.mmap);
-  num("comm", a.comm);
-  num("freq", a.freq);
-  num("inherit_stat", a.inherit_stat);
-  num("enable_on_exec", a.enable_on_exec);
-  num("task", a.task);
-  num("watermark", a.watermark);
-  num("precise_ip", a.precise_ip);
-  num("mmap_data", a.mmap_data);
-  num("sample_id_all", a.sample_id_all);
-  num("exclude_host", a.exclude_host);
-  num("exclude_guest", a.exclude_guest);
-  num("exclude_callchain_kernel", a.exclude_callchain_kernel);
-  num("exclude_callchain_user", a.exclude_callchain_user);
-  num("mmap2", a.mmap2);
-  num("comm_exec", a.comm_exec);
-  num("use_clockid", a.use_clockid);
-  num("context_switch", a.context_switch);
-  num("write_backward", a.write_backward);
-  num("namespaces", a.namespaces);
-  num("ksymbol", a.ksymbol);
-  num("bpf_event", a.bpf_event);
-  num("aux_output", a.aux_output);
-  num("cgroup", a.cgroup);
-  num("text_poke", a.text_poke);
-  num("build_id", a.build_id);
-  num("inherit_thread", a.inherit_thread);
-  num("remove_on_exec", a.remove_on_exec);
-  num("sigtrap", a.sigtrap);
+  core::for_each_attr_flag(a, num);
   num(a.watermark ? "wakeup_watermark" : "wakeup_events", a.wakeup_events);
   if (a.type == PERF_TYPE_BREAKPOINT) {
     if (a.bp_type != 0) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "core/attr_flags.hpp"
 #include "core/byte_reader.hpp"
 #include "core/error_format.hpp"
 #include "record/decoder.hpp"
@@ -631,43 +632,7 @@ std::string attr_fields(const raw::EventAttr& a, std::string_view assign) {
   num("{ sample_period, sample_freq }", a.sample_period);
   if (a.sample_type) add("sample_type", sample_type_names(a.sample_type));
   if (a.read_format) add("read_format", read_format_names(a.read_format));
-  num("disabled", a.disabled);
-  num("inherit", a.inherit);
-  num("pinned", a.pinned);
-  num("exclusive", a.exclusive);
-  num("exclude_user", a.exclude_user);
-  num("exclude_kernel", a.exclude_kernel);
-  num("exclude_hv", a.exclude_hv);
-  num("exclude_idle", a.exclude_idle);
-  num("mmap", a.mmap);
-  num("comm", a.comm);
-  num("freq", a.freq);
-  num("inherit_stat", a.inherit_stat);
-  num("enable_on_exec", a.enable_on_exec);
-  num("task", a.task);
-  num("watermark", a.watermark);
-  num("precise_ip", a.precise_ip);
-  num("mmap_data", a.mmap_data);
-  num("sample_id_all", a.sample_id_all);
-  num("exclude_host", a.exclude_host);
-  num("exclude_guest", a.exclude_guest);
-  num("exclude_callchain_kernel", a.exclude_callchain_kernel);
-  num("exclude_callchain_user", a.exclude_callchain_user);
-  num("mmap2", a.mmap2);
-  num("comm_exec", a.comm_exec);
-  num("use_clockid", a.use_clockid);
-  num("context_switch", a.context_switch);
-  num("write_backward", a.write_backward);
-  num("namespaces", a.namespaces);
-  num("ksymbol", a.ksymbol);
-  num("bpf_event", a.bpf_event);
-  num("aux_output", a.aux_output);
-  num("cgroup", a.cgroup);
-  num("text_poke", a.text_poke);
-  num("build_id", a.build_id);
-  num("inherit_thread", a.inherit_thread);
-  num("remove_on_exec", a.remove_on_exec);
-  num("sigtrap", a.sigtrap);
+  core::for_each_attr_flag(a, num);
   num("{ wakeup_events, wakeup_watermark }", a.wakeup_events);
   num("bp_type", a.bp_type);
   hex("{ bp_addr, config1 }", a.config1);
