@@ -28,15 +28,22 @@ useradd -M -r -s /usr/sbin/nologin "$user" >/dev/null 2>&1 ||
 uid=$(id -u "$user") gid=$(id -g "$user")
 
 # The racer: symlink(victim, name), a random pause, then remove the link (never a file).
+# After its first planted link it creates READY, so the test knows the race is on.
 cat > "$work/racer.c" <<'C'
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 int main(int argc, char** argv) {
-  if (argc != 3) return 2;
+  if (argc != 4) return 2;
   srand((unsigned)getpid());
+  int ready = 0;
   for (;;) {
-    (void)symlink(argv[1], argv[2]);
+    if (symlink(argv[1], argv[2]) == 0 && !ready) {
+      ready = 1;
+      int fd = open(argv[3], O_WRONLY | O_CREAT | O_EXCL, 0644);
+      if (fd >= 0) close(fd);
+    }
     for (volatile int i = rand() % 4000; i > 0; --i) {
     }
     struct stat st;
@@ -62,10 +69,12 @@ race() {  # race NAME OUTPUT -- command...
   local name=$1 out=$2
   shift 3
   local won=0 refused=0
-  setpriv --reuid="$uid" --regid="$gid" --clear-groups "$work/racer" "$work/root/victim" "$out" &
+  rm -f "$work/shared/ready"
+  setpriv --reuid="$uid" --regid="$gid" --clear-groups "$work/racer" "$work/root/victim" "$out" \
+    "$work/shared/ready" &
   racer_pid=$!
-  for _ in $(seq 50); do [[ -L $out ]] && break; sleep 0.02; done
-  [[ -L $out ]] || fail "$name: the racer never planted its link"
+  for _ in $(seq 250); do [[ -e $work/shared/ready ]] && break; sleep 0.02; done
+  [[ -e $work/shared/ready ]] || fail "$name: the racer never planted its link"
   for run in $(seq 30); do
     if "$@" >/dev/null 2>"$work/err"; then
       won=$((won + 1))
