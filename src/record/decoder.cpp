@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "core/byte_reader.hpp"
-#include "record/read_format.hpp"
 #include "core/error_format.hpp"
+#include "record/read_format.hpp"
 
 namespace perfx::record {
 

@@ -7,8 +7,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "profile/ordered_records.hpp"
 #include "core/error_format.hpp"
+#include "profile/ordered_records.hpp"
 #include "profile/replay.hpp"
 #include "record/perf_data_reader.hpp"
 #include "symbol/machine.hpp"

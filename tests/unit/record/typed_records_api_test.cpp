@@ -7,8 +7,8 @@
 // get<T>()-> after ASSERT_NE(..., nullptr) trips GCC 12 -Wnull-dereference (false positive).
 #pragma GCC diagnostic ignored "-Wnull-dereference"
 
-#include <filesystem>
 #include <gtest/gtest.h>
+#include <filesystem>
 
 #include <cstring>
 #include <string>
