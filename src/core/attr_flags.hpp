@@ -4,10 +4,15 @@
 // event-description printer (evlist -v, report --header) both walk this list.
 
 #include <cstdint>
+#include <string>
 
 #include "perfx/raw.hpp"
 
 namespace perfx::core {
+
+/// The set bits of a sample_type as perf names them ("IP|TID|TIME|CALLCHAIN"); bits it
+/// does not know end it in hex ("|0x4000000").
+std::string sample_type_names(std::uint64_t sample_type);
 
 /// Calls `fn(name, value)` for each flag bit of `a`, in the kernel's declaration order.
 template <typename Fn>

@@ -33,34 +33,6 @@ std::string bits_text(std::uint64_t value, std::initializer_list<BitName> names)
   return out;
 }
 
-std::string sample_type_text(std::uint64_t v) {
-  return bits_text(v, {{PERF_SAMPLE_IP, "IP"},
-                       {PERF_SAMPLE_TID, "TID"},
-                       {PERF_SAMPLE_TIME, "TIME"},
-                       {PERF_SAMPLE_ADDR, "ADDR"},
-                       {PERF_SAMPLE_READ, "READ"},
-                       {PERF_SAMPLE_CALLCHAIN, "CALLCHAIN"},
-                       {PERF_SAMPLE_ID, "ID"},
-                       {PERF_SAMPLE_CPU, "CPU"},
-                       {PERF_SAMPLE_PERIOD, "PERIOD"},
-                       {PERF_SAMPLE_STREAM_ID, "STREAM_ID"},
-                       {PERF_SAMPLE_RAW, "RAW"},
-                       {PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
-                       {PERF_SAMPLE_REGS_USER, "REGS_USER"},
-                       {PERF_SAMPLE_STACK_USER, "STACK_USER"},
-                       {PERF_SAMPLE_WEIGHT, "WEIGHT"},
-                       {PERF_SAMPLE_DATA_SRC, "DATA_SRC"},
-                       {PERF_SAMPLE_IDENTIFIER, "IDENTIFIER"},
-                       {PERF_SAMPLE_TRANSACTION, "TRANSACTION"},
-                       {PERF_SAMPLE_REGS_INTR, "REGS_INTR"},
-                       {PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR"},
-                       {PERF_SAMPLE_AUX, "AUX"},
-                       {PERF_SAMPLE_CGROUP, "CGROUP"},
-                       {PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE"},
-                       {PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"},
-                       {PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT"}});
-}
-
 std::string read_format_text(std::uint64_t v) {
   return bits_text(v, {{PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED"},
                        {PERF_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING"},
@@ -123,7 +95,7 @@ std::string dump_attr(const raw::EventAttr& a) {
   if (a.sample_period != 0) {
     add(a.freq ? "sample_freq" : "sample_period", std::to_string(a.sample_period));
   }
-  if (a.sample_type != 0) add("sample_type", sample_type_text(a.sample_type));
+  if (a.sample_type != 0) add("sample_type", core::sample_type_names(a.sample_type));
   if (a.read_format != 0) add("read_format", read_format_text(a.read_format));
   core::for_each_attr_flag(a, num);
   num(a.watermark ? "wakeup_watermark" : "wakeup_events", a.wakeup_events);

@@ -555,46 +555,6 @@ std::string upper(std::string_view s) {
   return o;
 }
 
-std::string sample_type_names(std::uint64_t st) {
-  static constexpr std::pair<std::uint64_t, const char*> kBits[] = {
-      {PERF_SAMPLE_IP, "IP"},
-      {PERF_SAMPLE_TID, "TID"},
-      {PERF_SAMPLE_TIME, "TIME"},
-      {PERF_SAMPLE_ADDR, "ADDR"},
-      {PERF_SAMPLE_READ, "READ"},
-      {PERF_SAMPLE_CALLCHAIN, "CALLCHAIN"},
-      {PERF_SAMPLE_ID, "ID"},
-      {PERF_SAMPLE_CPU, "CPU"},
-      {PERF_SAMPLE_PERIOD, "PERIOD"},
-      {PERF_SAMPLE_STREAM_ID, "STREAM_ID"},
-      {PERF_SAMPLE_RAW, "RAW"},
-      {PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
-      {PERF_SAMPLE_REGS_USER, "REGS_USER"},
-      {PERF_SAMPLE_STACK_USER, "STACK_USER"},
-      {PERF_SAMPLE_WEIGHT, "WEIGHT"},
-      {PERF_SAMPLE_DATA_SRC, "DATA_SRC"},
-      {PERF_SAMPLE_IDENTIFIER, "IDENTIFIER"},
-      {PERF_SAMPLE_TRANSACTION, "TRANSACTION"},
-      {PERF_SAMPLE_REGS_INTR, "REGS_INTR"},
-      {PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR"},
-      {PERF_SAMPLE_AUX, "AUX"},
-      {PERF_SAMPLE_CGROUP, "CGROUP"},
-      {PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE"},
-      {PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"},
-      {PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT"},
-  };
-  std::string out;
-  for (const auto& [bit, name] : kBits) {
-    if (st & bit) {
-      if (!out.empty()) out += '|';
-      out += name;
-      st &= ~bit;
-    }
-  }
-  if (st != 0) out += fmt::format("{}{:#x}", out.empty() ? "" : "|", st);
-  return out;
-}
-
 std::string read_format_names(std::uint64_t rf) {
   static constexpr std::pair<std::uint64_t, const char*> kBits[] = {
       {PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED"},
@@ -630,7 +590,7 @@ std::string attr_fields(const raw::EventAttr& a, std::string_view assign) {
   num("size", a.size);
   hex("config", a.config);
   num("{ sample_period, sample_freq }", a.sample_period);
-  if (a.sample_type) add("sample_type", sample_type_names(a.sample_type));
+  if (a.sample_type) add("sample_type", core::sample_type_names(a.sample_type));
   if (a.read_format) add("read_format", read_format_names(a.read_format));
   core::for_each_attr_flag(a, num);
   num("{ wakeup_events, wakeup_watermark }", a.wakeup_events);
