@@ -32,8 +32,9 @@ bench: build
 	@bash bench/run_all.sh $(BUILD_DIR)
 
 # The whole suite under ASan + UBSan (clang). ASAN_OPTIONS/UBSAN_OPTIONS make any report fatal.
+# ASAN_CMAKE_ARGS=-DPERFX_FUZZ=ON also builds the libFuzzer targets in build-asan (.ci/run).
 asan: setup
-	@cmake --preset asan >/dev/null && cmake --build --preset asan -j $(JOBS)
+	@cmake --preset asan $(ASAN_CMAKE_ARGS) >/dev/null && cmake --build --preset asan -j $(JOBS)
 	@cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp \
