@@ -3,8 +3,8 @@
 // print what the session reports.
 //
 //   $ build/examples/example_record_session
-//   plan: 1 event(s), cpu-clock sample_type=0x10107
-//   recorded 1042 samples (0 lost) into /tmp/perfx-record-XXXXXX/perf.data, 0.042 MB
+//   plan: 1 event(s), cpu-clock sample_type=0x107
+//   recorded 2095 samples (0 lost) into /tmp/perfx-record-XXXXXX/perf.data, 0.081 MB
 //
 // Linux `perf report -i <file>` reads the result.
 

@@ -54,15 +54,7 @@ Result<RecordResult> run_live_session(RecordPlan plan, RecordObserver& obs) {
     if (!stop && !obs.on_round()) stop = true;
   }
   (void)sampler.disable();
-  const SamplerStats stats = sampler.stats();
-  RecordResult r;
-  r.samples = stats.samples;
-  r.lost = stats.lost();
-  r.throttle = stats.throttle;
-  r.unthrottle = stats.unthrottle;
-  r.corrupt_events = stats.corrupt_events;
-  r.dropped_bytes = stats.dropped_bytes;
-  return r;
+  return sys::result_of(sampler.stats());
 }
 
 }  // namespace perfx

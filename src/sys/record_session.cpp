@@ -434,13 +434,7 @@ Result<RecordResult> run_record_session(RecordPlan plan, RecordObserver& obs) {
   if (auto r = rec.finish_file(); !r && !write_error) write_error = r.error();
   if (write_error) return tl::unexpected(*write_error);
 
-  RecordResult result;
-  result.samples = stats.samples;
-  result.lost = stats.lost();
-  result.throttle = stats.throttle;
-  result.unthrottle = stats.unthrottle;
-  result.corrupt_events = stats.corrupt_events;
-  result.dropped_bytes = stats.dropped_bytes;
+  RecordResult result = sys::result_of(stats);
   result.bytes = rec.written();
   result.written_name = to_stdout ? std::string("(pipe)") : o.output;
   if (sw.on && !rec.dumped_files().empty() && !rec.has_samples()) {

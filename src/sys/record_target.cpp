@@ -157,4 +157,15 @@ Result<void> synthesize_existing(const RecordPlan& plan, const RecordTarget& tar
   return {};
 }
 
+RecordResult result_of(const SamplerStats& stats) {
+  RecordResult r;
+  r.samples = stats.samples;
+  r.lost = stats.lost();
+  r.throttle = stats.throttle;
+  r.unthrottle = stats.unthrottle;
+  r.corrupt_events = stats.corrupt_events;
+  r.dropped_bytes = stats.dropped_bytes;
+  return r;
+}
+
 }  // namespace perfx::sys

@@ -54,6 +54,9 @@ struct RecordTarget {
                                                RecordObserver& observer,
                                                std::vector<std::byte>& out);
 
+/// A result with the counts of `stats` (samples, lost, throttling, corrupt buffers).
+[[nodiscard]] RecordResult result_of(const SamplerStats& stats);
+
 using core::contiguous;
 using core::for_each_record;
 
