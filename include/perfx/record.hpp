@@ -32,6 +32,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -191,9 +192,14 @@ struct PERFX_API RecordPlan {
 
 /// Adds events to a plan with the same attr policy as -e events (sample_type, period,
 /// inherit, ...); the tracking event stays last. For options that add their own events
-/// (an off-CPU profile's sched_switch). Each group's leader comes first.
+/// (an off-CPU profile's sched_switch). `spec` is perf's -e syntax ("sched:sched_switch",
+/// "{a,b}"); errors as plan_record()'s.
+[[nodiscard]] PERFX_API Result<void> add_planned_events(RecordPlan& plan, std::string_view spec);
+
+/// The same with events made by the caller (a kprobe_event(), ...): each group's leader
+/// comes first; `group_leader` counts within `events` (-1: leads itself).
 [[nodiscard]] PERFX_API Result<void> add_planned_events(RecordPlan& plan,
-                                                        std::span<const EventGroup> groups);
+                                                        std::vector<PlannedEvent> events);
 
 /// Short text of the fields of an attr that the event model sets, for `-v` output
 /// ("type=1 (software) config=0x0 ..."); describe_attr() is the full perf -vv dump.

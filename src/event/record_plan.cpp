@@ -440,17 +440,27 @@ std::string user_only_name(const std::string& name) {
   return name;
 }
 
-PlannedEvent planned_event(const EventSpec& ev) {
-  PlannedEvent p;
-  p.name = ev.name;
-  p.canonical = ev.canonical;
-  p.kind = static_cast<perfx::EventKind>(ev.kind);
-  p.attr = ev.attr;
-  p.explicit_privilege = ev.explicit_privilege;
-  p.default_period = ev.default_period;
-  p.period_from_term = ev.period_from_term;
-  if (ev.kind == EventKind::kUprobe) p.probe_target = ev.uprobe_path;
-  return p;
+std::vector<PlannedEvent> requested_events(const std::vector<EventGroup>& groups, bool is_default) {
+  std::vector<PlannedEvent> out;
+  for (const auto& g : groups) {
+    const int leader = static_cast<int>(out.size());
+    for (std::size_t i = 0; i < g.events.size(); ++i) {
+      const auto& ev = g.events[i];
+      PlannedEvent p;
+      p.name = ev.name;
+      p.canonical = ev.canonical;
+      p.kind = static_cast<perfx::EventKind>(ev.kind);
+      p.attr = ev.attr;
+      p.explicit_privilege = ev.explicit_privilege;
+      p.default_period = ev.default_period;
+      p.period_from_term = ev.period_from_term;
+      if (ev.kind == EventKind::kUprobe) p.probe_target = ev.uprobe_path;
+      p.is_default = is_default;
+      p.group_leader = (g.is_group && i > 0) ? leader : -1;
+      out.push_back(std::move(p));
+    }
+  }
+  return out;
 }
 
 Result<RecordPlan> plan_record(const RecordOptions& options, const Resolver& resolver,
@@ -466,15 +476,7 @@ Result<RecordPlan> plan_record(const RecordOptions& options, const Resolver& res
   plan.default_event = options.events.empty();
   if (plan.default_event) spec = "cycles";
   PERFX_TRY(groups, parse_event_list(spec, resolver));
-  for (const auto& g : groups) {
-    const int leader = static_cast<int>(plan.requested.size());
-    for (std::size_t i = 0; i < g.events.size(); ++i) {
-      PlannedEvent p = planned_event(g.events[i]);
-      p.is_default = plan.default_event;
-      p.group_leader = (g.is_group && i > 0) ? leader : -1;
-      plan.requested.push_back(std::move(p));
-    }
-  }
+  plan.requested = requested_events(groups, plan.default_event);
   PERFX_CHECK(make_events(plan));
   return plan;
 }

@@ -62,8 +62,10 @@ struct CallGraph {
 /// "cpu-clock" -> "cpu-clock:u", "msr/tsc/" -> "msr/tsc/u"; names with modifiers are kept.
 [[nodiscard]] std::string user_only_name(const std::string& name);
 
-/// A resolved event as a plan's requested event (attr as the spec gives it).
-[[nodiscard]] PlannedEvent planned_event(const EventSpec& spec);
+/// Parsed -e groups as a plan's requested events (attrs as the specs give them; group
+/// leaders counted within the result).
+[[nodiscard]] std::vector<PlannedEvent> requested_events(const std::vector<EventGroup>& groups,
+                                                         bool is_default);
 
 /// Plans `options`: validates them (perf's messages), parses the events through
 /// `resolver`, then applies the policy of options.style. Pure.

@@ -2,7 +2,9 @@
 // system's event lookups and limits.
 #include <unistd.h>
 
+#include "core/error_format.hpp"
 #include "event/event_spec.hpp"
+#include "event/parse.hpp"
 #include "event/record_plan.hpp"
 #include "perfx/record.hpp"
 #include "sys/event_resolver.hpp"
@@ -18,26 +20,13 @@ Result<RecordPlan> plan_record(const RecordOptions& options) {
   return event::plan_record(options, sys::system_resolver(), env);
 }
 
-Result<void> add_planned_events(RecordPlan& plan, std::span<const EventGroup> groups) {
-  std::vector<PlannedEvent> extra;
-  for (const auto& g : groups) {
-    const int leader = static_cast<int>(extra.size());
-    for (std::size_t i = 0; i < g.events.size(); ++i) {
-      const auto& ev = g.events[i];
-      PlannedEvent p;
-      p.name = ev.name;
-      p.canonical = ev.canonical;
-      p.kind = ev.kind;
-      p.attr = ev.attr;
-      p.explicit_privilege = ev.explicit_privilege;
-      p.default_period = ev.default_period;
-      p.period_from_term = ev.period_from_term;
-      p.probe_target = ev.probe_target;
-      p.group_leader = (g.is_group && i > 0) ? leader : -1;
-      extra.push_back(std::move(p));
-    }
-  }
-  return event::add_requested_events(plan, std::move(extra));
+Result<void> add_planned_events(RecordPlan& plan, std::string_view spec) {
+  PERFX_TRY(groups, event::parse_event_list(spec, sys::system_resolver()));
+  return event::add_requested_events(plan, event::requested_events(groups, false));
+}
+
+Result<void> add_planned_events(RecordPlan& plan, std::vector<PlannedEvent> events) {
+  return event::add_requested_events(plan, std::move(events));
 }
 
 std::string attr_summary(const raw::EventAttr& attr) { return event::describe_attr(attr); }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <linux/perf_event.h>
 
+#include "event/parse.hpp"
 #include "fake_resolver.hpp"
 #include "perfx/regs.hpp"
 
@@ -300,20 +301,17 @@ TEST(RecordPlan, AddedEventsGetThePolicyAndTheDummyStaysLast) {
   o.system_wide = true;
   o.events = {"cpu-clock"};
   auto p = plan_of(o);
-  PlannedEvent sw;
-  sw.name = "sched:sched_switch";
-  sw.canonical = "sched:sched_switch";
-  sw.kind = perfx::EventKind::kTracepoint;
-  sw.attr.type = PERF_TYPE_TRACEPOINT;
-  sw.attr.config = 316;
-  sw.default_period = 1;
-  ASSERT_TRUE(add_requested_events(p, {sw}));
+  auto groups = parse_event_list("sched:sched_switch", FakeResolver());
+  ASSERT_TRUE(groups);
+  ASSERT_TRUE(add_requested_events(p, requested_events(*groups, false)));
   ASSERT_EQ(p.events.size(), 3u);
   EXPECT_EQ(p.events[1].name, "sched:sched_switch");
   EXPECT_EQ(p.events[1].attr.sample_period, 1u);
   EXPECT_EQ(p.events[1].attr.sample_type & PERF_SAMPLE_RAW, PERF_SAMPLE_RAW);
   EXPECT_TRUE(p.events[2].tracking);
   ASSERT_EQ(p.tracepoints.size(), 1u);
+  // Two attrs and a tracking event now: every event has the identifier.
+  EXPECT_EQ(p.events[0].attr.sample_type & PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IDENTIFIER);
 }
 
 TEST(RecordPlan, UserOnlyNames) {
