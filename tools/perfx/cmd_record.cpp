@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
