@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/error_format.hpp"
+#include "event/record_plan.hpp"
 #include "perfx/event_handle.hpp"
 #include "sys/breakpoint_check.hpp"
 #include "sys/counter_read.hpp"
@@ -298,17 +299,6 @@ Result<sys::UniqueFd> open_one(raw::EventAttr& attr, pid_t pid, int cpu, int gro
 
 bool is_permission(int err) { return err == EACCES || err == EPERM; }
 
-/// The name after perf's user-only fallback: "task-clock" -> "task-clock:u",
-/// "msr/tsc/" -> "msr/tsc/u" (perf's evsel__fallback); names that already carry
-/// modifiers are kept.
-std::string user_only_name(const std::string& name) {
-  if (!name.empty() && name.back() == '/') return name + "u";
-  if (name.find(':') == std::string::npos && name.find('/') == std::string::npos) {
-    return name + ":u";
-  }
-  return name;
-}
-
 }  // namespace
 
 Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
@@ -438,7 +428,7 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
             if (se.attr.exclude_kernel == 0) {
               se.attr.exclude_kernel = 1;
               se.attr.exclude_hv = 1;
-              se.name = user_only_name(se.name);
+              se.name = event::user_only_name(se.name);
             }
           }
           if (!fd) {
