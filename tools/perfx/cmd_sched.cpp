@@ -50,7 +50,9 @@ int run_record_with(const std::vector<std::string>& front, int argc, char** argv
 }
 
 int sched_record(int argc, char** argv, int first) {
-  std::vector<std::string> front = {"perfx record", "-a", "-R", "-m", "1024", "-c", "1"};
+  // -P: with the period in the samples the kernel writes one sample per sched_stat_runtime
+  // (its count is the runtime in ns), not one per nanosecond up to the throttle.
+  std::vector<std::string> front = {"perfx record", "-a", "-R", "-P", "-m", "1024", "-c", "1"};
   for (const char* ev : kSchedEvents) {
     front.emplace_back("-e");
     front.emplace_back(ev);
