@@ -39,21 +39,19 @@ std::optional<TracepointField> parse_field_line(std::string_view line) {
     const std::string_view key = trim(part.substr(0, colon));
     const std::string_view value = trim(part.substr(colon + 1));
     if (key == "field") {
-      // The name is the last word of the declaration, before an optional [N] suffix.
-      std::string_view decl = value;
-      std::string_view suffix;
-      if (const auto br = decl.find('['); br != std::string_view::npos) {
-        suffix = decl.substr(br);
-        decl = trim(decl.substr(0, br));
-      }
-      const auto sp = decl.find_last_of(" \t*");
+      // The name is the last word of the declaration, with an optional [N] suffix
+      // ("char prev_comm[16]"); "__data_loc char[] name" has its brackets in the type.
+      const auto sp = value.find_last_of(" \t*");
       if (sp == std::string_view::npos) return std::nullopt;
-      f.name = std::string(decl.substr(sp + 1));
-      f.type = std::string(trim(decl.substr(0, sp + 1)));
-      if (!suffix.empty()) {
-        f.type += std::string(suffix);
+      std::string_view name = value.substr(sp + 1);
+      std::string suffix;
+      if (const auto br = name.find('['); br != std::string_view::npos) {
+        suffix = std::string(name.substr(br));
+        name = name.substr(0, br);
         f.array = true;
       }
+      f.name = std::string(name);
+      f.type = std::string(trim(value.substr(0, sp + 1))) + suffix;
       f.dynamic = f.type.starts_with("__data_loc") || f.type.starts_with("__rel_loc");
       if (f.dynamic) f.array = false;
     } else if (key == "offset") {
