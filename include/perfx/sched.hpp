@@ -156,6 +156,7 @@ struct PERFX_API SchedTimehistTask {
   double mean_run_ns = 0, stddev_pct = 0;  ///< relative stddev of the mean, percent
   std::uint64_t sleep_ns = 0, iowait_ns = 0, preempt_ns = 0, delay_ns = 0;
   std::uint64_t migrations = 0;
+  bool exited = false;  ///< a PERF_RECORD_EXIT was seen (perf lists it under "Terminated tasks")
 };
 
 /// sched_timehist()'s result.

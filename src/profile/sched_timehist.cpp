@@ -1,6 +1,7 @@
 // sched_timehist(): one line per context switch with the switched-out task's wait time,
 // scheduling delay and run time (perf sched timehist's model; docs/sched.md).
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
@@ -55,6 +56,9 @@ class TimehistModel {
           }
           break;
         }
+        case SchedEventKind::kExit:
+          exited_.push_back(ev.task);
+          break;
         case SchedEventKind::kMigrate: {
           Runtime& r = runtime_[ev.task];
           ++r.totals.migrations;
@@ -132,6 +136,7 @@ class TimehistModel {
       t.tid = tid;
       t.task = task_name(tid, {});
       if (auto it = threads_.find(tid); it != threads_.end()) t.ppid = it->second.ppid;
+      t.exited = std::find(exited_.begin(), exited_.end(), tid) != exited_.end();
       out.tasks.push_back(std::move(t));
     }
     std::sort(out.tasks.begin(), out.tasks.end(),
@@ -214,6 +219,7 @@ class TimehistModel {
   std::unordered_map<std::int32_t, Runtime> runtime_;
   std::unordered_map<std::int32_t, ThreadInfo> threads_;
   std::unordered_map<std::int32_t, std::string> payload_comm_;
+  std::vector<std::int32_t> exited_;
 };
 
 }  // namespace

@@ -109,7 +109,7 @@ std::string format_sched_timehist(const SchedTimehist& th, bool with_summary, bo
   fmt::format_to(it, "     (msec)     (msec)      (msec)      (msec)       %\n");
   fmt::format_to(it, "{}\n", kDots.substr(0, 117));
   std::uint64_t tasks = 0, switches = 0, run = 0;
-  for (const auto& t : th.tasks) {
+  const auto print_task = [&](const SchedTimehistTask& t) {
     ++tasks;
     switches += t.sched_in;
     run += t.run_ns;
@@ -121,8 +121,17 @@ std::string format_sched_timehist(const SchedTimehist& th, bool with_summary, bo
     out += " ";
     out += sched_time(t.max_run_ns, 6);
     fmt::format_to(it, "  {:5.2f}   {:5}\n", t.stddev_pct, t.migrations);
+  };
+  for (const auto& t : th.tasks) {
+    if (!t.exited) print_task(t);
   }
   if (tasks == 0) out += "<no still running tasks>\n";
+  if (std::any_of(th.tasks.begin(), th.tasks.end(), [](const auto& t) { return t.exited; })) {
+    out += "\nTerminated tasks:\n";
+    for (const auto& t : th.tasks) {
+      if (t.exited) print_task(t);
+    }
+  }
   const std::uint64_t span = th.last_time - th.first_time;
   out += "\nIdle stats:\n";
   for (std::size_t cpu = 0; cpu < th.idle_ns.size(); ++cpu) {

@@ -51,6 +51,15 @@ paste -d'|' <(tail -n +4 "$tmp/th.perfx") <(tail -n +4 "$tmp/th.perf") | awk -F'
   } END { print "workload lines differing only in sch delay after a preemption: " preempt+0; exit bad > 0 }' ||
   fail "timehist columns differ from perf's"
 
+# --- timehist -s: the same totals (perf counts a dying task's last run under ":-1", so
+# the number of unique tasks may differ by those)
+"$PERFX" sched timehist -s -i "$data" >"$tmp/s.perfx" || fail "perfx timehist -s"
+perf sched timehist -s -i "$data" 2>/dev/null >"$tmp/s.perf"
+for what in "Total number of context switches" "Total run time" "Total scheduling time"; do
+  [ "$(grep "$what" "$tmp/s.perfx")" = "$(grep "$what" "$tmp/s.perf")" ] ||
+    fail "timehist -s: '$(grep "$what" "$tmp/s.perfx")' vs perf's '$(grep "$what" "$tmp/s.perf")'"
+done
+
 # --- latency: same tasks and runtimes; switches as the records say
 "$PERFX" sched latency -i "$data" >"$tmp/lat.perfx" || fail "perfx sched latency"
 perf sched latency -i "$data" 2>/dev/null >"$tmp/lat.perf"
