@@ -22,17 +22,23 @@ perf lock record -o "$tmp/perf.data" -- "$prog" 800 4 >/dev/null 2>&1 ||
 "$PERFX" lock record -o "$tmp/perfx.data" -- "$prog" 800 4 >/dev/null 2>"$tmp/err" ||
   fail "perfx lock record: $(cat "$tmp/err")"
 
-compare() {  # compare FILE ARGS...: perfx's and perf's tables must be the same text
+# compare [--sorted] FILE ARGS...: perfx's and perf's tables must be the same text
+# (--sorted: the same lines; rows that tie on the sort key come in perf's hash order).
+compare() {
+  local sorted=cat
+  if [ "$1" = --sorted ]; then sorted=sort; shift; fi
   local file=$1; shift
-  "$PERFX" lock contention -i "$file" "$@" >"$tmp/x" 2>"$tmp/err" || fail "perfx lock contention $*: $(cat "$tmp/err")"
-  perf lock contention -i "$file" "$@" >"$tmp/p" 2>&1
+  "$PERFX" lock contention -i "$file" "$@" 2>"$tmp/err" | $sorted >"$tmp/x" ||
+    fail "perfx lock contention $*: $(cat "$tmp/err")"
+  perf lock contention -i "$file" "$@" 2>&1 | $sorted >"$tmp/p"
   if ! diff "$tmp/p" "$tmp/x" >"$tmp/d"; then
     fail "lock contention $* on $(basename "$file") differs from perf's:"; cat "$tmp/d"
   fi
 }
 compare "$tmp/perf.data"
 compare "$tmp/perf.data" -t
-compare "$tmp/perf.data" -E 2 -k contended
+compare "$tmp/perf.data" -E 2
+compare --sorted "$tmp/perf.data" -k contended
 compare "$tmp/perfx.data"
 # The storm's mmap_lock waits are there, as rwsem writers, with a caller name.
 grep -qE ' rwsem:W   [a-z_0-9]+\+0x' "$tmp/x" || fail "no rwsem:W row with a caller"
