@@ -61,6 +61,10 @@ struct PERFX_API SchedEvent {
   std::string other_comm;  ///< switch: next_comm
 };
 
+/// Highest cpu number the models track (perf's MAX_CPUS); switches on cpus outside
+/// [0, kSchedMaxCpus) are skipped (a damaged record) and counted in SchedTrace::malformed.
+inline constexpr std::int32_t kSchedMaxCpus = 4096;
+
 /// The scheduler events of a recording, in time order.
 struct PERFX_API SchedTrace {
   std::vector<SchedEvent> events;

@@ -28,14 +28,16 @@ class LatencyModel {
   explicit LatencyModel(const SchedTrace& trace) : trace_(trace) {}
 
   void run(SchedLatency& out) {
-    std::vector<std::uint64_t> cpu_in(trace_.nr_cpus + 1, 0);    // switch-in time per cpu
-    std::vector<std::int32_t> cpu_curr(trace_.nr_cpus + 1, -1);  // current task per cpu
+    const std::size_t ncpu = std::min<std::size_t>(trace_.nr_cpus, kSchedMaxCpus) + 1;
+    std::vector<std::uint64_t> cpu_in(ncpu, 0);    // switch-in time per cpu
+    std::vector<std::int32_t> cpu_curr(ncpu, -1);  // current task per cpu
     for (const SchedEvent& ev : trace_.events) {
       switch (ev.kind) {
         case SchedEventKind::kComm:
           comm_[ev.task] = ev.comm;
           break;
         case SchedEventKind::kSwitch: {
+          if (ev.cpu < 0 || ev.cpu >= kSchedMaxCpus) break;
           const auto cpu = static_cast<std::size_t>(ev.cpu);
           if (cpu >= cpu_in.size()) {
             cpu_in.resize(cpu + 1, 0);

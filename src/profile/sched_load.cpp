@@ -124,6 +124,10 @@ Result<SchedTrace> load_sched_trace(const std::string& path) {
         }
         if (!cache[i]) return;
         const SchedFields& sf = *cache[i];
+        if (s->cpu >= static_cast<std::uint32_t>(kSchedMaxCpus)) {
+          ++trace.malformed;  // no machine has that cpu: a damaged record
+          return;
+        }
         const auto raw = s->raw;
         ev.kind = sf.kind;
         ev.time = s->time;
@@ -177,9 +181,10 @@ Result<SchedTrace> load_sched_trace(const std::string& path) {
   }
   trace.nr_cpus = walked->nr_cpus != 0 ? walked->nr_cpus : static_cast<std::uint32_t>(max_cpu + 1);
   trace.nr_cpus = std::max(trace.nr_cpus, static_cast<std::uint32_t>(max_cpu + 1));
+  trace.nr_cpus = std::min(trace.nr_cpus, static_cast<std::uint32_t>(kSchedMaxCpus));
   trace.lost_events = walked->lost;
   trace.lost_chunks = walked->lost_records;
-  trace.malformed = walked->malformed;
+  trace.malformed += walked->malformed;
   // perf processes events in time order (its ordered-events queue); so do the models.
   std::stable_sort(trace.events.begin(), trace.events.end(),
                    [](const SchedEvent& a, const SchedEvent& b) { return a.time < b.time; });

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "perfx/sched.hpp"
@@ -17,7 +18,7 @@ std::string format_sched_map(const SchedTrace& trace) {
   std::unordered_map<std::int32_t, Task> tasks;
   std::unordered_map<std::int32_t, std::string> comm;  // current names (COMM records)
   std::unordered_map<std::int32_t, std::string> payload_comm;
-  std::vector<std::int32_t> current(trace.nr_cpus, -1);
+  std::vector<std::int32_t> current(std::min<std::size_t>(trace.nr_cpus, kSchedMaxCpus), -1);
   char next1 = 'A', next2 = '0';
   std::string out;
   auto it = std::back_inserter(out);
@@ -35,6 +36,7 @@ std::string format_sched_map(const SchedTrace& trace) {
     }
     if (ev.kind != SchedEventKind::kSwitch) continue;
     if (!ev.other_comm.empty()) payload_comm[ev.other] = ev.other_comm;
+    if (ev.cpu < 0 || ev.cpu >= kSchedMaxCpus) continue;
     const auto cpu = static_cast<std::size_t>(ev.cpu);
     if (cpu >= current.size()) current.resize(cpu + 1, -1);
     current[cpu] = ev.other;

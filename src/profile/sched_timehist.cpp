@@ -35,8 +35,9 @@ class TimehistModel {
 
   SchedTimehist run() {
     SchedTimehist out;
-    std::vector<std::uint64_t> cpu_last(trace_.nr_cpus + 1, 0);
-    std::vector<Runtime> idle(trace_.nr_cpus + 1);
+    const std::size_t ncpu = std::min<std::size_t>(trace_.nr_cpus, kSchedMaxCpus) + 1;
+    std::vector<std::uint64_t> cpu_last(ncpu, 0);
+    std::vector<Runtime> idle(ncpu);
     bool first = true;
     for (const SchedEvent& ev : trace_.events) {
       switch (ev.kind) {
@@ -98,6 +99,7 @@ class TimehistModel {
           break;
         }
         case SchedEventKind::kSwitch: {
+          if (ev.cpu < 0 || ev.cpu >= kSchedMaxCpus) break;
           const auto cpu = static_cast<std::size_t>(ev.cpu);
           if (cpu >= cpu_last.size()) {
             cpu_last.resize(cpu + 1, 0);

@@ -168,6 +168,16 @@ TEST(SchedTimehist, WaitDelayAndRunPerSwitch) {
   EXPECT_NE(text.find("t10[10]"), std::string::npos);
 }
 
+TEST(SchedModels, ImpossibleCpusAreSkipped) {
+  SchedTrace t = sample_trace();
+  t.nr_cpus = UINT32_MAX;  // a damaged NRCPUS header
+  t.events.push_back(sw(8 * kMs, -1, 0, 'R', 10));
+  t.events.push_back(sw(9 * kMs, 1 << 30, 0, 'R', 10));
+  EXPECT_EQ(sched_timehist(t).lines.size(), 6U);
+  EXPECT_EQ(sched_latency(t).total_switches, 4U);
+  EXPECT_FALSE(format_sched_map(t).empty());
+}
+
 TEST(SchedTimehist, WakeupAndMigrationLines) {
   SchedTrace t = sample_trace();
   SchedEvent m;
