@@ -51,6 +51,14 @@ paste -d'|' <(tail -n +4 "$tmp/th.perfx") <(tail -n +4 "$tmp/th.perf") | awk -F'
   } END { print "workload lines differing only in sch delay after a preemption: " preempt+0; exit bad > 0 }' ||
   fail "timehist columns differ from perf's"
 
+# --- timehist -w / -M: the same wakeup and migration lines as perf's
+for opt in -w -M; do
+  "$PERFX" sched timehist $opt -i "$data" | grep -E 'awakened|migrated' >"$tmp/ev.perfx"
+  perf sched timehist $opt -i "$data" 2>/dev/null | grep -E 'awakened|migrated' >"$tmp/ev.perf"
+  diff -b "$tmp/ev.perf" "$tmp/ev.perfx" >/dev/null || fail "timehist $opt: event lines differ from perf's"
+done
+"$PERFX" sched timehist -w -i "$data" | grep -q 'awakened: pp_sleep' || fail "timehist -w: no wakeup of pp_sleep"
+
 # --- timehist -s: the same totals (perf counts a dying task's last run under ":-1", so
 # the number of unique tasks may differ by those)
 "$PERFX" sched timehist -s -i "$data" >"$tmp/s.perfx" || fail "perfx timehist -s"
