@@ -10,7 +10,8 @@
 #   - latency: the same pp_* tasks with the same runtimes (sched_stat_runtime sums);
 #     Switches = the task's switch-ins in the records (next_pid), which perf 6.1
 #     undercounts (it ignores sched_waking and misreads prev_state 0x100).
-#   - map: the same text as perf's.
+#   - map: the same picture as perf's (legends of the workload's tasks too).
+#   - perfx sched record: perf reads it, with the same pp_* runtimes as perfx.
 set -u
 : "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
 command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
@@ -96,6 +97,17 @@ diff <(legend "$tmp/map.perf") <(legend "$tmp/map.perfx") >"$tmp/map.diff" ||
   { head "$tmp/map.diff"; fail "sched map differs"; }
 for task in pp_ping pp_pong pp_sleep; do
   grep -q "=> $task:" "$tmp/map.perfx" || fail "map: no legend for $task"
+done
+
+# --- perfx sched record: perf reads it, with the same tasks and runtimes as perfx
+"$PERFX" sched record -o "$tmp/px.data" -- "$prog" 60 2 >/dev/null 2>"$tmp/err" ||
+  fail "perfx sched record: $(cat "$tmp/err")"
+"$PERFX" sched latency -i "$tmp/px.data" >"$tmp/pl.perfx" || fail "perfx reading its own recording"
+perf sched latency -i "$tmp/px.data" 2>/dev/null >"$tmp/pl.perf"
+for task in pp_ping pp_pong pp_sleep; do
+  a=$(grep "^  $task:" "$tmp/pl.perfx" | awk -F'|' '{print $2+0}')
+  b=$(grep "^  $task:" "$tmp/pl.perf" | awk -F'|' '{print $2+0}')
+  [ -n "$a" ] && [ "$a" = "$b" ] || fail "perfx sched record: $task runtime '$a' (perfx) vs '$b' (perf)"
 done
 
 # --- bad input: one error line, non-zero exit
