@@ -49,6 +49,9 @@ struct PERFX_API LockTrace {
   std::vector<std::pair<std::int32_t, std::string>> comms;  ///< tid -> last COMM name
   std::uint64_t lost_events = 0;                            ///< PERF_RECORD_LOST counts
   std::uint64_t malformed = 0;  ///< records that did not decode (skipped)
+  /// What damaged or cut the file short (the events that could be read are here); empty
+  /// when the whole file read cleanly.
+  std::string damage;
 };
 
 /// Reads the lock:contention_begin/end events of `path`. Errors: the reader's, kNotFound

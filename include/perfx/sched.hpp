@@ -75,6 +75,9 @@ struct PERFX_API SchedTrace {
   std::uint64_t lost_chunks = 0;  ///< PERF_RECORD_LOST records
   std::uint64_t samples = 0;      ///< samples read (all events)
   std::uint64_t malformed = 0;    ///< records that did not decode (skipped)
+  /// What damaged or cut the file short (the events that could be read are here); empty
+  /// when the whole file read cleanly.
+  std::string damage;
 };
 
 /// The letter of a recorded prev_state, as the kernel's print format spells it: the lowest

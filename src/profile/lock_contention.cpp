@@ -114,6 +114,7 @@ Result<LockTrace> load_lock_events(const std::string& path) {
                 path);
   }
   trace.lost_events = walked->lost;
+  trace.damage = walked->damage;
   trace.malformed = walked->malformed;
   std::stable_sort(trace.events.begin(), trace.events.end(),
                    [](const LockEvent& a, const LockEvent& b) { return a.time < b.time; });

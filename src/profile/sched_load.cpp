@@ -183,6 +183,7 @@ Result<SchedTrace> load_sched_trace(const std::string& path) {
   trace.nr_cpus = std::max(trace.nr_cpus, static_cast<std::uint32_t>(max_cpu + 1));
   trace.nr_cpus = std::min(trace.nr_cpus, static_cast<std::uint32_t>(kSchedMaxCpus));
   trace.lost_events = walked->lost;
+  trace.damage = walked->damage;
   trace.lost_chunks = walked->lost_records;
   trace.malformed += walked->malformed;
   // perf processes events in time order (its ordered-events queue); so do the models.

@@ -6,6 +6,8 @@
 
 #include <unordered_map>
 
+#include <fmt/format.h>
+
 #include "core/error_format.hpp"
 #include "record/perf_data_reader.hpp"
 
@@ -83,7 +85,13 @@ Result<TracepointWalkStats> walk_tracepoint_recording(
     }
     fn(rec, format);
   }
-  if (reader->error()) return tl::unexpected(*reader->error());
+  stats.skipped_bytes = reader->stats().skipped_bytes;
+  if (reader->error()) {
+    if (stats.samples == 0) return tl::unexpected(*reader->error());
+    stats.damage = reader->error()->message();
+  } else if (stats.skipped_bytes != 0) {
+    stats.damage = fmt::format("{}: {} damaged bytes skipped", path, stats.skipped_bytes);
+  }
   if (warned_no_formats) {
     return fail(Errc::kNotFound,
                 "{}: the recording has no tracing data, so its tracepoint samples cannot be "

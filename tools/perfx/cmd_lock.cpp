@@ -85,6 +85,10 @@ int lock_contention_cmd(std::string input, int argc, char** argv) {
   if (parse_only) return 0;
   auto trace = load_lock_events(input);
   if (!trace) return error(trace.error().message());
+  if (!trace->damage.empty()) {
+    fmt::print(stderr, "perfx lock: warning: {}; analysing the events that could be read\n",
+               trace->damage);
+  }
   if (trace->malformed != 0) {
     fmt::print(stderr, "perfx lock: {} records of {} did not decode and were skipped\n",
                trace->malformed, input);

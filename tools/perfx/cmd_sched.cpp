@@ -62,6 +62,10 @@ int sched_record(int argc, char** argv, int first) {
 
 Result<SchedTrace> load(const std::string& input) {
   auto trace = load_sched_trace(input);
+  if (trace && !trace->damage.empty()) {
+    fmt::print(stderr, "perfx sched: warning: {}; analysing the events that could be read\n",
+               trace->damage);
+  }
   if (trace && trace->malformed != 0) {
     fmt::print(stderr, "perfx sched: {} records of {} did not decode and were skipped\n",
                trace->malformed, input);
