@@ -114,5 +114,12 @@ done
 echo junk >"$tmp/junk.data"
 if "$PERFX" sched latency -i "$tmp/junk.data" >/dev/null 2>"$tmp/err"; then fail "junk input exits 0"; fi
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "junk input: $(cat "$tmp/err")"
+# A damaged recording: analysed as far as it reads, with a warning, never a crash.
+cp "$data" "$tmp/damaged.data"
+dd if=/dev/zero of="$tmp/damaged.data" bs=1 seek=$(($(stat -c %s "$data") / 3)) count=512 \
+  conv=notrunc status=none
+"$PERFX" sched timehist -i "$tmp/damaged.data" >"$tmp/dmg.out" 2>"$tmp/dmg.err"; rc=$?
+[ "$rc" -eq 0 ] && grep -q "warning: .*damaged.data" "$tmp/dmg.err" && [ -s "$tmp/dmg.out" ] ||
+  fail "damaged recording: exit $rc, $(head -2 "$tmp/dmg.err")"
 [ "$ok" = 1 ] && echo PASS
 [ "$ok" = 1 ]
