@@ -118,7 +118,8 @@ struct PERFX_API SchedLatencyRow {
 struct PERFX_API SchedLatency {
   std::vector<SchedLatencyRow> rows;  ///< sorted; rows without switches are left out
   std::uint64_t total_runtime_ns = 0, total_switches = 0;
-  std::uint64_t timestamps = 0, unordered_timestamps = 0;  ///< wakeups before the switch-out
+  /// Wakeups of sleeping tasks, and those timed before the task's switch-out (unordered).
+  std::uint64_t timestamps = 0, unordered_timestamps = 0;
   std::uint64_t context_switch_bugs = 0;  ///< switch-outs of a task that was not current
   std::uint64_t lost_events = 0, lost_chunks = 0, events = 0;
 };
