@@ -106,7 +106,7 @@ class PERFX_API SyscallCatalog {
 
   /// Adds (or replaces) syscall `name`'s arguments from its parsed enter format (the
   /// `__syscall_nr` and common fields are dropped).
-  void add(std::string_view name, const TraceFormat& enter_format);
+  void add_format(std::string_view name, const TraceFormat& enter_format);
   /// Adds (or replaces) syscall `name`'s arguments.
   void add(std::string name, std::vector<SyscallArg> args);
 

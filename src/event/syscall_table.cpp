@@ -46,7 +46,7 @@ std::vector<long> match_syscalls(std::string_view pattern) {
   return out;
 }
 
-void SyscallCatalog::add(std::string_view name, const TraceFormat& enter_format) {
+void SyscallCatalog::add_format(std::string_view name, const TraceFormat& enter_format) {
   std::vector<SyscallArg> list;
   for (const auto& f : enter_format.fields) {
     if (f.name.starts_with("common_") || f.name == "__syscall_nr") continue;

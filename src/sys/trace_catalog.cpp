@@ -34,7 +34,7 @@ Result<SyscallCatalog> SyscallCatalog::load(const std::string& tracefs) {
     if (!text) continue;  // a format we cannot read leaves that call undecoded
     auto fmt = parse_trace_format(*text);
     if (!fmt) continue;
-    out.add(name.substr(10), *fmt);
+    out.add_format(name.substr(10), *fmt);
   }
   if (out.size() == 0)
     return tl::unexpected(Error(Errc::kNotFound, "no readable syscall formats under " + dir));
