@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <linux/perf_event.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,11 +41,17 @@ constexpr std::size_t kMaxString = 4096;
 
 enum class Role : std::uint8_t { kEnter, kExit, kMajFault, kMinFault, kTracepoint };
 
+struct MapEntry {
+  std::uint64_t start = 0, end = 0, offset = 0;
+  bool exec = false;
+  std::string path;
+};
+
 // A record copied out of a ring buffer, waiting for its turn in time order.
 struct Item {
   std::uint64_t time = 0;
   std::uint64_t seq = 0;  // arrival order: ties keep the buffer's order
-  enum Kind : std::uint8_t { kSample, kComm, kFork } kind = kSample;
+  enum Kind : std::uint8_t { kSample, kComm, kFork, kMmap } kind = kSample;
   std::size_t event = 0;  // index into the sampler's events (kSample)
   pid_t pid = 0, tid = 0, ppid = 0, ptid = 0;
   int cpu = -1;
@@ -53,13 +60,9 @@ struct Item {
   std::array<std::uint64_t, 6> args{};  // sys_enter arguments
   std::int64_t ret = 0;                 // sys_exit return value
   std::vector<std::byte> raw;           // other tracepoints' payload
-  std::string comm;                     // kComm
-};
-
-struct MapEntry {
-  std::uint64_t start = 0, end = 0, offset = 0;
-  bool exec = false;
-  std::string path;
+  std::string comm;                     // kComm; kMmap: the file
+  MapEntry map;                         // kMmap
+  bool exec = false;                    // kComm: the thread exec'd
 };
 
 std::uint64_t monotonic_ns() {
@@ -151,6 +154,13 @@ Result<void> TraceRun::build_events(const std::string& tracefs, SamplerOptions& 
     if (so.events.empty()) {
       attr.comm = 1;  // side band (thread names, forks) from the first event only
       attr.task = 1;
+      // Page faults name the mapping of their ip and address: MMAP2 records keep the maps
+      // of processes that are gone by the time /proc could be read.
+      if (opt_.page_faults != TracePageFaults::kNone) {
+        attr.mmap = 1;
+        attr.mmap_data = 1;
+        attr.mmap2 = 1;
+      }
     }
     so.events.push_back(SamplerEvent{name, attr, -1});
     roles_.push_back(role);
@@ -316,7 +326,14 @@ void TraceRun::collect(Sampler& s) {
       it.pid = static_cast<pid_t>(c->pid);
       it.tid = static_cast<pid_t>(c->tid);
       it.comm = std::string(c->comm);
+      it.exec = (rec.header.misc & PERF_RECORD_MISC_COMM_EXEC) != 0;
       it.time = rec.sample_id.time;
+    } else if (const auto* m = rec.get<record::Mmap2>()) {
+      it.kind = Item::kMmap;
+      it.pid = static_cast<pid_t>(m->pid);
+      it.time = rec.sample_id.time;
+      it.map = MapEntry{m->addr, m->addr + m->len, m->pgoff, (m->prot & PROT_EXEC) != 0,
+                        std::string(m->filename)};
     } else if (const auto* f = rec.get<record::Fork>()) {
       it.kind = Item::kFork;
       it.pid = static_cast<pid_t>(f->pid);
@@ -342,11 +359,24 @@ void TraceRun::deliver(const TraceEvent& ev) {
 void TraceRun::handle(Item& it) {
   if (it.kind == Item::kComm) {
     comms_[it.tid] = it.comm;
+    if (it.exec) maps_.erase(it.pid);  // a new image: its mappings follow as MMAP2
     return;
   }
   if (it.kind == Item::kFork) {
     auto parent = comms_.find(it.ptid);
     if (parent != comms_.end()) comms_[it.tid] = parent->second;
+    if (it.pid != it.ppid) {  // a new process starts with its parent's maps
+      auto maps = maps_.find(it.ppid);
+      if (maps != maps_.end()) maps_[it.pid] = maps->second;
+    }
+    return;
+  }
+  if (it.kind == Item::kMmap) {
+    auto& list = maps_[it.pid];
+    // The new mapping replaces whatever it overlaps (exec, MAP_FIXED).
+    std::erase_if(list,
+                  [&](const MapEntry& e) { return e.start < it.map.end && it.map.start < e.end; });
+    list.push_back(std::move(it.map));
     return;
   }
   TraceEvent ev;

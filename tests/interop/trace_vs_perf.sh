@@ -5,7 +5,10 @@
 #      as perf trace -s (and openat's errors are exactly N);
 #   2. `-p PID` on a running loop: its openat rows (half of them ENOENT) in the summary,
 #      and lines with the decoded path, flags and errno;
-#   3. `-a -e openat`: the loop's thread block appears in the system-wide summary.
+#   3. `-a -e openat`: the loop's thread block appears in the system-wide summary;
+#   4. `-F all --no-syscalls -s`: minor faults within 10% of perf trace's count (the
+#      same program faults a few pages more or less from run to run), and fault lines
+#      name the mapping of their address.
 set -u
 PERFX=${PERFX:-build/bin/perfx}
 BUILD_DIR=${BUILD_DIR:-build}
@@ -56,9 +59,25 @@ grep -q 'filename: "/nonexistent/perfx-syscall-loop") *= -1 ENOENT (No such file
 [ "$(grep -c 'openat(' "$tmp/lines.txt")" -eq 6 ] || fail "--max-events 6 printed $(wc -l <"$tmp/lines.txt") lines"
 
 # 3. -a (system-wide) with a syscall filter
-timeout -s INT 1 "$PERFX" trace -a -s -e openat -o "$tmp/a.txt"
+"$PERFX" trace -a -s -e openat -o "$tmp/a.txt" &
+tracer=$!
+sleep 1
+kill -INT "$tracer"
+wait "$tracer" || fail "-a: perfx trace exited $? on SIGINT"
 grep -q "syscall_loop ($loop_pid)" "$tmp/a.txt" || fail "-a: no block for the loop ($loop_pid)"
 grep -Eq '^   (read|close) ' "$tmp/a.txt" && fail "-a -e openat: other syscalls in the summary"
-grep -q ' perfx (' "$tmp/a.txt" && fail "-a: perfx traced itself"
+grep -q "($tracer)" "$tmp/a.txt" && fail "-a: perfx traced itself"
+# 4. page faults
+faults() { sed -n 's/.*, \([0-9]*\) minfaults.*/\1/p' "$1" | head -1; }
+"$PERFX" trace -F all --no-syscalls -s -o "$tmp/pf.txt" -- "$prog" 5
+perf trace -F all --no-syscalls -s -o "$tmp/pf_perf.txt" -- "$prog" 5 2>/dev/null
+a=$(faults "$tmp/pf.txt") b=$(faults "$tmp/pf_perf.txt")
+if [ -z "$a" ] || [ -z "$b" ] || [ $((a * 10)) -lt $((b * 9)) ] || [ $((a * 10)) -gt $((b * 11)) ]; then
+  fail "-F all: perfx ${a:-no} minfaults, perf ${b:-no}"
+fi
+"$PERFX" trace -F min --no-syscalls -o "$tmp/pf_lines.txt" -- "$prog" 5
+grep -Eq 'minfault \[.*\] => .*/syscall_loop@0x[0-9a-f]+ \(d\.\)' "$tmp/pf_lines.txt" ||
+  fail "-F min: no fault on the program's own data: $(head -2 "$tmp/pf_lines.txt")"
+
 [ $ok = 1 ] && echo "PASS: trace -s rows as perf; -p and -a see the loop"
 [ $ok = 1 ]
