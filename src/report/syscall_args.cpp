@@ -13,6 +13,7 @@
 #include <string_view>
 #include <utility>
 
+#include "core/utf8.hpp"
 #include "perfx/trace.hpp"
 
 namespace perfx {
@@ -213,11 +214,15 @@ std::string format_syscall_arg(std::string_view sc, const SyscallArg& arg, std::
   const std::string_view name = arg.name;
   if (syscall_arg_is_string(arg)) {
     if (str) {
+      // Control bytes, and any byte >= 0x80 of a string that is not UTF-8 (stale memory
+      // read after the call), as \xNN: the line stays one line of valid text.
+      const bool utf8 = core::is_valid_utf8(*str);
       std::string out = "\"";
       for (char c : *str) {
+        const auto u = static_cast<unsigned char>(c);
         if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+        if (u < 0x20 || u == 0x7f || (u >= 0x80 && !utf8)) {
+          out += fmt::format("\\x{:02x}", u);
           continue;
         }
         out += c;

@@ -36,7 +36,7 @@ namespace perfx {
 namespace {
 
 constexpr std::size_t kDefaultPages = 256;
-constexpr std::uint32_t kWakeupBytes = 16 * 1024;
+constexpr std::uint32_t kWakeupBytes = 4 * 1024;
 constexpr std::size_t kMaxString = 4096;
 
 enum class Role : std::uint8_t { kEnter, kExit, kMajFault, kMinFault, kTracepoint };
@@ -553,7 +553,7 @@ Result<TraceResult> TraceRun::run() {
 
   bool finished = false;
   while (!finished && !done_) {
-    auto w = sampler.wait(100);
+    auto w = sampler.wait(10);
     if (!w) return tl::unexpected(w.error());
     if (signals && w->extra_ready) {
       if (!signals->take().empty()) {

@@ -133,7 +133,7 @@ int run_trace_cmd(int argc, char** argv) {
   opt.system_wide = system_wide;
   opt.syscalls = !no_syscalls;
   opt.inherit = !no_inherit;
-  opt.read_strings = !no_strings;
+  opt.read_strings = !no_strings && !summary_only;  // -s prints no arguments
   opt.max_events = max_events;
   opt.mmap_pages = mmap_pages;
   if (mmap_pages != 0 && (mmap_pages & (mmap_pages - 1)) != 0)

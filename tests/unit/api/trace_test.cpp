@@ -174,6 +174,9 @@ TEST(SyscallArgs, Decoders) {
             "\"/etc/passwd\"");
   EXPECT_EQ(format_syscall_arg("openat", filename, 0xab53b0b1, std::string("a\"b\n")),
             "\"a\\\"b\\x0a\"");
+  EXPECT_EQ(format_syscall_arg("openat", filename, 1, std::string("caf\xc3\xa9")),
+            "\"caf\xc3\xa9\"");
+  EXPECT_EQ(format_syscall_arg("openat", filename, 1, std::string("\xff\x7f")), "\"\\xff\\x7f\"");
   // Not readable: the pointer, as perf trace prints it.
   EXPECT_EQ(format_syscall_arg("openat", filename, 0xab53b0b1), "0xab53b0b1");
 }
