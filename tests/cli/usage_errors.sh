@@ -10,9 +10,9 @@ data=$(dirname "$0")/../data/fmt-multi-event.data
 rc=$?
 check "perfx recrod suggests record, exits 1 as perf" \
   '[ $rc -eq 1 ] && grep -q "did you mean '"'record'"'?" "$tmp/cmd.err" && [ ! -e "$tmp/x.data" ]'
-"$PERFX" sched >/dev/null 2>"$tmp/sched.err"
-check "perf's sched command: not supported yet" \
-  '[ $? -eq 1 ] && grep -q "perf'"'"'s \`sched\` is not supported by perfx yet" "$tmp/sched.err"'
+"$PERFX" kmem >/dev/null 2>"$tmp/kmem.err"
+check "perf's kmem command: not supported yet" \
+  '[ $? -eq 1 ] && grep -q "perf'"'"'s \`kmem\` is not supported by perfx yet" "$tmp/kmem.err"'
 "$PERFX" zzzzzz >/dev/null 2>"$tmp/zz.err"
 check "a far-off command name gets no suggestion" \
   '[ $? -eq 1 ] && grep -q "not a perfx command" "$tmp/zz.err" && ! grep -q "did you mean" "$tmp/zz.err"'
