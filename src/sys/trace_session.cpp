@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "event/tracepoint_format.hpp"
 #include "perfx/sampler.hpp"
 #include "perfx/trace.hpp"
 #include "sys/explain.hpp"
@@ -122,11 +123,11 @@ class TraceRun {
   std::vector<Role> roles_;
   std::vector<TraceFormat> formats_;  // per event (tracepoints)
   std::vector<std::string> names_;    // per event
-  TraceFormat enter_fmt_, exit_fmt_;
-  const TraceField* enter_id_ = nullptr;
-  const TraceField* enter_args_ = nullptr;
-  const TraceField* exit_id_ = nullptr;
-  const TraceField* exit_ret_ = nullptr;
+  event::TracepointFormat enter_fmt_, exit_fmt_;
+  const event::TracepointField* enter_id_ = nullptr;
+  const event::TracepointField* enter_args_ = nullptr;
+  const event::TracepointField* exit_id_ = nullptr;
+  const event::TracepointField* exit_ret_ = nullptr;
   std::vector<Item> queue_;
   std::uint64_t seq_ = 0;
   std::unordered_map<pid_t, std::string> comms_;
@@ -167,7 +168,8 @@ Result<void> TraceRun::build_events(const std::string& tracefs, SamplerOptions& 
     formats_.push_back(std::move(fmt));
     names_.push_back(std::move(name));
   };
-  auto tracepoint = [&](const std::string& full) -> Result<std::pair<raw::EventAttr, TraceFormat>> {
+  // A tracepoint's attr and the text of its format file.
+  auto tracepoint = [&](const std::string& full) -> Result<std::pair<raw::EventAttr, std::string>> {
     const std::size_t colon = full.find(':');
     if (colon == std::string::npos)
       return tl::unexpected(
@@ -176,19 +178,19 @@ Result<void> TraceRun::build_events(const std::string& tracefs, SamplerOptions& 
     PERFX_TRY(id, sys::read_tracepoint_id(tracefs, subsys, name));
     auto text = sys::read_text_file(tracefs + "/events/" + subsys + "/" + name + "/format");
     if (!text) return tl::unexpected(text.error());
-    auto fmt = parse_trace_format(*text);
-    if (!fmt) return tl::unexpected(fmt.error().context("format of " + full));
     raw::EventAttr attr = base;
     attr.type = PERF_TYPE_TRACEPOINT;
     attr.config = id;
     attr.sample_type |= PERF_SAMPLE_RAW;
-    return std::pair{attr, std::move(*fmt)};
+    return std::pair{attr, std::move(*text)};
   };
   if (opt_.syscalls) {
     PERFX_TRY(enter, tracepoint("raw_syscalls:sys_enter"));
     PERFX_TRY(exit, tracepoint("raw_syscalls:sys_exit"));
-    enter_fmt_ = enter.second;
-    exit_fmt_ = exit.second;
+    PERFX_TRY(enter_fmt, event::parse_tracepoint_format(enter.second, "raw_syscalls"));
+    PERFX_TRY(exit_fmt, event::parse_tracepoint_format(exit.second, "raw_syscalls"));
+    enter_fmt_ = std::move(enter_fmt);
+    exit_fmt_ = std::move(exit_fmt);
     add("raw_syscalls:sys_enter", enter.first, Role::kEnter, {});
     add("raw_syscalls:sys_exit", exit.first, Role::kExit, {});
     enter_id_ = enter_fmt_.field("id");
@@ -214,7 +216,9 @@ Result<void> TraceRun::build_events(const std::string& tracefs, SamplerOptions& 
   }
   for (const auto& tp : opt_.tracepoints) {
     PERFX_TRY(ev, tracepoint(tp));
-    add(tp, ev.first, Role::kTracepoint, std::move(ev.second));
+    auto fmt = parse_trace_format(ev.second);
+    if (!fmt) return tl::unexpected(fmt.error().context("format of " + tp));
+    add(tp, ev.first, Role::kTracepoint, std::move(*fmt));
   }
   if (so.events.empty())
     return tl::unexpected(Error(Errc::kInvalidArgument,
@@ -303,16 +307,17 @@ void TraceRun::collect(Sampler& s) {
       it.addr = smp->addr;
       switch (roles_[it.event]) {
         case Role::kEnter: {
-          it.id = static_cast<std::int64_t>(read_trace_field(smp->raw, *enter_id_).value_or(~0ull));
-          TraceField a = *enter_args_;
+          it.id = event::read_int_field(*enter_id_, smp->raw).value_or(-1);
+          event::TracepointField a;  // one of unsigned long args[6] (no string copies)
+          a.offset = enter_args_->offset;
           a.size = 8;
           for (std::size_t i = 0; i < 6; ++i, a.offset += 8)
-            it.args[i] = read_trace_field(smp->raw, a).value_or(0);
+            it.args[i] = static_cast<std::uint64_t>(event::read_int_field(a, smp->raw).value_or(0));
           break;
         }
         case Role::kExit:
-          it.id = static_cast<std::int64_t>(read_trace_field(smp->raw, *exit_id_).value_or(~0ull));
-          it.ret = static_cast<std::int64_t>(read_trace_field(smp->raw, *exit_ret_).value_or(0));
+          it.id = event::read_int_field(*exit_id_, smp->raw).value_or(-1);
+          it.ret = event::read_int_field(*exit_ret_, smp->raw).value_or(0);
           break;
         case Role::kTracepoint:
           it.raw.assign(smp->raw.begin(), smp->raw.end());
