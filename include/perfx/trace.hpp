@@ -224,8 +224,11 @@ struct PERFX_API SyscallStats {
   std::uint64_t max_ns = 0;
   double mean_ns = 0;
   double m2 = 0;
-  /// Adds one call that took `duration_ns` (0 when its enter was not seen).
-  void add(std::uint64_t duration_ns, bool failed) noexcept;
+  /// Failures per errno (--errno-summary).
+  std::map<int, std::uint64_t> errnos;
+  /// Adds one call that took `duration_ns` (0 when its enter was not seen); `err` > 0 is
+  /// a failure with that errno.
+  void add(std::uint64_t duration_ns, int err = 0);
   /// Standard deviation of the mean, in percent of the mean (perf trace's stddev column):
   /// 100 * sqrt(M2 / (n - 1) / n) / mean; 0 with fewer than two calls or a zero mean.
   [[nodiscard]] double stddev_percent() const noexcept;
@@ -255,8 +258,9 @@ class PERFX_API TraceSummary {
   [[nodiscard]] std::uint64_t total_events() const noexcept { return total_events_; }
 
   /// The text: "\n Summary of events:\n\n" then one block per thread, syscalls by total
-  /// time, descending.
-  [[nodiscard]] std::string format() const;
+  /// time, descending; `errno_summary` (perf trace --errno-summary) adds a line per errno
+  /// under each row with failures ("\t\t\t\tENOENT: 19").
+  [[nodiscard]] std::string format(bool errno_summary = false) const;
 
  private:
   std::map<pid_t, Thread> threads_;

@@ -142,8 +142,9 @@ std::string format_trace_fields(std::span<const std::byte> raw, const TraceForma
     const auto v = read_trace_field(raw, f);
     if (!v) {
       out += "?";
-    } else if (f.type.find('*') != std::string::npos) {
-      out += fmt::format("{:#x}", *v);
+    } else if (f.type.find('*') != std::string::npos || f.name.ends_with("ip") ||
+               f.name.ends_with("addr")) {
+      out += fmt::format("{:#x}", *v);  // pointers, __probe_ip, call_site-like addresses
     } else if (f.is_signed) {
       out += fmt::format("{}", static_cast<std::int64_t>(*v));
     } else {

@@ -11,9 +11,12 @@
 
 namespace perfx {
 
-void SyscallStats::add(std::uint64_t duration_ns, bool failed) noexcept {
+void SyscallStats::add(std::uint64_t duration_ns, int err) {
   ++calls;
-  if (failed) ++errors;
+  if (err > 0) {
+    ++errors;
+    ++errnos[err];
+  }
   const auto d = static_cast<double>(duration_ns);
   total_ns += d;
   if (calls == 1 || duration_ns < min_ns) min_ns = duration_ns;
@@ -40,7 +43,8 @@ void TraceSummary::add(const TraceEvent& ev) {
       records = (ev.entered ? 1u : 0u) + (ev.exited ? 1u : 0u);
       if (ev.exited) {
         const auto d = ev.duration();
-        t.syscalls[ev.name].add(d ? *d : 0, ev.ret < 0 && ev.ret >= -4095);
+        const bool failed = ev.ret < 0 && ev.ret >= -4095;
+        t.syscalls[ev.name].add(d ? *d : 0, failed ? static_cast<int>(-ev.ret) : 0);
       }
       break;
     }
@@ -62,7 +66,7 @@ std::vector<const TraceSummary::Thread*> TraceSummary::threads() const {
   return out;
 }
 
-std::string TraceSummary::format() const {
+std::string TraceSummary::format(bool errno_summary) const {
   std::string out = "\n Summary of events:\n\n";
   for (const Thread* t : threads()) {
     const double ratio =
@@ -89,6 +93,12 @@ std::string TraceSummary::format() const {
           fmt::format("   {:<15} {:8} {:6} {:9.3f} {:9.3f} {:9.3f} {:9.3f} {:9.2f}%\n", *name,
                       s->calls, s->errors, s->total_ns / 1e6, static_cast<double>(s->min_ns) / 1e6,
                       s->mean_ns / 1e6, static_cast<double>(s->max_ns) / 1e6, s->stddev_percent());
+      if (!errno_summary) continue;
+      for (const auto& [err, n] : s->errnos) {
+        const std::string_view ename = errno_name(err);
+        out += fmt::format("\t\t\t\t{}: {}\n",
+                           ename.empty() ? fmt::format("errno {}", err) : std::string(ename), n);
+      }
     }
     out += "\n";
   }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # perfx trace vs perf trace in the same run, on the syscall_loop fixture (N iterations of
 # openat+read+close of /dev/zero and one openat failing with ENOENT):
-#   1. `trace -s -- PROG N`: the same syscall rows with the same call and error counts
-#      as perf trace -s (and openat's errors are exactly N);
+#   1. `trace -s --errno-summary -- PROG N`: the same syscall rows with the same call and
+#      error counts as perf trace -s, the same errno lines (openat: ENOENT: N);
 #   2. `-p PID` on a running loop: its openat rows (half of them ENOENT) in the summary,
 #      and lines with the decoded path, flags and errno;
 #   3. `-a -e openat`: the loop's thread block appears in the system-wide summary;
@@ -30,8 +30,8 @@ rows() { awk '$1 ~ /^[a-z_0-9]+$/ && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ && NF ==
 
 # 1. -s on a forked command
 n=300
-"$PERFX" trace -s -o "$tmp/perfx.txt" -- "$prog" $n || fail "perfx trace -s exited $?"
-perf trace -s -o "$tmp/perf.txt" -- "$prog" $n 2>/dev/null || fail "perf trace -s exited $?"
+"$PERFX" trace -s --errno-summary -o "$tmp/perfx.txt" -- "$prog" $n || fail "perfx trace -s exited $?"
+perf trace -s --errno-summary -o "$tmp/perf.txt" -- "$prog" $n 2>/dev/null || fail "perf trace -s exited $?"
 rows "$tmp/perfx.txt" >"$tmp/perfx.rows"
 rows "$tmp/perf.txt" >"$tmp/perf.rows"
 if ! diff -u "$tmp/perf.rows" "$tmp/perfx.rows"; then fail "-s rows differ from perf trace -s"; fi
@@ -39,6 +39,10 @@ grep -q "^openat $((2 * n + 2)) $n\$" "$tmp/perfx.rows" ||
   fail "openat row is not '$((2 * n + 2)) calls, $n errors': $(grep openat "$tmp/perfx.rows")"
 grep -q "^read $((n + 1)) 0\$" "$tmp/perfx.rows" || fail "read row: $(grep '^read' "$tmp/perfx.rows")"
 grep -q "Summary of events" "$tmp/perfx.txt" || fail "no summary header"
+# --errno-summary: the same errno lines under the same rows
+errnos() { awk '$1 ~ /^[a-z_0-9]+$/ && NF == 8 { row = $1 } /^\t+E[A-Z0-9]+: / { print row, $1, $2 }' "$1" | sort; }
+diff -u <(errnos "$tmp/perf.txt") <(errnos "$tmp/perfx.txt") || fail "--errno-summary lines differ"
+grep -q "^openat ENOENT: $n\$" <(errnos "$tmp/perfx.txt") || fail "no 'ENOENT: $n' under openat"
 
 # 2. -p on a running loop (2 ms between iterations)
 "$prog" 0 2 &

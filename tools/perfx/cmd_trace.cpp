@@ -90,7 +90,7 @@ int run_trace_cmd(int argc, char** argv) {
   std::vector<std::string> exprs;
   bool summary_only = false, with_summary = false, system_wide = false, failure = false;
   bool sched = false, no_syscalls = false, no_inherit = false, absolute = false;
-  bool no_strings = false, comm = false;
+  bool no_strings = false, comm = false, errno_summary = false;
   double duration_ms = 0;
   std::string output, pid_list, tid_list, cpu_list, faults;
   std::uint64_t max_events = 0;
@@ -103,6 +103,7 @@ int run_trace_cmd(int argc, char** argv) {
   app.add_option("--duration", duration_ms, "show only syscalls that took longer than N.M ms")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--failure", failure, "show only syscalls that failed");
+  app.add_flag("--errno-summary", errno_summary, "with -s/-S: failures per errno under each row");
   app.add_option("-o,--output", output, "write the trace to this file (default: stderr)");
   app.add_option("-p,--pid", pid_list, "trace existing processes (comma separated pids)");
   app.add_option("-t,--tid", tid_list, "trace existing threads (comma separated tids)");
@@ -227,7 +228,7 @@ int run_trace_cmd(int argc, char** argv) {
     fmt::print(stderr, "perfx: {}\n", result->exec_error);
     return result->exit_code;
   }
-  if (summary_only || with_summary) std::fputs(summary.format().c_str(), out);
+  if (summary_only || with_summary) std::fputs(summary.format(errno_summary).c_str(), out);
   std::fflush(out);
   if (result->lost > 0)
     fmt::print(stderr, "perfx trace: {} records lost (ring buffer full; try -m)\n", result->lost);

@@ -307,7 +307,7 @@ TEST(TracePrintFilter, DurationAndFailure) {
 
 TEST(TraceSummary, StatsMathAsPerf) {
   SyscallStats s;
-  for (std::uint64_t ms : {1u, 2u, 3u, 4u}) s.add(ms * 1'000'000, ms == 4);
+  for (std::uint64_t ms : {1u, 2u, 3u, 4u}) s.add(ms * 1'000'000, ms == 4 ? ENOENT : 0);
   EXPECT_EQ(s.calls, 4u);
   EXPECT_EQ(s.errors, 1u);
   EXPECT_DOUBLE_EQ(s.total_ns, 10e6);
@@ -317,12 +317,12 @@ TEST(TraceSummary, StatsMathAsPerf) {
   // sample variance 5/3 ms^2; of the mean / 4 -> stddev sqrt(5/12) ms = 25.82% of 2.5 ms
   EXPECT_NEAR(s.stddev_percent(), 100.0 * std::sqrt(5.0 / 12.0) / 2.5, 1e-9);
   SyscallStats one;
-  one.add(7, false);
+  one.add(7);
   EXPECT_EQ(one.stddev_percent(), 0.0);
   EXPECT_EQ(one.min_ns, 7u);
   SyscallStats zero;  // calls whose enter was not seen count with 0 ns
-  zero.add(0, false);
-  zero.add(0, false);
+  zero.add(0);
+  zero.add(0);
   EXPECT_EQ(zero.stddev_percent(), 0.0);
 }
 
@@ -365,6 +365,9 @@ TEST(TraceSummary, CountsCallsAtExitPerThread) {
             std::string::npos)
       << text;
   EXPECT_LT(text.find(" dd (99)"), text.find(" cat (1234)"));
+  EXPECT_EQ(text.find("ENOENT"), std::string::npos);  // only with errno_summary
+  EXPECT_NE(sum.format(true).find("20.00%\n\t\t\t\tENOENT: 1\n"), std::string::npos);
+  EXPECT_EQ(st.errnos.at(ENOENT), 1u);
 }
 
 }  // namespace
