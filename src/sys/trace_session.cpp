@@ -556,7 +556,7 @@ Result<TraceResult> TraceRun::run() {
     PERFX_CHECK(sampler.enable());
   }
 
-  bool finished = false;
+  bool finished = false, reaped = false;
   while (!finished && !done_) {
     auto w = sampler.wait(10);
     if (!w) return tl::unexpected(w.error());
@@ -571,7 +571,7 @@ Result<TraceResult> TraceRun::run() {
       auto exited = workload->try_wait(st);
       if (!exited) return tl::unexpected(exited.error());
       if (*exited) {
-        finished = true;
+        finished = reaped = true;
         result_.exit_code = st.code;
         result_.signaled = st.signaled;
         result_.signal = st.signal;
@@ -585,7 +585,8 @@ Result<TraceResult> TraceRun::run() {
     collect(sampler);
     process(cutoff);
   }
-  if (workload && !finished) {
+  if (workload && !reaped) {
+    // Stopped early (a signal, --max-events): end the command as perf trace does.
     (void)workload->kill(SIGTERM);
     sys::ExitStatus st;
     if (auto waited = workload->wait(); waited) {
