@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -65,6 +66,11 @@ struct Item {
   MapEntry map;                         // kMmap
   bool exec = false;                    // kComm: the thread exec'd
 };
+
+bool hex(std::string_view s, std::uint64_t& out) {
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), out, 16);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
 
 std::uint64_t monotonic_ns() {
   timespec ts{};
@@ -272,10 +278,9 @@ void TraceRun::locate(pid_t pid, std::uint64_t addr, std::string& where, char* t
       std::getline(ls >> std::ws, path);
       MapEntry e;
       const std::size_t dash = range.find('-');
-      if (dash == std::string::npos) continue;
-      e.start = std::stoull(range.substr(0, dash), nullptr, 16);
-      e.end = std::stoull(range.substr(dash + 1), nullptr, 16);
-      e.offset = std::stoull(off, nullptr, 16);
+      if (dash == std::string::npos || !hex(range.substr(0, dash), e.start) ||
+          !hex(range.substr(dash + 1), e.end) || !hex(off, e.offset))
+        continue;
       e.exec = perms.size() > 2 && perms[2] == 'x';
       e.path = path;
       list.push_back(std::move(e));
