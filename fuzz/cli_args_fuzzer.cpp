@@ -34,8 +34,9 @@ Registration::Registration(Command cmd) { registry().push_back(std::move(cmd)); 
 namespace {
 
 // Commands known to honour parse_only. Others (they would run for real) are never called.
-constexpr std::string_view kParseOnly[] = {"annotate", "buildid-list", "diff",   "evlist", "list",
-                                           "record",   "report",       "script", "stat",   "top"};
+constexpr std::string_view kParseOnly[] = {"annotate", "buildid-list", "diff",   "evlist",
+                                           "list",     "record",       "report", "script",
+                                           "stat",     "top",          "trace"};
 
 bool allowed(std::string_view name) {
   for (auto n : kParseOnly)
