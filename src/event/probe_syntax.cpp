@@ -13,9 +13,7 @@
 namespace perfx::event {
 namespace {
 
-bool is_ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
+bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 std::vector<std::string_view> split_words(std::string_view s) {
   std::vector<std::string_view> out;
@@ -154,7 +152,8 @@ bool is_raw_fetch_arg(std::string_view word) {
 bool probe_name_matches(std::string_view pattern, std::string_view group, std::string_view event) {
   const std::string pat(pattern);
   const std::string ev(event);
-  if (pattern.find(':') == std::string_view::npos) return ::fnmatch(pat.c_str(), ev.c_str(), 0) == 0;
+  if (pattern.find(':') == std::string_view::npos)
+    return ::fnmatch(pat.c_str(), ev.c_str(), 0) == 0;
   const std::string full = std::string(group) + ":" + ev;
   return ::fnmatch(pat.c_str(), full.c_str(), 0) == 0;
 }

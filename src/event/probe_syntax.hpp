@@ -16,13 +16,13 @@ namespace perfx::event {
 
 /// A parsed PROBEDEF, before any lookup in a binary.
 struct ProbePoint {
-  std::string group;            ///< "G" of `G:E=...`; empty = default
-  std::string event;            ///< "E" of `E=...`; empty = default
-  std::string function;         ///< FUNC; empty for SRC:LINE
-  std::uint64_t offset = 0;     ///< +OFF (decimal or 0x hex)
-  bool retprobe = false;        ///< %return
-  std::string source;           ///< SRC of SRC:LINE
-  std::uint32_t line = 0;       ///< LINE of SRC:LINE (> 0 when `source` is set)
+  std::string group;              ///< "G" of `G:E=...`; empty = default
+  std::string event;              ///< "E" of `E=...`; empty = default
+  std::string function;           ///< FUNC; empty for SRC:LINE
+  std::uint64_t offset = 0;       ///< +OFF (decimal or 0x hex)
+  bool retprobe = false;          ///< %return
+  std::string source;             ///< SRC of SRC:LINE
+  std::uint32_t line = 0;         ///< LINE of SRC:LINE (> 0 when `source` is set)
   std::vector<std::string> args;  ///< the ARG words, as written
 };
 

@@ -117,13 +117,13 @@ std::uint64_t after_prologue(Dwarf_Die& cu, Dwarf_Die& func, std::uint64_t entry
 
 /// DWARF x86-64 register number -> tracefs name.
 const char* x86_64_reg(int n) {
-  static constexpr const char* kRegs[] = {"%ax", "%dx", "%cx", "%bx", "%si",  "%di",
-                                          "%bp", "%sp", "%r8", "%r9", "%r10", "%r11",
+  static constexpr const char* kRegs[] = {"%ax",  "%dx",  "%cx",  "%bx", "%si",  "%di",
+                                          "%bp",  "%sp",  "%r8",  "%r9", "%r10", "%r11",
                                           "%r12", "%r13", "%r14", "%r15"};
   return n >= 0 && n < 16 ? kRegs[n] : nullptr;
 }
 
-/// The tracefs type of a variable: s8..s64/u8..u64 from its base type, x64 for pointers.
+/// The tracefs type of a variable: s8..s64 for signed base types, x8..x64 otherwise.
 std::string fetch_type(Dwarf_Die* var) {
   Dwarf_Attribute attr;
   Dwarf_Die type;
@@ -140,8 +140,9 @@ std::string fetch_type(Dwarf_Die* var) {
       Dwarf_Word enc = DW_ATE_unsigned;
       if (dwarf_attr(t, DW_AT_encoding, &attr) != nullptr) dwarf_formudata(&attr, &enc);
       if (size != 1 && size != 2 && size != 4 && size != 8) return "x64";
+      // perf's convert_variable_type(): signed types sN, the others hex (xN).
       const bool sign = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
-      return fmt::format("{}{}", sign ? 's' : 'u', size * 8);
+      return fmt::format("{}{}", sign ? 's' : 'x', size * 8);
     }
     if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type)
       return "x64";
@@ -308,7 +309,8 @@ Result<std::vector<std::string>> dwarf_fetch_args(const std::string& path,
       Dwarf_Op* fexpr = nullptr;
       std::size_t flen = 0;
       if (dwarf_attr_integrate(&*func, DW_AT_frame_base, &fb) == nullptr ||
-          dwarf_getlocation_addr(&fb, site != 0 ? site : entry, &fexpr, &flen, 1) != 1 || flen != 1) {
+          dwarf_getlocation_addr(&fb, site != 0 ? site : entry, &fexpr, &flen, 1) != 1 ||
+          flen != 1) {
         return fail(Errc::kNotSupported, "function '{}': no usable frame base for '{}'", function,
                     w);
       }

@@ -15,8 +15,8 @@ namespace perfx::symbol {
 
 /// A probe address found in DWARF.
 struct ProbeSite {
-  std::uint64_t address = 0;  ///< virtual address (ELF)
-  std::string function;       ///< the function around it ("" when DWARF names none)
+  std::uint64_t address = 0;         ///< virtual address (ELF)
+  std::string function;              ///< the function around it ("" when DWARF names none)
   std::uint64_t function_entry = 0;  ///< its lowest address
 };
 
@@ -33,9 +33,8 @@ struct ProbeSite {
 /// Raw fetch args (`%di`, `$retval`...) pass through unchanged.
 /// kNotFound for an unknown function or variable, kNotSupported for a location a probe
 /// cannot read (DWARF expressions beyond one register or one frame offset).
-[[nodiscard]] Result<std::vector<std::string>> dwarf_fetch_args(const std::string& path,
-                                                                std::string_view function,
-                                                                const std::vector<std::string>& args,
-                                                                std::uint64_t& site);
+[[nodiscard]] Result<std::vector<std::string>> dwarf_fetch_args(
+    const std::string& path, std::string_view function, const std::vector<std::string>& args,
+    std::uint64_t& site);
 
 }  // namespace perfx::symbol

@@ -13,11 +13,11 @@
 #include "core/error_format.hpp"
 #include "event/probe_syntax.hpp"
 #include "perfx/probe.hpp"
+#include "symbol/elf_symbol_offset.hpp"
+#include "symbol/probe_lookup.hpp"
 #include "sys/pmu_sysfs.hpp"
 #include "sys/tracefs.hpp"
 #include "sys/unique_fd.hpp"
-#include "symbol/elf_symbol_offset.hpp"
-#include "symbol/probe_lookup.hpp"
 
 namespace perfx {
 namespace {
@@ -33,12 +33,14 @@ Result<std::string> tracefs_root(const SystemPaths& paths) {
 
 std::string no_probe_file_reason(ProbeType t, const std::string& root) {
   return t == ProbeType::kKprobe
-             ? fmt::format("this kernel has no kprobes: {}/kprobe_events is missing "
-                           "(CONFIG_KPROBES / CONFIG_KPROBE_EVENTS unset)",
-                           root)
-             : fmt::format("this kernel has no uprobe events: {}/uprobe_events is missing "
-                           "(CONFIG_UPROBE_EVENTS unset)",
-                           root);
+             ? fmt::format(
+                   "this kernel has no kprobes: {}/kprobe_events is missing "
+                   "(CONFIG_KPROBES / CONFIG_KPROBE_EVENTS unset)",
+                   root)
+             : fmt::format(
+                   "this kernel has no uprobe events: {}/uprobe_events is missing "
+                   "(CONFIG_UPROBE_EVENTS unset)",
+                   root);
 }
 
 /// The last line of tracefs' error_log: the kernel's reason for refusing a definition.
@@ -179,7 +181,8 @@ Result<ProbeDefinition> resolve_probe(const ProbeRequest& request) {
     }
     d.group = pt.group.empty() ? event::default_probe_group(d.target) : pt.group;
     d.event = pt.event.empty() ? event::default_probe_event(pt, function) : pt.event;
-    if (d.event == "_") return fail(Errc::kNotFound, "no function around {}:{}", pt.source, pt.line);
+    if (d.event == "_")
+      return fail(Errc::kNotFound, "no function around {}:{}", pt.source, pt.line);
   }
   if (!request.group.empty()) d.group = request.group;
   d.place = request.spec.substr(0, request.spec.find_first_of(" \t"));
@@ -236,7 +239,8 @@ Result<std::vector<std::string>> delete_probes(std::string_view pattern, const S
     PERFX_CHECK(write_line(root, d.type, fmt::format("-:{}/{}", d.group, d.event)));
     done.push_back(name);
   }
-  if (done.empty()) return fail(Errc::kNotFound, "no probe matches '{}' (see 'perfx probe -l')", pattern);
+  if (done.empty())
+    return fail(Errc::kNotFound, "no probe matches '{}' (see 'perfx probe -l')", pattern);
   return done;
 }
 
