@@ -29,6 +29,7 @@
 #include "event/event_spec.hpp"
 #include "option_prefix.hpp"
 #include "perf_options.hpp"
+#include "perfx/off_cpu.hpp"
 #include "perfx/sampler.hpp"
 #include "record/features.hpp"
 #include "record/perf_data_writer.hpp"
@@ -61,6 +62,7 @@ struct RecordOptions {
   std::string tids;
   std::string cgroup;
   bool switch_events = false;
+  bool off_cpu = false;  // --off-cpu / --wall (perfx/off_cpu.hpp)
   std::string output = "perf.data";
   bool compress = false;
   int compression_level = 0;
@@ -225,6 +227,8 @@ int run_record(int argc, char** argv) {
   app.add_option("-t,--tid", o.tids, "Existing thread ids (comma-separated)");
   app.add_option("-G,--cgroup", o.cgroup, "Only tasks of this cgroup (v2; needs -a or -C)");
   app.add_flag("--switch-events", o.switch_events, "Record context switch events");
+  app.add_flag("--off-cpu,--wall", o.off_cpu,
+               "Also record where threads block and for how long (wall-clock profile)");
   app.add_option("-o,--output", o.output, "Output file ('-' for a pipe); default perf.data");
   app.add_flag("-z", o.compress, "Compress the data with zstd (level 1)");
   app.add_option("--compression-level", o.compression_level, "zstd level 1..22");
@@ -335,6 +339,14 @@ int run_record(int argc, char** argv) {
   if (o.period && *o.period == 0) {
     fmt::print(stderr, "perfx record: -c must be > 0\n");
     return 1;
+  }
+  if (o.off_cpu) {  // perfx/off_cpu.hpp: sched_switch + switch records, on cpu-clock's scale
+    auto oc = off_cpu_recording();
+    if (!oc) return die(oc.error());
+    if (o.events.empty()) o.events.push_back(oc->on_cpu_event.name);
+    o.events.push_back(oc->switch_event.name);
+    o.switch_events = o.switch_events || oc->context_switch_records;
+    o.callchain_fp = o.callchain_fp || (oc->needs_callchains && o.call_graph.empty());
   }
   auto cg = parse_call_graph(o.callchain_fp, o.call_graph);
   if (!cg) return die(cg.error());
