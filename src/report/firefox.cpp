@@ -256,7 +256,7 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
       }
     }
     if (any_off)
-      off_step_ns = on_count > 0 ? std::max<std::uint64_t>(on_period / on_count, 1000) : 1000000;
+      off_step_ns = on_count > 0 ? std::max<std::uint64_t>(on_period / on_count, 1) : 1000000;
   }
   std::size_t split = 0;  // groups[split...] go to the side
   while (split < all.size() && all[split].end <= order.size() / 2) ++split;
