@@ -103,6 +103,6 @@ PY
   check "firefox: two worker threads, spin share of samples $ff_spin vs $spin" '[ "$ff_threads" = 2 ] && near "$ff_spin" "$spin"'
 fi
 
-check "--wall is the same mode" '"$PERFX" record -q --wall -o "$tmp/wall.data" -- "$fixture" 5 1 1 >/dev/null 2>&1 && "$PERFX" report -i "$tmp/wall.data" --stdio 2>/dev/null | grep -q "cpu-clock+offcpu-time"'
+check "--wall is the same mode (-F leaves sched_switch at every switch)" '"$PERFX" record -q --wall -F 499 -o "$tmp/wall.data" -- "$fixture" 5 1 1 >/dev/null 2>&1 && "$PERFX" report -i "$tmp/wall.data" --stdio 2>/dev/null | grep -q "cpu-clock+offcpu-time"'
 check "a plain recording is unchanged" '"$PERFX" record -q -o "$tmp/plain.data" -- "$fixture" 5 1 1 >/dev/null 2>&1 && ! "$PERFX" report -i "$tmp/plain.data" --stdio 2>/dev/null | grep -q "offcpu-time\|\[off-cpu\]"'
 exit $fail

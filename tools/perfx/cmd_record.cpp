@@ -423,6 +423,11 @@ int run_record(int argc, char** argv) {
   auto choices = parse_event_choices(o.events);
   if (!choices) return die(choices.error());
   std::vector<EventChoice>& events = choices->events;
+  if (o.off_cpu) {  // --off-cpu: sched_switch at every switch, whatever -F/-c say
+    events.back().period_from_term = true;
+    events.back().attr.freq = 0;
+    events.back().attr.sample_period = 1;
+  }
 
   // Pipe mode: the data goes to the original stdout; perfx and the workload get stderr as
   // their stdout (as perf does), so nothing else lands in the stream.
