@@ -19,10 +19,21 @@
 ///   // PERF_SAMPLE_CALLCHAIN), set attr.context_switch on the tracking event.
 /// \endcode
 
+#include <cstdint>
+
 #include "perfx/error.hpp"
 #include "perfx/events.hpp"
 
 namespace perfx {
+
+/// How reading an off-CPU recording presents its intervals (the profile loader's
+/// `off_cpu` option).
+enum class OffCpuView : std::uint8_t {
+  kNone,      ///< leave the sched_switch samples as they are
+  kSeparate,  ///< perf's way: new events "offcpu-time" and "runqueue-time" (ns)
+  kWall,      ///< one time scale: the intervals join the on-CPU clock event's samples,
+              ///< the event renamed "<event>+offcpu-time" (the default)
+};
 
 /// The events and attr bits an off-CPU recording needs.
 struct PERFX_API OffCpuRecording {

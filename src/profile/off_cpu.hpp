@@ -15,14 +15,12 @@
 #include <span>
 #include <unordered_map>
 
+#include "perfx/off_cpu.hpp"
+
 namespace perfx::profile {
 
-/// What load_profile() makes of a recording's off-CPU data (`record --off-cpu/--wall`).
-enum class OffCpuView : std::uint8_t {
-  kNone,      ///< leave the sched_switch samples as they are
-  kSeparate,  ///< perf's way: new events "offcpu-time" and "runqueue-time" (ns)
-  kWall,      ///< one time scale: the intervals join the on-CPU clock event's samples
-};
+/// What load_profile() makes of a recording's off-CPU data (public: perfx/off_cpu.hpp).
+using OffCpuView = perfx::OffCpuView;
 
 /// The fields of a sched:sched_switch RAW payload that off-CPU analysis needs.
 struct SchedSwitch {
