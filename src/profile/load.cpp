@@ -36,6 +36,110 @@ bool contains(const std::vector<T>& v, const T& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
+// Off-CPU samples carry provisional stack and event ids until the frames exist:
+// stack = kMarked | index into `marked` (the switch-out stack + blocked or run-queue),
+// event = kOffCpuEvent / kRunQueueEvent. finish_off_cpu() turns them into real ones.
+constexpr std::uint32_t kMarked = 0x80000000u;
+constexpr std::uint16_t kOffCpuEvent = 0xfffe;
+constexpr std::uint16_t kRunQueueEvent = 0xfffd;
+
+struct OffCpuState {
+  bool active = false;    // the recording has off-CPU data and the view wants it
+  int switch_event = -1;  // attr index of sched:sched_switch
+  OffCpuTracker tracker;
+  std::vector<std::pair<std::uint32_t, bool>> marked;  // (stack, blocked)
+  std::unordered_map<std::uint64_t, std::uint32_t> marked_index;
+  std::uint64_t intervals = 0;
+
+  std::uint32_t mark(std::uint32_t stack, bool blocked) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(stack) << 1) | (blocked ? 1u : 0u);
+    auto [it, added] = marked_index.try_emplace(key, static_cast<std::uint32_t>(marked.size()));
+    if (added) marked.emplace_back(stack, blocked);
+    return kMarked | it->second;
+  }
+};
+
+// Whether `reader` was recorded with --off-cpu/--wall: sched:sched_switch sampled with
+// callchains, and context-switch records (the switch-in times) on some event.
+int off_cpu_switch_event(const record::PerfDataReader& reader) {
+  int sched = -1;
+  bool switches = false;
+  for (std::size_t i = 0; i < reader.attrs().size(); ++i) {
+    const auto& a = reader.attrs()[i].attr;
+    if (a.context_switch) switches = true;
+    if (a.type == PERF_TYPE_TRACEPOINT && (a.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+        (a.sample_type & PERF_SAMPLE_RAW) && reader.event_name(i) == "sched:sched_switch")
+      sched = static_cast<int>(i);
+  }
+  return switches ? sched : -1;
+}
+
+// Gives the off-CPU samples their marker frames, stacks and events (after
+// add_location_frames()): each marked stack is the switch-out stack plus a leaf
+// "[off-cpu]" or "[run-queue]" frame.
+void finish_off_cpu(OffCpuState& st, OffCpuView view, Profile& prof) {
+  const auto marker = [&](const char* name) {
+    Frame f;
+    f.function = name;
+    f.dso = name;
+    f.kind = FrameKind::kOffCpu;
+    prof.frames.push_back(std::move(f));
+    return static_cast<std::uint32_t>(prof.frames.size() - 1);
+  };
+  std::uint32_t off_frame = 0, rq_frame = 0;
+  if (!st.marked.empty()) {
+    off_frame = marker("[off-cpu]");
+    rq_frame = marker("[run-queue]");
+  }
+  const auto base = static_cast<std::uint32_t>(prof.stacks.size());
+  for (const auto& [stack, blocked] : st.marked) {
+    std::vector<std::uint32_t> frames =
+        stack < base ? prof.stacks[stack] : std::vector<std::uint32_t>{};
+    frames.push_back(blocked ? off_frame : rq_frame);
+    prof.stacks.push_back(std::move(frames));
+  }
+  // Event ids: the wall view joins the first clock event; else (or without one) new events.
+  int clock = -1;
+  if (view == OffCpuView::kWall) {
+    for (std::size_t i = 0; i < prof.events.size() && clock < 0; ++i) {
+      if (static_cast<int>(i) != st.switch_event && prof.events[i].unit == "nanoseconds")
+        clock = static_cast<int>(i);
+    }
+  }
+  int off_ev = clock, rq_ev = clock;
+  if (clock < 0) {
+    for (const char* name : {"offcpu-time", "runqueue-time"}) {
+      Event e{name, "nanoseconds"};
+      e.has_callchain = true;
+      prof.events.push_back(std::move(e));
+    }
+    off_ev = static_cast<int>(prof.events.size()) - 2;
+    rq_ev = off_ev + 1;
+  } else {
+    prof.events[static_cast<std::size_t>(clock)].name += "+offcpu-time";
+  }
+  for (Sample& s : prof.samples) {
+    if (s.stack & kMarked) s.stack = base + (s.stack & ~kMarked);
+    if (s.event != kOffCpuEvent && s.event != kRunQueueEvent) continue;
+    s.event = static_cast<std::uint16_t>(s.event == kOffCpuEvent ? off_ev : rq_ev);
+    Event& e = prof.events[s.event];
+    e.off_cpu = true;
+    e.total_samples += s.count;
+    e.total_period += s.period;
+  }
+  if (st.switch_event >= 0 && static_cast<std::size_t>(st.switch_event) < prof.events.size()) {
+    // Its samples became the intervals: not shown as an event of their own.
+    prof.events[static_cast<std::size_t>(st.switch_event)].total_samples = 0;
+    prof.events[static_cast<std::size_t>(st.switch_event)].total_period = 0;
+  }
+  if (st.intervals == 0 && st.tracker.open_intervals() > 0) {
+    prof.warnings.push_back(
+        fmt::format("off-CPU: {} threads switched out but never back in: the recording has no "
+                    "switch-in times (record with --off-cpu, which adds context-switch records)",
+                    st.tracker.open_intervals()));
+  }
+}
+
 }  // namespace
 
 Result<Profile> load_profile(const std::string& path, const LoadOptions& options) {
@@ -94,6 +198,11 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
   };
   sync_events();
   PERFX_CHECK(check_cpu_list(reader, options.cpus));
+  OffCpuState off_cpu;
+  if (options.off_cpu != OffCpuView::kNone) {
+    off_cpu.switch_event = off_cpu_switch_event(reader);
+    off_cpu.active = off_cpu.switch_event >= 0;
+  }
 
   LocationTable table;
   std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, IdStackHash> stack_index;
@@ -163,10 +272,66 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
     return n.index;
   };
 
+  // Aggregation (options.aggregate / merge_runs) and the time span, for every sample.
+  auto add_sample = [&](Sample out) {
+    if (first_time || out.time_ns < prof.start_time_ns) prof.start_time_ns = out.time_ns;
+    prof.end_time_ns = std::max(prof.end_time_ns, out.time_ns);
+    first_time = false;
+    if (options.aggregate) {
+      const std::uint64_t key = (static_cast<std::uint64_t>(out.stack) << 32) ^
+                                (static_cast<std::uint64_t>(out.thread) << 12) ^
+                                (static_cast<std::uint64_t>(out.event) << 8) ^ out.cpu;
+      auto [ait, anew] = merged.try_emplace(key, prof.samples.size());
+      if (!anew) {
+        Sample& m = prof.samples[ait->second];
+        if (m.stack == out.stack && m.thread == out.thread && m.event == out.event &&
+            m.cpu == out.cpu) {
+          m.period += out.period;
+          m.count++;
+          return;
+        }
+      }
+    } else if (options.merge_runs) {
+      if (out.thread >= last_of_thread.size()) last_of_thread.resize(out.thread + 1, 0);
+      if (const std::size_t last = last_of_thread[out.thread]; last != 0) {
+        Sample& m = prof.samples[last - 1];
+        if (m.stack == out.stack && m.event == out.event && m.cpu == out.cpu) {
+          m.period += out.period;
+          m.count++;
+          return;
+        }
+      }
+      last_of_thread[out.thread] = prof.samples.size() + 1;
+    }
+    prof.samples.push_back(out);
+  };
+  // An off-CPU interval of a thread ended: one sample weighted by its length.
+  auto add_interval = [&](const OffCpuInterval& iv) {
+    if (time_filter.skip(iv.start_ns)) return;
+    ++off_cpu.intervals;
+    Sample out;
+    out.stack = off_cpu.mark(iv.stack, iv.blocked);
+    out.thread = iv.thread;
+    out.cpu = iv.cpu;
+    out.time_ns = iv.start_ns;
+    out.period = iv.duration_ns;
+    out.event = iv.blocked ? kOffCpuEvent : kRunQueueEvent;
+    add_sample(out);
+  };
+
   auto on_item = [&](const ReplayItem& item) -> bool {
     const auto& r = item.record;
     if (const auto* lost = r.get<record::Lost>()) {
       prof.lost_samples += lost->lost;
+      return true;
+    }
+    if (off_cpu.active && (r.get<record::Switch>() || r.get<record::SwitchCpuWide>())) {
+      // PERF_RECORD_SWITCH(_CPU_WIDE) "in": the sample_id's thread got a CPU.
+      if ((r.header.misc & PERF_RECORD_MISC_SWITCH_OUT) == 0) {
+        if (auto iv = off_cpu.tracker.switch_in(static_cast<std::int32_t>(r.sample_id.tid),
+                                                r.sample_id.time))
+          add_interval(*iv);
+      }
       return true;
     }
     const auto* s = r.get<record::Sample>();
@@ -194,6 +359,20 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
       prof.events[static_cast<std::size_t>(ai)].total_samples++;
       prof.events[static_cast<std::size_t>(ai)].total_period += period;
     }
+    if (off_cpu.active && ai == off_cpu.switch_event) {
+      // The thread leaving the CPU (the sample's own); with -a also the one arriving.
+      prof.events[static_cast<std::size_t>(ai)].total_samples--;
+      prof.events[static_cast<std::size_t>(ai)].total_period -= period;
+      const auto sw = decode_sched_switch(s->raw);
+      if (!sw) return true;
+      if (auto iv = off_cpu.tracker.switch_in(sw->next_pid, s->time)) add_interval(*iv);
+      if (!options.thread_filter.keeps(t.comm, t.pid, t.tid)) return true;
+      off_cpu.tracker.switch_out(
+          static_cast<std::int32_t>(s->tid), s->time, is_blocked_state(sw->prev_state),
+          stack_of(t, *s, r.header.misc), thread_of(t),
+          static_cast<std::uint16_t>(std::min<std::uint32_t>(s->cpu, 0xffff)));
+      return true;
+    }
     if (!options.thread_filter.keeps(t.comm, t.pid, t.tid)) return true;
     Sample out;
     out.stack = stack_of(t, *s, r.header.misc);
@@ -202,36 +381,7 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
     out.time_ns = s->time;
     out.period = period;
     out.event = static_cast<std::uint16_t>(ai);
-    if (first_time || s->time < prof.start_time_ns) prof.start_time_ns = s->time;
-    prof.end_time_ns = std::max(prof.end_time_ns, s->time);
-    first_time = false;
-    if (options.aggregate) {
-      const std::uint64_t key = (static_cast<std::uint64_t>(out.stack) << 32) ^
-                                (static_cast<std::uint64_t>(out.thread) << 12) ^
-                                (static_cast<std::uint64_t>(out.event) << 8) ^ out.cpu;
-      auto [ait, anew] = merged.try_emplace(key, prof.samples.size());
-      if (!anew) {
-        Sample& m = prof.samples[ait->second];
-        if (m.stack == out.stack && m.thread == out.thread && m.event == out.event &&
-            m.cpu == out.cpu) {
-          m.period += out.period;
-          m.count++;
-          return true;
-        }
-      }
-    } else if (options.merge_runs) {
-      if (out.thread >= last_of_thread.size()) last_of_thread.resize(out.thread + 1, 0);
-      if (const std::size_t last = last_of_thread[out.thread]; last != 0) {
-        Sample& m = prof.samples[last - 1];
-        if (m.stack == out.stack && m.event == out.event && m.cpu == out.cpu) {
-          m.period += out.period;
-          m.count++;
-          return true;
-        }
-      }
-      last_of_thread[out.thread] = prof.samples.size() + 1;
-    }
-    prof.samples.push_back(out);
+    add_sample(out);
     return true;
   };
   auto replayed = replay(reader, machine, on_item);
@@ -244,6 +394,7 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
   table.resolve_all(options.source_lines, options.inline_frames, options.threads);
 
   add_location_frames(table, loc_stacks, prof);
+  if (off_cpu.active) finish_off_cpu(off_cpu, options.off_cpu, prof);
   for (auto& w : describe_skipped(reader)) prof.warnings.push_back(std::move(w));
   // Caches that were refused or damaged (symbol/cache_dir.hpp): said once, then uncached.
   for (auto& w : symbol::take_cache_warnings()) prof.warnings.push_back(std::move(w));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "profile/off_cpu.hpp"
 #include "profile/profile.hpp"
 #include "profile/thread_filter.hpp"
 #include "record/perf_data_reader.hpp"
@@ -49,6 +50,10 @@ struct LoadOptions {
   bool demangle_params = false;
   /// false: symbol names as the binaries have them (perf's --no-demangle).
   bool demangle = true;
+  /// A recording made with `record --off-cpu`/`--wall` (sched_switch with callchains plus
+  /// context-switch records): how its off-CPU intervals appear (profile/off_cpu.hpp).
+  /// kWall adds them to the on-CPU clock event, renamed "<event>+offcpu-time".
+  OffCpuView off_cpu = OffCpuView::kWall;
   /// Called now and then with (bytes done, bytes total) while reading; may be empty.
   void (*progress)(std::uint64_t done, std::uint64_t total) = nullptr;
 };

@@ -20,8 +20,10 @@
 
 namespace perfx::profile {
 
-/// Where a frame's code lives; drives flame-graph colours and filters.
-enum class FrameKind : std::uint8_t { kUser, kKernel, kJit, kUnknown };
+/// Where a frame's code lives; drives flame-graph colours and filters. kOffCpu: the leaf
+/// marker frame ("[off-cpu]", "[run-queue]") load_profile() puts under the stack of an
+/// off-CPU interval (profile/off_cpu.hpp).
+enum class FrameKind : std::uint8_t { kUser, kKernel, kJit, kUnknown, kOffCpu };
 
 struct Mapping {
   std::uint64_t start = 0;   ///< first address of the mapping
@@ -85,6 +87,9 @@ struct Event {
   /// those out of its totals), before --pid/--tid/--comms.
   std::uint64_t total_samples = 0;
   std::uint64_t total_period = 0;  ///< their summed period (perf's "Event count")
+  /// Holds off-CPU intervals weighted by their length in ns (stacks ending in a kOffCpu
+  /// frame), with on-CPU clock samples or alone: presentations weigh samples by period.
+  bool off_cpu = false;
 };
 
 /// An event group of the recording (HEADER_GROUP_DESC): `members` events from `leader`

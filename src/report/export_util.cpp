@@ -157,6 +157,8 @@ std::string_view kind_name(profile::FrameKind kind) noexcept {
       return "kernel";
     case profile::FrameKind::kJit:
       return "jit";
+    case profile::FrameKind::kOffCpu:
+      return "off-cpu";
     case profile::FrameKind::kUnknown:
       break;
   }

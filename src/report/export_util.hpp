@@ -124,7 +124,7 @@ void append_xml_escaped(std::string& out, std::string_view s);
 [[nodiscard]] std::string display_title(const profile::Profile& profile,
                                         const ExportOptions& options);
 
-/// Short lower-case name of a frame kind: "user", "kernel", "jit", "unknown".
+/// Short lower-case name of a frame kind: "user", "kernel", "jit", "unknown", "off-cpu".
 [[nodiscard]] std::string_view kind_name(profile::FrameKind kind) noexcept;
 
 /// Writes `data` to `out`; kIo error when the stream failed.

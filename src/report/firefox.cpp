@@ -22,6 +22,8 @@ int category_of(profile::FrameKind kind) {
       return 1;
     case profile::FrameKind::kJit:
       return 2;
+    case profile::FrameKind::kOffCpu:
+      return 4;
     case profile::FrameKind::kUnknown:
       break;
   }
@@ -67,10 +69,22 @@ using Group = detail::SamplesByThread::Group;
 
 // The threads of `groups`, each a complete Gecko thread object with its own tables,
 // comma separated (a leading comma unless `first`).
+// An off-CPU interval (a sample ending in a kOffCpu frame) is one sample weighted by its
+// ns, but the Gecko format has no sample weights: it is written as one sample every
+// `off_step_ns` (the on-CPU samples' mean period) over the interval, so the call tree's
+// sample counts and the timeline both show on- and off-CPU time on one scale. At most
+// kMaxOffCpuRows rows per interval.
+constexpr std::uint64_t kMaxOffCpuRows = 100000;
+
+bool ends_off_cpu(const profile::Profile& profile, const profile::Sample& s) {
+  const auto& st = profile.stacks[s.stack];
+  return !st.empty() && profile.frames[st.back()].kind == profile::FrameKind::kOffCpu;
+}
+
 Result<void> write_threads(detail::TextSink& j, const profile::Profile& profile,
                            const core::HugeVector<std::uint32_t>& order,
-                           std::span<const Group> groups, bool first,
-                           const ExportOptions& options) {
+                           std::span<const Group> groups, bool first, const ExportOptions& options,
+                           std::uint64_t off_step_ns) {
   StampedRows frame_rows(profile.frames.size());
   StampedRows stack_rows(profile.stacks.size());
   std::uint32_t generation = 0;
@@ -145,17 +159,30 @@ Result<void> write_threads(detail::TextSink& j, const profile::Profile& profile,
       // converter writes them; the profiler shows no finer): "1780.119".
       const std::uint64_t rel =
           s.time_ns >= profile.start_time_ns ? s.time_ns - profile.start_time_ns : 0;
-      auto row = j.row(64);  // ",[" stack "," time ",0]"
-      if (k != run.begin) row.put(',');
-      if (stack_row < 0) {
-        row.put("[null,");
-      } else {
-        row.put('[');
-        row.put_integer(stack_row);
-        row.put(',');
+      {
+        auto row = j.row(64);  // ",[" stack "," time ",0]"
+        if (k != run.begin) row.put(',');
+        if (stack_row < 0) {
+          row.put("[null,");
+        } else {
+          row.put('[');
+          row.put_integer(stack_row);
+          row.put(',');
+        }
+        row.put_millis(rel);
+        row.put(",0]");
+      }  // the row is committed here, before any expansion rows
+      if (off_step_ns > 0 && s.period > off_step_ns && ends_off_cpu(profile, s)) {
+        const std::uint64_t n = std::min(s.period / off_step_ns, kMaxOffCpuRows);
+        for (std::uint64_t i = 1; i < n; ++i) {
+          auto more = j.row(64);
+          more.put(",[");
+          more.put_integer(stack_row);
+          more.put(',');
+          more.put_millis(rel + i * off_step_ns);
+          more.put(",0]");
+        }
       }
-      row.put_millis(rel);
-      row.put(",0]");
     }
 
     j += "]},\"frameTable\":{\"schema\":{\"location\":0,\"relevantForJS\":1,\"innerWindowID\":2,"
@@ -202,7 +229,8 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
        "{\"name\":\"User\",\"color\":\"yellow\",\"subcategories\":[\"Other\"]},"
        "{\"name\":\"Kernel\",\"color\":\"orange\",\"subcategories\":[\"Other\"]},"
        "{\"name\":\"JIT\",\"color\":\"green\",\"subcategories\":[\"Other\"]},"
-       "{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]}]";
+       "{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]},"
+       "{\"name\":\"Off-CPU\",\"color\":\"blue\",\"subcategories\":[\"Other\"]}]";
   j += "},\"libs\":[],\"processes\":[],\"pausedRanges\":[],\"threads\":[";
 
   // Samples of the event grouped by thread, in time order. The threads after the middle
@@ -212,6 +240,24 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
   const auto& order = by_thread.order;  // (a structured binding: clang < 16 cannot capture it)
   const auto& groups = by_thread.groups;
   const std::span<const Group> all(groups);
+  // Off-CPU intervals are spread at the on-CPU samples' mean period (write_threads()).
+  std::uint64_t off_step_ns = 0;
+  {
+    std::uint64_t on_period = 0, on_count = 0;
+    bool any_off = false;
+    for (const std::uint32_t i : order) {
+      const auto& s = profile.samples[i];
+      if (s.event >= profile.events.size() || !profile.events[s.event].off_cpu) continue;
+      if (ends_off_cpu(profile, s)) {
+        any_off = true;
+      } else {
+        on_period += s.period;
+        on_count += s.count;
+      }
+    }
+    if (any_off)
+      off_step_ns = on_count > 0 ? std::max<std::uint64_t>(on_period / on_count, 1) : 1000000;
+  }
   std::size_t split = 0;  // groups[split...] go to the side
   while (split < all.size() && all[split].end <= order.size() / 2) ++split;
   if (split < all.size()) ++split;  // the thread holding the middle stays here
@@ -221,12 +267,13 @@ Result<void> write_firefox(const profile::Profile& profile, std::ostream& out,
     const std::size_t rows = order.size() - all[split].begin;
     side.emplace([&](detail::SideText::Parts& parts) {
       side_result = write_threads(parts.emplace_back(rows * 24), profile, order, all.subspan(split),
-                                  false, options);
+                                  false, options, off_step_ns);
     });
   } else {
     split = all.size();
   }
-  if (auto r = write_threads(j, profile, order, all.first(split), true, options); !r) return r;
+  if (auto r = write_threads(j, profile, order, all.first(split), true, options, off_step_ns); !r)
+    return r;
   if (side) {
     side->append_to(j);
     if (!side_result) return side_result;

@@ -76,11 +76,16 @@ Result<void> write_flamegraph_html(const profile::Profile& profile, std::ostream
   detail::append_json_string(data, title);
   data += ",\"subtitle\":";
   detail::append_json_string(
-      data, fmt::format("event {}: {} samples, {} threads{}", event_name, folded.total_samples,
-                        profile.threads.size(),
-                        profile.lost_samples ? fmt::format(", {} lost", profile.lost_samples)
-                                             : std::string()));
-  data += ",\"unit\":\"samples\",\"diff\":false,\"icicle\":";
+      data,
+      fmt::format(
+          "event {}: {}, {} threads{}", event_name,
+          folded.weighted ? fmt::format("{:.3f} s on and off CPU (off-CPU in blue)",
+                                        static_cast<double>(folded.total_weight) / 1e9)
+                          : fmt::format("{} samples", folded.total_samples),
+          profile.threads.size(),
+          profile.lost_samples ? fmt::format(", {} lost", profile.lost_samples) : std::string()));
+  data += folded.weighted ? ",\"unit\":\"ns\"" : ",\"unit\":\"samples\"";
+  data += ",\"diff\":false,\"icicle\":";
   data += options.inverted ? "true," : "false,";
   append_folded_names_json(data, folded);
   data += ",\"stacks\":[";
@@ -89,7 +94,7 @@ Result<void> write_flamegraph_html(const profile::Profile& profile, std::ostream
     if (!first) data.push_back(',');
     first = false;
     data.push_back('[');
-    data += std::to_string(s.samples);
+    data += std::to_string(s.value(folded.weighted));
     for (std::uint32_t n : s.names) {
       data.push_back(',');
       data += std::to_string(n);

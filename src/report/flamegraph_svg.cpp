@@ -40,6 +40,10 @@ std::string colour(FoldedKind kind, std::string_view name) {
       return fmt::format("rgb({},{},{})", c(50, 60, h), c(170, 60, h), c(50, 50, h));
     case FoldedKind::kComm:
       return fmt::format("rgb({},{},{})", c(120, 40, h), c(160, 40, h), c(220, 30, h));
+    case FoldedKind::kOffCpu:  // FlameGraph's --color=io: off-CPU time in blues
+      return fmt::format("rgb({},{},{})", c(60, 40, h), c(90, 50, h), c(200, 55, h));
+    case FoldedKind::kRunQueue:  // waiting for a CPU: purples
+      return fmt::format("rgb({},{},{})", c(160, 40, h), c(110, 40, h), c(200, 55, h));
     case FoldedKind::kUnknown:
       break;
   }
@@ -204,7 +208,13 @@ Result<void> write_flamegraph_svg(const profile::Profile& profile, std::ostream&
                  "<text x=\"{}\" y=\"40\" text-anchor=\"middle\" fill=\"rgb(80,80,80)\">event ",
                  width / 2);
   detail::append_xml_escaped(svg, event_name);
-  fmt::format_to(std::back_inserter(svg), ": {} samples</text>\n", folded.total_samples);
+  if (folded.weighted) {
+    fmt::format_to(std::back_inserter(svg),
+                   ": {:.3f} s on and off CPU (off-CPU frames in blue)</text>\n",
+                   static_cast<double>(nodes[0].value) / 1e9);
+  } else {
+    fmt::format_to(std::back_inserter(svg), ": {} samples</text>\n", folded.total_samples);
+  }
   // flamegraph.pl's controls: Reset Zoom (shown when zoomed), Search, the matched share
   // and the details of the frame under the mouse.
   fmt::format_to(std::back_inserter(svg),
@@ -236,13 +246,28 @@ Result<void> write_flamegraph_svg(const profile::Profile& profile, std::ostream&
     const FoldedKind kind = i == 0 ? FoldedKind::kUnknown : folded.kinds[node.name];
     svg += "<g><title>";
     detail::append_xml_escaped(svg, name);
-    fmt::format_to(std::back_inserter(svg), " ({} samples, {:.2f}%)</title>", node.value,
+    fmt::format_to(std::back_inserter(svg), " ({} {}, {:.2f}%", node.value, folded.unit(),
                    100.0 * static_cast<double>(node.value) / total);
+    if (node.off_cpu > 0) {
+      fmt::format_to(std::back_inserter(svg), ", off-CPU {:.2f}%",
+                     100.0 * static_cast<double>(node.off_cpu) / static_cast<double>(node.value));
+    }
+    if (node.run_queue > 0) {
+      fmt::format_to(std::back_inserter(svg), ", run-queue {:.2f}%",
+                     100.0 * static_cast<double>(node.run_queue) / static_cast<double>(node.value));
+    }
+    svg += ")</title>";
     fmt::format_to(std::back_inserter(svg),
                    "<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" "
                    "fill=\"{}\" rx=\"2\" ry=\"2\"/>",
                    kPadX + x[i], y, w, kFrameHeight - 1,
-                   i == 0 ? "rgb(200,200,200)" : colour(kind, name));
+                   i == 0 ? "rgb(200,200,200)"
+                          // Mostly blocked (or waiting for a CPU) below this frame: the
+                          // off-CPU (run-queue) palette.
+                          : colour(2 * node.off_cpu > node.value     ? FoldedKind::kOffCpu
+                                   : 2 * node.run_queue > node.value ? FoldedKind::kRunQueue
+                                                                     : kind,
+                                   name));
     // Every frame has its label element (empty when too narrow): zooming refills it.
     fmt::format_to(std::back_inserter(svg), "<text x=\"{:.2f}\" y=\"{:.1f}\">", kPadX + x[i] + 3,
                    y + kFrameHeight - 4.5);

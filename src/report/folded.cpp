@@ -29,6 +29,8 @@ FoldedKind folded_kind(profile::FrameKind kind) {
       return FoldedKind::kKernel;
     case profile::FrameKind::kJit:
       return FoldedKind::kJit;
+    case profile::FrameKind::kOffCpu:
+      return FoldedKind::kOffCpu;
     case profile::FrameKind::kUnknown:
       break;
   }
@@ -63,6 +65,7 @@ Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions&
   PERFX_TRY(event, detail::select_event(profile, options));
   FoldedProfile folded;
   folded.event = event;
+  folded.weighted = event < profile.events.size() && profile.events[event].off_cpu;
   NameTable names(folded);
 
   // Frame index -> name index (kNone for frames that are dropped).
@@ -84,7 +87,9 @@ Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions&
     }
     if (options.annotate_kernel && f.kind == profile::FrameKind::kKernel) label += "_[k]";
     if (options.annotate_kernel && f.kind == profile::FrameKind::kJit) label += "_[j]";
-    frame_name[i] = names.intern(std::move(label), folded_kind(f.kind));
+    FoldedKind kind = folded_kind(f.kind);
+    if (kind == FoldedKind::kOffCpu && f.function == "[run-queue]") kind = FoldedKind::kRunQueue;
+    frame_name[i] = names.intern(std::move(label), kind);
   }
   // Threads -> comm name index (threads with the same comm merge, as stackcollapse).
   std::vector<std::uint32_t> thread_name(profile.threads.size(), kNone);
@@ -107,6 +112,11 @@ Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions&
       if (comm != kNone) stack.names.push_back(comm);
       for (std::uint32_t frame : profile.stacks[s.stack]) {
         if (frame_name[frame] != kNone) stack.names.push_back(frame_name[frame]);
+      }
+      const auto& st = profile.stacks[s.stack];
+      if (!st.empty() && profile.frames[st.back()].kind == profile::FrameKind::kOffCpu) {
+        (profile.frames[st.back()].function == "[run-queue]" ? stack.run_queue : stack.off_cpu) =
+            true;
       }
       folded.stacks.push_back(std::move(stack));
     }
@@ -132,7 +142,7 @@ Result<FoldedProfile> fold(const profile::Profile& profile, const ExportOptions&
   for (auto& s : folded.stacks) {
     if (!merged.empty() && merged.back().names == s.names) {
       merged.back().samples += s.samples;
-      merged.back().weight += s.weight;
+      merged.back().weight += s.weight;  // same labels: the same marker leaf too
     } else {
       merged.push_back(std::move(s));
     }
@@ -153,7 +163,7 @@ Result<void> write_folded(const profile::Profile& profile, std::ostream& out,
       text += folded.names[name];
     }
     if (first) text += "[unknown]";  // an empty stack still counts
-    fmt::format_to(std::back_inserter(text), " {}\n", s.samples);
+    fmt::format_to(std::back_inserter(text), " {}\n", s.value(folded.weighted));
   }
   return text.finish();
 }
@@ -163,7 +173,12 @@ std::vector<FlameNode> build_flame_tree(const FoldedProfile& folded, bool invert
   std::unordered_map<std::uint64_t, std::uint32_t> child_of;  // (parent<<32|name) -> node
   for (const auto& s : folded.stacks) {
     std::uint32_t cur = 0;
-    nodes[0].value += s.samples;
+    const std::uint64_t v = s.value(folded.weighted);
+    const std::uint64_t off = s.off_cpu ? v : 0;
+    const std::uint64_t rq = s.run_queue ? v : 0;
+    nodes[0].value += v;
+    nodes[0].off_cpu += off;
+    nodes[0].run_queue += rq;
     const std::size_t n = s.names.size();
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint32_t name = s.names[inverted ? n - 1 - i : i];
@@ -177,9 +192,11 @@ std::vector<FlameNode> build_flame_tree(const FoldedProfile& folded, bool invert
         nodes.push_back(std::move(node));
       }
       cur = it->second;
-      nodes[cur].value += s.samples;
+      nodes[cur].value += v;
+      nodes[cur].off_cpu += off;
+      nodes[cur].run_queue += rq;
     }
-    nodes[cur].self += s.samples;
+    nodes[cur].self += v;
   }
   for (auto& node : nodes) {
     std::sort(node.children.begin(), node.children.end(), [&](std::uint32_t a, std::uint32_t b) {

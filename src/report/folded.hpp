@@ -16,13 +16,21 @@
 
 namespace perfx::report {
 
-/// What a folded frame name stands for; drives flame-graph colours.
-enum class FoldedKind : std::uint8_t { kUser, kKernel, kJit, kUnknown, kComm };
+/// What a folded frame name stands for; drives flame-graph colours. kOffCpu: the
+/// "[off-cpu]" leaf of a blocked interval, kRunQueue the "[run-queue]" leaf of a wait for
+/// a CPU after preemption (profile/off_cpu.hpp).
+enum class FoldedKind : std::uint8_t { kUser, kKernel, kJit, kUnknown, kComm, kOffCpu, kRunQueue };
 
 struct FoldedStack {
   std::vector<std::uint32_t> names;  ///< indices into FoldedProfile::names, root first
   std::uint64_t samples = 0;         ///< number of samples with this stack
   std::uint64_t weight = 0;          ///< sum of their periods
+  bool off_cpu = false;              ///< ends in the "[off-cpu]" marker (blocked)
+  bool run_queue = false;            ///< ends in the "[run-queue]" marker (preempted, waiting)
+  /// What a flame graph sizes it by: `weight` for a weighted fold, else `samples`.
+  [[nodiscard]] std::uint64_t value(bool weighted) const noexcept {
+    return weighted ? weight : samples;
+  }
 };
 
 struct FoldedProfile {
@@ -32,6 +40,11 @@ struct FoldedProfile {
   std::uint64_t total_samples = 0;
   std::uint64_t total_weight = 0;
   std::uint32_t event = 0;  ///< the event index folded
+  /// The event holds off-CPU intervals (profile::Event::off_cpu): stacks count by weight
+  /// (ns), so on- and off-CPU time share one scale; the folded text prints weights.
+  bool weighted = false;
+  /// "ns" for a weighted fold, else "samples".
+  [[nodiscard]] const char* unit() const noexcept { return weighted ? "ns" : "samples"; }
 };
 
 /// Collapses the samples of one event (options.event, else the first with samples).
@@ -43,7 +56,8 @@ struct FoldedProfile {
 [[nodiscard]] Result<FoldedProfile> fold(const profile::Profile& profile,
                                          const ExportOptions& options);
 
-/// Writes "frame;frame;...;leaf count\n" per stack (count = samples).
+/// Writes "frame;frame;...;leaf count\n" per stack (count = samples; for a weighted fold
+/// the weight in ns).
 [[nodiscard]] Result<void> write_folded(const profile::Profile& profile, std::ostream& out,
                                         const ExportOptions& options);
 
@@ -54,6 +68,8 @@ struct FlameNode {
   std::uint64_t value = 0;              ///< samples in this subtree
   std::uint64_t self = 0;               ///< samples whose stack ends here
   std::uint64_t other = 0;              ///< diff only: the baseline's value for the same path
+  std::uint64_t off_cpu = 0;            ///< the part of `value` from blocked intervals
+  std::uint64_t run_queue = 0;          ///< the part of `value` from run-queue waits
   std::vector<std::uint32_t> children;  ///< sorted by name (as flamegraph.pl)
 };
 

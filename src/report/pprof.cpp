@@ -87,7 +87,9 @@ Result<std::string> build_pprof(const profile::Profile& profile, const ExportOpt
     count->set_type(strings.intern(single ? "samples" : ev.name + "_samples"));
     count->set_unit(strings.intern("count"));
     auto* value = p.add_sample_type();
-    const std::string type = is_clock(ev) ? (single ? "cpu" : ev.name) : ev.name;
+    // A clock event holding off-CPU intervals is wall time (on- plus off-CPU ns).
+    const std::string type =
+        is_clock(ev) ? (single ? (ev.off_cpu ? "wall" : "cpu") : ev.name) : ev.name;
     const std::string unit = is_clock(ev) ? "nanoseconds" : (ev.unit.empty() ? "count" : ev.unit);
     value->set_type(strings.intern(type));
     value->set_unit(strings.intern(unit == "events" ? "count" : unit));

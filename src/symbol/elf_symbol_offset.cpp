@@ -66,6 +66,21 @@ void search_symtab(Elf* elf, Elf_Scn* scn, const GElf_Shdr& shdr, std::string_vi
   }
 }
 
+// vaddr -> file offset through the PT_LOAD segment that holds it.
+std::optional<std::uint64_t> segment_offset(Elf* elf, GElf_Addr vaddr) {
+  std::size_t phnum = 0;
+  if (elf_getphdrnum(elf, &phnum) != 0) return std::nullopt;
+  for (std::size_t i = 0; i < phnum; ++i) {
+    GElf_Phdr phdr;
+    if (gelf_getphdr(elf, static_cast<int>(i), &phdr) == nullptr) continue;
+    if (phdr.p_type != PT_LOAD) continue;
+    if (vaddr >= phdr.p_vaddr && vaddr < phdr.p_vaddr + phdr.p_filesz) {
+      return vaddr - phdr.p_vaddr + phdr.p_offset;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<std::uint64_t> elf_symbol_file_offset(const std::string& path, std::string_view symbol) {
@@ -94,21 +109,31 @@ Result<std::uint64_t> elf_symbol_file_offset(const std::string& path, std::strin
   }
   if (!best) return fail(Errc::kNotFound, "no symbol '{}' in '{}'", symbol, path);
 
-  std::size_t phnum = 0;
-  if (elf_getphdrnum(elf.get(), &phnum) != 0) {
-    return fail(Errc::kMalformedData, "'{}': cannot read program headers", path);
+  auto off = segment_offset(elf.get(), best->value);
+  if (!off) {
+    return fail(Errc::kMalformedData,
+                "symbol '{}' in '{}' (address {:#x}) is in no loadable segment of the file", symbol,
+                path, best->value);
   }
-  for (std::size_t i = 0; i < phnum; ++i) {
-    GElf_Phdr phdr;
-    if (gelf_getphdr(elf.get(), static_cast<int>(i), &phdr) == nullptr) continue;
-    if (phdr.p_type != PT_LOAD) continue;
-    if (best->value >= phdr.p_vaddr && best->value < phdr.p_vaddr + phdr.p_filesz) {
-      return best->value - phdr.p_vaddr + phdr.p_offset;
-    }
+  return *off;
+}
+
+Result<std::uint64_t> elf_address_file_offset(const std::string& path, std::uint64_t vaddr) {
+  if (elf_version(EV_CURRENT) == EV_NONE) {
+    return fail(Errc::kSystem, "libelf initialisation failed: {}", elf_errmsg(-1));
   }
-  return fail(Errc::kMalformedData,
-              "symbol '{}' in '{}' (address {:#x}) is in no loadable segment of the file", symbol,
-              path, best->value);
+  FdGuard fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return fail_errno(errno, "opening '" + path + "'");
+  ElfGuard elf(elf_begin(fd.get(), ELF_C_READ, nullptr));
+  if (elf.get() == nullptr || elf_kind(elf.get()) != ELF_K_ELF) {
+    return fail(Errc::kMalformedData, "'{}' is not an ELF file", path);
+  }
+  auto off = segment_offset(elf.get(), vaddr);
+  if (!off) {
+    return fail(Errc::kMalformedData, "address {:#x} is in no loadable segment of '{}'", vaddr,
+                path);
+  }
+  return *off;
 }
 
 }  // namespace perfx::symbol

@@ -18,4 +18,8 @@ namespace perfx::symbol {
 /// (not an ELF file, or the address lies in no loadable segment), kPermission, kIo.
 Result<std::uint64_t> elf_symbol_file_offset(const std::string& path, std::string_view symbol);
 
+/// The file offset of virtual address `vaddr` of `path` (through the PT_LOAD segment
+/// holding it). Errors as elf_symbol_file_offset().
+Result<std::uint64_t> elf_address_file_offset(const std::string& path, std::uint64_t vaddr);
+
 }  // namespace perfx::symbol

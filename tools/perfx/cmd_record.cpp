@@ -16,6 +16,7 @@
 #include "command.hpp"
 #include "option_prefix.hpp"
 #include "perf_options.hpp"
+#include "perfx/off_cpu.hpp"
 #include "perfx/record.hpp"
 
 namespace perfx::cli {
@@ -28,6 +29,7 @@ struct CliFlags {
   bool compress = false;
   int compression_level = 0;
   bool callchain_fp = false;
+  bool off_cpu = false;  // --off-cpu / --wall (perfx/off_cpu.hpp)
   bool no_inherit = false;
   bool no_buildid = false;
   bool unused = false;  // -T (always on), -N (perfx never updates the cache)
@@ -64,6 +66,8 @@ void add_options(CLI::App& app, RecordOptions& o, CliFlags& f) {
   app.add_option("-t,--tid", o.tids, "Existing thread ids (comma-separated)");
   app.add_option("-G,--cgroup", o.cgroup, "Only tasks of this cgroup (v2; needs -a or -C)");
   app.add_flag("--switch-events", o.switch_events, "Record context switch events");
+  app.add_flag("--off-cpu,--wall", f.off_cpu,
+               "Also record where threads block and for how long (wall-clock profile)");
   app.add_option("-o,--output", o.output, "Output file ('-' for a pipe); default perf.data");
   app.add_flag("-z", f.compress, "Compress the data with zstd (level 1)");
   app.add_option("--compression-level", f.compression_level, "zstd level 1..22");
@@ -265,8 +269,23 @@ int run_record(int argc, char** argv) {
     fmt::print(stderr, "perfx record: {}\n", e.message());
     return 1;
   };
+  std::string off_cpu_event;
+  if (f.off_cpu) {  // sched_switch + switch records, on cpu-clock's scale (perfx/off_cpu.hpp)
+    auto oc = off_cpu_recording();
+    if (!oc) return die(oc.error());
+    if (o.events.empty()) o.events.push_back(oc->on_cpu_event.name);
+    off_cpu_event = oc->switch_event.name;
+    o.events.push_back(off_cpu_event);
+    o.switch_events = o.switch_events || oc->context_switch_records;
+    if (oc->needs_callchains && o.call_graph.empty()) o.call_graph = "fp";
+  }
   auto plan = plan_record(o);
   if (!plan) return die(plan.error());
+  for (auto& e : plan->events) {  // --off-cpu: every switch, whatever -F/-c say
+    if (off_cpu_event.empty() || e.name != off_cpu_event) continue;
+    e.attr.freq = 0;
+    e.attr.sample_period = 1;
+  }
   if (!print_plan(*plan, f)) return 1;
   Printer printer(f);
   auto result = run_record_session(std::move(*plan), printer);

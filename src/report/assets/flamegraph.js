@@ -4,7 +4,8 @@
 (function () {
   'use strict';
   const D = JSON.parse(document.getElementById('perfx-data').textContent);
-  const KIND_NAMES = ['user', 'kernel', 'jit', 'unknown', 'comm'];
+  const KIND_NAMES = ['user', 'kernel', 'jit', 'unknown', 'comm', 'off-cpu', 'run-queue'];
+  const OFF_CPU = 5, RUN_QUEUE = 6;  // kinds of the "[off-cpu]" / "[run-queue]" leaves
   const ROW = 17;
   const chart = document.getElementById('chart');
   const tooltip = document.getElementById('tooltip');
@@ -15,22 +16,25 @@
   let root = null;
 
   function build(inverted) {
-    const r = { n: -1, v: 0, o: 0, p: null, d: 0, c: new Map(), kids: [] };
+    const r = { n: -1, v: 0, o: 0, f: 0, q: 0, p: null, d: 0, c: new Map(), kids: [] };
     const off = D.diff ? 2 : 1;
     for (const s of D.stacks) {
       const v = D.diff ? s[1] : s[0];
       const o = D.diff ? s[0] : 0;
       const len = s.length - off;
+      const leaf = len > 0 ? D.kinds[s[s.length - 1]] : -1;
+      const f = leaf === OFF_CPU ? v : 0;  // blocked weight
+      const q = leaf === RUN_QUEUE ? v : 0;  // run-queue weight
       let node = r;
-      r.v += v; r.o += o;
+      r.v += v; r.o += o; r.f += f; r.q += q;
       for (let i = 0; i < len; i++) {
         const name = s[off + (inverted ? len - 1 - i : i)];
         let ch = node.c.get(name);
         if (!ch) {
-          ch = { n: name, v: 0, o: 0, p: node, d: node.d + 1, c: new Map(), kids: [] };
+          ch = { n: name, v: 0, o: 0, f: 0, q: 0, p: node, d: node.d + 1, c: new Map(), kids: [] };
           node.c.set(name, ch);
         }
-        ch.v += v; ch.o += o;
+        ch.v += v; ch.o += o; ch.f += f; ch.q += q;
         node = ch;
       }
     }
@@ -59,6 +63,10 @@
       return 'rgb(245,245,245)';
     }
     const h = hash(D.names[node.n]);
+    // Mostly off-CPU time below this frame: blues (FlameGraph's --color=io).
+    if (2 * node.f > node.v) return `rgb(${Math.round(60 + 40 * h)},${Math.round(90 + 50 * h)},${Math.round(200 + 55 * h)})`;
+    // Mostly waiting for a CPU after preemption: purples.
+    if (2 * node.q > node.v) return `rgb(${Math.round(160 + 40 * h)},${Math.round(110 + 40 * h)},${Math.round(200 + 55 * h)})`;
     switch (D.kinds[node.n]) {
       // Palette of FlameGraph's --color=java: user red, kernel orange, JIT green.
       case 0: return `rgb(${Math.round(200 + 55 * h)},${Math.round(50 + 80 * h)},${Math.round(50 + 80 * h)})`;  // user: red
@@ -91,6 +99,8 @@
       s += `${fmtNum(node.v)} ${D.unit} (${pct(node.v, root.v)} of all`;
       if (state.zoom && state.zoom !== root) s += `, ${pct(node.v, state.zoom.v)} of zoom`;
       s += `), self ${fmtNum(self)}`;
+      if (node.f > 0) s += `\noff-CPU (blocked): ${pct(node.f, node.v)} of it`;
+      if (node.q > 0) s += `\nrun-queue: ${pct(node.q, node.v)} of it`;
       if (node.n >= 0) s += `\nkind: ${KIND_NAMES[D.kinds[node.n]]}`;
     }
     return s;
