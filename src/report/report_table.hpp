@@ -1,11 +1,11 @@
 #pragma once
 /// \file
-/// `perfx report --stdio`: perf report's text layout drawn from a profile::Profile.
-/// Hist entries are keyed by the sort keys (comm, pid, tid, dso, sym, srcline,
-/// srcfile, cpu; `overhead` is accepted and adds no key, as perf); with callchains and `children`,
-/// every distinct entry of a stack accumulates the sample's period once (perf's "Children"), the
-/// leaf also as "Self". Percentages are of the event's total period (perf's default absolute
-/// percentage), which leaves out samples dropped by --time and --cpu.
+/// `perfx report --stdio`: perf report's text layout of the hist entries
+/// (profile/hists.hpp) of a profile::Profile. Hist entries are keyed by the sort keys (comm, pid,
+/// tid, dso, sym, srcline, srcfile, cpu; `overhead` is accepted and adds no key, as perf); with
+/// callchains and `children`, every distinct entry of a stack accumulates the sample's period once
+/// (perf's "Children"), the leaf also as "Self". Percentages are of the event's total period
+/// (perf's default absolute percentage), which leaves out samples dropped by --time and --cpu.
 
 #include <cstdint>
 #include <optional>
@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "profile/hists.hpp"
 #include "profile/profile.hpp"
 #include "profile/thread_filter.hpp"
+#include "report/report_callgraph.hpp"
 
 namespace perfx::report {
-
-enum class GraphMode : std::uint8_t { kGraph, kFlat, kFolded, kNone };
 
 struct ReportOptions {
   /// Sort keys, perf's names: comm, pid, tid, dso, sym, srcline, srcfile, cpu, time.
@@ -98,8 +98,13 @@ struct ReportOptions {
 [[nodiscard]] Result<void> write_report(std::ostream& out, const profile::Profile& profile,
                                         const ReportOptions& options);
 
-/// perf's srcline text for a frame: "file.c:12" (basename; the whole path with
-/// `full_path`), else "sym+offset", else "??:0".
-[[nodiscard]] std::string frame_srcline(const profile::Frame& f, bool full_path = false);
+/// The hist entries of event `event` (and a group's other `members - 1` events) as the
+/// report keys, filters and counts them.
+[[nodiscard]] profile::Hists report_hists(const profile::Profile& profile,
+                                          const ReportOptions& options, std::uint32_t event,
+                                          std::uint32_t members = 1);
+
+/// perf's srcline text for a frame (profile::frame_srcline()).
+using profile::frame_srcline;
 
 }  // namespace perfx::report
