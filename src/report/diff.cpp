@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "core/c_hex.hpp"
 #include "core/error_format.hpp"
+#include "profile/hists.hpp"
 #include "report/export_util.hpp"
 #include "report/flamegraph_html.hpp"
 #include "report/folded.hpp"
@@ -25,48 +27,60 @@ struct SelfEntry {
   bool thread_filtered = false;                      // the verdict of the sample that created it
   std::uint64_t lowest_address = ~std::uint64_t{0};  // the unresolved entry's address
 };
-// The key of a DSO's unresolved entry (sorts before symbol names).
-constexpr const char* kUnresolvedKey = "\x01";
+
+// perf diff's pairing key: (shared object, symbol name), a DSO's unresolved addresses
+// collapsed into one key (ordered before its names).
+struct RowKey {
+  std::string dso;
+  bool unresolved = false;
+  std::string symbol;  // empty when unresolved
+  friend bool operator<(const RowKey& a, const RowKey& b) {
+    return std::tie(a.dso, b.unresolved, a.symbol) < std::tie(b.dso, a.unresolved, b.symbol);
+  }
+};
+using SelfMap = std::map<RowKey, SelfEntry>;
 
 // The row's symbol text: the name, or perf's map-relative address for unresolved code.
-std::string row_symbol(const std::string& key, const SelfEntry& e) {
-  return key == kUnresolvedKey ? core::c_alt_hex18(e.lowest_address) : key;
+std::string row_symbol(const RowKey& key, const SelfEntry& e) {
+  return key.unresolved ? core::c_alt_hex18(e.lowest_address) : key.symbol;
 }
-using SelfMap = std::map<std::pair<std::string, std::string>, SelfEntry>;  // (dso, symbol)
 
-// Self period per (dso, symbol) of one event: the sampled frame's symbol. Inline
-// frames are attributed to the function they were inlined into, as perf does without
-// --inline.
+// Self period per (dso, symbol) of one event: perf's hist entries of the dso,sym keys
+// (profile::build_hists(), no children), paired by name. Inline frames are attributed to
+// the function they were inlined into, as perf does without --inline.
 Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std::uint64_t& total,
                              const DiffOptions& o) {
   PERFX_CHECK(profile::check_indices(p));
+  profile::HistOptions ho;
+  ho.keys = {profile::SortKey::kDso, profile::SortKey::kSym};
+  ho.children = false;
+  ho.callchains = false;
+  ho.thread_filter = o.thread_filter;
+  ho.keep_frameless = true;
+  const profile::Hists h = profile::build_hists(p, ho, event);
   SelfMap map;
-  // The event's total counts samples a thread filter kept out of the profile (perf's
-  // percentages are of all); a profile made without totals falls back to its samples'.
-  std::uint64_t sum = 0;
-  for (const auto& s : p.samples) {
-    if (s.event != event) continue;
-    const auto at = profile::sampled_frame(p, s);
-    const profile::Frame* leaf = at ? &p.frames[*at] : nullptr;
-    sum += s.period;
-    const std::string dso = leaf && !leaf->dso.empty() ? leaf->dso : "[unknown]";
-    std::string sym = leaf ? leaf->function : "[unknown]";
+  // Entries come in the order of their first sample: the first one of a key is the one
+  // whose thread verdict the row keeps.
+  for (const auto& he : h.entries) {
+    const profile::Frame* leaf = he.frame == profile::kNoFrame ? nullptr : &p.frames[he.frame];
+    RowKey key{leaf && !leaf->dso.empty() ? leaf->dso : "[unknown]", false,
+               leaf ? leaf->function : "[unknown]"};
     // perf diff collapses a DSO's unresolved addresses into one entry, shown by the
     // lowest (its collapse keeps the first of its address-ordered input).
-    const bool unresolved = leaf && (sym.empty() || sym == "[unknown]");
-    if (unresolved) sym = kUnresolvedKey;
-    auto [it, created] = map.try_emplace({dso, sym});
+    key.unresolved = leaf && (key.symbol.empty() || key.symbol == "[unknown]");
+    if (key.unresolved) key.symbol.clear();
+    auto [it, created] = map.try_emplace(std::move(key));
     auto& e = it->second;
-    if (unresolved) e.lowest_address = std::min(e.lowest_address, leaf->map_address);
-    if (created && s.thread < p.threads.size()) {
-      const auto& t = p.threads[s.thread];
-      e.thread_filtered = !o.thread_filter.keeps(t.comm, t.pid, t.tid);
-    }
+    if (created) e.thread_filtered = he.filtered;
+    if (it->first.unresolved) e.lowest_address = std::min(e.lowest_address, leaf->map_address);
     e.kind = leaf ? leaf->kind : profile::FrameKind::kUnknown;
-    e.period += s.period;
+    e.period += he.values.self;
     if (leaf) e.dso_path = leaf->dso_path;
-    e.resolved = leaf && !leaf->function.empty() && leaf->function != "[unknown]";
+    e.resolved = leaf && !it->first.unresolved;
   }
+  // The event's total counts samples a thread filter kept out of the profile (perf's
+  // percentages are of all); a profile made without totals falls back to its samples'.
+  const std::uint64_t sum = h.seen_period.empty() ? 0 : h.seen_period[0];
   total = std::max(sum, event < p.events.size() ? p.events[event].total_period : 0);
   return map;
 }
@@ -159,12 +173,21 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
     return std::find(list.begin(), list.end(), v) != list.end();
   };
   // perf's filtered entries: hidden, still in the totals.
-  auto shown = [&](const std::pair<std::string, std::string>& key, const SelfEntry& e) {
+  auto shown = [&](const RowKey& key, const SelfEntry& e) {
     if (e.thread_filtered) return false;
-    if (!options.dsos.empty() && !listed(options.dsos, key.first) &&
+    if (!options.dsos.empty() && !listed(options.dsos, key.dso) &&
         !listed(options.dsos, e.dso_path))
       return false;
-    return options.symbols.empty() || (e.resolved && listed(options.symbols, key.second));
+    return options.symbols.empty() || (e.resolved && listed(options.symbols, key.symbol));
+  };
+  // A row's key columns (its values are the caller's).
+  auto make_row = [](const RowKey& key, const SelfEntry& e) {
+    DiffRow row;
+    row.dso = key.dso;
+    row.symbol = row_symbol(key, e);
+    row.unresolved = key.unresolved;
+    row.kind = e.kind;
+    return row;
   };
   for (std::size_t e = 0; e < old_profile.events.size(); ++e) {
     const auto other = event_index(new_profile, old_profile.events[e].name);
@@ -185,11 +208,7 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
     };
     for (const auto& [key, entry] : olds) {
       if (!shown(key, entry)) continue;
-      DiffRow row;
-      row.dso = key.first;
-      row.symbol = row_symbol(key.second, entry);
-      row.unresolved = key.second == kUnresolvedKey;
-      row.kind = entry.kind;
+      DiffRow row = make_row(key, entry);
       row.old_period = entry.period;
       row.baseline = pct(entry.period, section.old_total);
       auto it = news.find(key);
@@ -216,11 +235,7 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
     for (const auto& [key, entry] : news) {
       if (options.baseline_only) break;
       if (olds.count(key) || !shown(key, entry)) continue;
-      DiffRow row;
-      row.dso = key.first;
-      row.symbol = row_symbol(key.second, entry);
-      row.unresolved = key.second == kUnresolvedKey;
-      row.kind = entry.kind;
+      DiffRow row = make_row(key, entry);
       row.new_period = entry.period;
       row.delta = pct(entry.period, section.new_total);
       section.rows.push_back(std::move(row));

@@ -116,7 +116,9 @@ class EventReport {
     const bool graphs = h_.callchains && o_.graph != GraphMode::kNone;
     for (const auto* e : rows) {
       if (below_limit(e)) continue;
-      out << cols.line(*e) << "\n";
+      std::string line = cols.line(*e);
+      if (o_.max_cols > 0 && line.size() >= o_.max_cols) line.resize(o_.max_cols - 1);
+      out << line << "\n";
       if (graphs && !e->chains.empty())
         print_call_graph(out, profile::call_tree(h_, *e), o_.graph, static_cast<double>(totals[0]),
                          o_.graph_threshold);

@@ -82,6 +82,9 @@ struct ReportOptions {
   /// Only the first N entries over the percent limit, which alone size the columns
   /// (perf top's screen rows); 0 = all.
   std::size_t max_entries = 0;
+  /// perf's max_cols of hists__fprintf() (perf top's window): entry lines of this many
+  /// characters or more are cut to one less; callchain lines are not. 0 = no cut.
+  std::size_t max_cols = 0;
 };
 
 /// The sort keys named by -F fields (for -F without -s, as perf).
