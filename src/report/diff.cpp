@@ -140,6 +140,93 @@ std::optional<std::uint32_t> event_index(const profile::Profile& p, const std::s
 
 }  // namespace
 
+Result<void> write_diff_flamegraph_html(const profile::Profile& old_profile,
+                                        const profile::Profile& new_profile, std::ostream& out,
+                                        const ExportOptions& options) {
+  ExportOptions fold_options = options;
+  fold_options.annotate_kernel = false;
+  PERFX_TRY(folded_new, fold(new_profile, fold_options));
+  // The baseline's event: the one with the same name as NEW's folded event.
+  ExportOptions old_options = fold_options;
+  if (folded_new.event < new_profile.events.size()) {
+    const auto idx = event_index(old_profile, new_profile.events[folded_new.event].name);
+    if (!idx) {
+      return fail(Errc::kInvalidArgument, "the baseline has no '{}' samples to compare",
+                  new_profile.events[folded_new.event].name);
+    }
+    old_options.event = static_cast<std::int32_t>(*idx);
+  }
+  PERFX_TRY(folded_old, fold(old_profile, old_options));
+
+  // One name table for both; stacks keyed by their name sequence.
+  FoldedProfile merged;
+  std::unordered_map<std::string, std::uint32_t> name_index;
+  auto remap = [&](const FoldedProfile& f) {
+    std::vector<std::uint32_t> map(f.names.size());
+    for (std::size_t i = 0; i < f.names.size(); ++i) {
+      std::string key = f.names[i];
+      key.push_back('\0');
+      key.push_back(static_cast<char>('0' + static_cast<int>(f.kinds[i])));
+      auto [it, inserted] =
+          name_index.try_emplace(key, static_cast<std::uint32_t>(merged.names.size()));
+      if (inserted) {
+        merged.names.push_back(f.names[i]);
+        merged.kinds.push_back(f.kinds[i]);
+      }
+      map[i] = it->second;
+    }
+    return map;
+  };
+  const auto map_new = remap(folded_new);
+  const auto map_old = remap(folded_old);
+  std::map<std::vector<std::uint32_t>, std::pair<std::uint64_t, std::uint64_t>> stacks;
+  for (const auto& s : folded_old.stacks) {
+    std::vector<std::uint32_t> names;
+    for (auto n : s.names) names.push_back(map_old[n]);
+    stacks[names].first += s.samples;
+  }
+  for (const auto& s : folded_new.stacks) {
+    std::vector<std::uint32_t> names;
+    for (auto n : s.names) names.push_back(map_new[n]);
+    stacks[names].second += s.samples;
+  }
+
+  std::string title = options.title.empty() ? std::string("perfx diff") : options.title;
+  std::string data = "{\"title\":";
+  detail::append_json_string(data, title);
+  data += ",\"subtitle\":";
+  detail::append_json_string(
+      data, fmt::format("widths: new profile ({} samples); colours: change of share vs. the "
+                        "baseline ({} samples); red = grew, blue = shrank",
+                        folded_new.total_samples, folded_old.total_samples));
+  data += ",\"unit\":\"samples\",\"diff\":true,\"icicle\":";
+  data += options.inverted ? "true," : "false,";
+  append_folded_names_json(data, merged);
+  data += ",\"stacks\":[";
+  bool first = true;
+  for (const auto& [names, counts] : stacks) {
+    if (!first) data.push_back(',');
+    first = false;
+    fmt::format_to(std::back_inserter(data), "[{},{}", counts.first, counts.second);
+    for (auto n : names) fmt::format_to(std::back_inserter(data), ",{}", n);
+    data.push_back(']');
+  }
+  data += "]}";
+  return write_flamegraph_page(title, data, out);
+}
+
+}  // namespace perfx::report
+
+namespace perfx {
+
+// The pairing and layout helpers above (this file's).
+using report::event_index;
+using report::RowKey;
+using report::self_periods;
+using report::SelfEntry;
+using report::SelfMap;
+using report::sort_rows;
+
 Result<void> parse_diff_compute(const std::string& text, DiffOptions& o) {
   if (text == "delta") {
     o.compute = DiffCompute::kDelta;
@@ -383,82 +470,15 @@ Result<void> write_diff_table(const std::vector<DiffSection>& sections, std::ost
       text += '\n';
     }
   }
-  return detail::write_all(out, text);
+  return report::detail::write_all(out, text);
 }
 
-Result<void> write_diff_flamegraph_html(const profile::Profile& old_profile,
-                                        const profile::Profile& new_profile, std::ostream& out,
-                                        const ExportOptions& options) {
-  ExportOptions fold_options = options;
-  fold_options.annotate_kernel = false;
-  PERFX_TRY(folded_new, fold(new_profile, fold_options));
-  // The baseline's event: the one with the same name as NEW's folded event.
-  ExportOptions old_options = fold_options;
-  if (folded_new.event < new_profile.events.size()) {
-    const auto idx = event_index(old_profile, new_profile.events[folded_new.event].name);
-    if (!idx) {
-      return fail(Errc::kInvalidArgument, "the baseline has no '{}' samples to compare",
-                  new_profile.events[folded_new.event].name);
-    }
-    old_options.event = static_cast<std::int32_t>(*idx);
-  }
-  PERFX_TRY(folded_old, fold(old_profile, old_options));
-
-  // One name table for both; stacks keyed by their name sequence.
-  FoldedProfile merged;
-  std::unordered_map<std::string, std::uint32_t> name_index;
-  auto remap = [&](const FoldedProfile& f) {
-    std::vector<std::uint32_t> map(f.names.size());
-    for (std::size_t i = 0; i < f.names.size(); ++i) {
-      std::string key = f.names[i];
-      key.push_back('\0');
-      key.push_back(static_cast<char>('0' + static_cast<int>(f.kinds[i])));
-      auto [it, inserted] =
-          name_index.try_emplace(key, static_cast<std::uint32_t>(merged.names.size()));
-      if (inserted) {
-        merged.names.push_back(f.names[i]);
-        merged.kinds.push_back(f.kinds[i]);
-      }
-      map[i] = it->second;
-    }
-    return map;
-  };
-  const auto map_new = remap(folded_new);
-  const auto map_old = remap(folded_old);
-  std::map<std::vector<std::uint32_t>, std::pair<std::uint64_t, std::uint64_t>> stacks;
-  for (const auto& s : folded_old.stacks) {
-    std::vector<std::uint32_t> names;
-    for (auto n : s.names) names.push_back(map_old[n]);
-    stacks[names].first += s.samples;
-  }
-  for (const auto& s : folded_new.stacks) {
-    std::vector<std::uint32_t> names;
-    for (auto n : s.names) names.push_back(map_new[n]);
-    stacks[names].second += s.samples;
-  }
-
-  std::string title = options.title.empty() ? std::string("perfx diff") : options.title;
-  std::string data = "{\"title\":";
-  detail::append_json_string(data, title);
-  data += ",\"subtitle\":";
-  detail::append_json_string(
-      data, fmt::format("widths: new profile ({} samples); colours: change of share vs. the "
-                        "baseline ({} samples); red = grew, blue = shrank",
-                        folded_new.total_samples, folded_old.total_samples));
-  data += ",\"unit\":\"samples\",\"diff\":true,\"icicle\":";
-  data += options.inverted ? "true," : "false,";
-  append_folded_names_json(data, merged);
-  data += ",\"stacks\":[";
-  bool first = true;
-  for (const auto& [names, counts] : stacks) {
-    if (!first) data.push_back(',');
-    first = false;
-    fmt::format_to(std::back_inserter(data), "[{},{}", counts.first, counts.second);
-    for (auto n : names) fmt::format_to(std::back_inserter(data), ",{}", n);
-    data.push_back(']');
-  }
-  data += "]}";
-  return write_flamegraph_page(title, data, out);
+Result<void> write_diff_flamegraph(const Profile& old_profile, const Profile& new_profile,
+                                   std::ostream& out, const DiffGraphOptions& options) {
+  report::ExportOptions export_options;
+  export_options.title = options.title;
+  export_options.inverted = options.inverted;
+  return report::write_diff_flamegraph_html(old_profile, new_profile, out, export_options);
 }
 
-}  // namespace perfx::report
+}  // namespace perfx

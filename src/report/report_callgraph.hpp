@@ -6,12 +6,13 @@
 #include <cstdint>
 #include <ostream>
 
+#include "perfx/report.hpp"
 #include "profile/hists.hpp"
 
 namespace perfx::report {
 
 /// How call graphs are printed (perf's -g print type).
-enum class GraphMode : std::uint8_t { kGraph, kFlat, kFolded, kNone };
+using GraphMode = perfx::CallGraphMode;
 
 /// Prints the call graph `tree` of an entry: chains under `threshold` percent of `total`
 /// are left out (perf's callchain threshold, cut to an integer period).

@@ -147,6 +147,29 @@ class EventReport {
 
 }  // namespace
 
+profile::Hists report_hists(const profile::Profile& profile, const ReportOptions& o,
+                            std::uint32_t event, std::uint32_t members) {
+  profile::HistOptions ho;
+  ho.keys = entry_keys(o);
+  ho.children = o.children;
+  ho.callchains = o.graph != GraphMode::kNone;
+  ho.caller_order = o.caller_order;
+  ho.max_stack = o.max_stack;
+  ho.hide_unresolved = o.hide_unresolved;
+  ho.dsos = o.dsos;
+  ho.symbols = o.symbols;
+  ho.thread_filter = o.thread_filter;
+  ho.parent_regex = o.parent_regex;
+  ho.exclude_other = o.exclude_other;
+  ho.time_quantum_ns = o.time_quantum_ns;
+  ho.full_source_path = o.full_source_path;
+  return profile::build_hists(profile, ho, event, members);
+}
+
+}  // namespace perfx::report
+
+namespace perfx {
+
 Result<void> validate_sort_keys(const std::vector<std::string>& keys) {
   if (keys.empty()) return fail(Errc::kInvalidArgument, "--sort needs at least one key");
   for (const auto& k : keys) {
@@ -169,32 +192,13 @@ std::vector<std::string> sort_keys_of_fields(const std::vector<std::string>& fie
 
 Result<void> validate_fields(const std::vector<std::string>& fields) {
   for (const auto& f : fields) {
-    if (!is_value_field(f) && !profile::sort_key_named(f))
+    if (!report::is_value_field(f) && !profile::sort_key_named(f))
       return fail(Errc::kInvalidArgument,
                   "Unknown --fields key: `{}' (valid: overhead, overhead_children, sample, period, "
                   "comm, pid, tid, dso, sym, srcline, srcfile, cpu)",
                   f);
   }
   return {};
-}
-
-profile::Hists report_hists(const profile::Profile& profile, const ReportOptions& o,
-                            std::uint32_t event, std::uint32_t members) {
-  profile::HistOptions ho;
-  ho.keys = entry_keys(o);
-  ho.children = o.children;
-  ho.callchains = o.graph != GraphMode::kNone;
-  ho.caller_order = o.caller_order;
-  ho.max_stack = o.max_stack;
-  ho.hide_unresolved = o.hide_unresolved;
-  ho.dsos = o.dsos;
-  ho.symbols = o.symbols;
-  ho.thread_filter = o.thread_filter;
-  ho.parent_regex = o.parent_regex;
-  ho.exclude_other = o.exclude_other;
-  ho.time_quantum_ns = o.time_quantum_ns;
-  ho.full_source_path = o.full_source_path;
-  return profile::build_hists(profile, ho, event, members);
 }
 
 Result<void> write_report(std::ostream& out, const profile::Profile& profile,
@@ -205,8 +209,8 @@ Result<void> write_report(std::ostream& out, const profile::Profile& profile,
     out << "# To display the perf.data header info, please use --header/--header-only "
            "options.\n#\n";
   // perf's sort__setup_elide(): "# dso: X" for a one-value filter of a shown key.
-  for (const profile::SortKey k : entry_keys(options)) {
-    if (const auto* list = elided_filter(k, options)) {
+  for (const profile::SortKey k : report::entry_keys(options)) {
+    if (const auto* list = report::elided_filter(k, options)) {
       const std::string_view name = k == profile::SortKey::kSym   ? "symbol"
                                     : k == profile::SortKey::kDso ? "dso"
                                                                   : "comm";
@@ -229,8 +233,8 @@ Result<void> write_report(std::ostream& out, const profile::Profile& profile,
     std::uint64_t samples = 0;
     for (std::uint32_t m = 0; m < members; ++m) samples += profile.events[ev + m].total_samples;
     if (samples > 0) {
-      const EventReport r(profile, options, ev, members,
-                          group != nullptr ? group->name : std::string(), in_group);
+      const report::EventReport r(profile, options, ev, members,
+                                  group != nullptr ? group->name : std::string(), in_group);
       r.print(out);
     }
     ev += members - 1;
@@ -239,4 +243,4 @@ Result<void> write_report(std::ostream& out, const profile::Profile& profile,
   return {};
 }
 
-}  // namespace perfx::report
+}  // namespace perfx

@@ -17,10 +17,10 @@
 #include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "perf_options.hpp"
+#include "perfx/report.hpp"
 #include "profile/load.hpp"
 #include "progress.hpp"
 #include "record/ownership_check.hpp"
-#include "report/diff.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -43,7 +43,7 @@ int run_diff(int argc, char** argv) {
   app.add_option("--title", title, "title of the flame graph");
   app.add_flag("--icicle", icicle, "html: draw roots at the top");
   app.add_flag("-f,--force", force, "read perf.data files not owned by the current user or root");
-  report::DiffOptions dopts;
+  DiffOptions dopts;
   std::string comms, dsos, symbols, pids, tids, cpus, time_range;
   int verbose = 0;
   app.add_flag("-q,--quiet", dopts.quiet, "only the rows, no header lines");
@@ -72,7 +72,7 @@ int run_diff(int argc, char** argv) {
   if (files.size() == 1) files.insert(files.begin(), "perf.data.old");  // perf: NEW is the arg
   (void)verbose;
   if (!compute.empty()) {
-    if (auto ok = report::parse_diff_compute(compute, dopts); !ok) {
+    if (auto ok = parse_diff_compute(compute, dopts); !ok) {
       fmt::print(stderr, "perfx diff: {}\n", ok.error().message());
       return 1;
     }
@@ -127,16 +127,16 @@ int run_diff(int argc, char** argv) {
   std::ostream& out = file->stream();
   Result<void> r;
   if (format == "html") {
-    report::ExportOptions options;
+    DiffGraphOptions options;
     options.title = title.empty() ? fmt::format("perfx diff {} {}", files[0], files[1]) : title;
     options.inverted = icicle;
-    r = report::write_diff_flamegraph_html(*old_profile, *new_profile, out, options);
+    r = write_diff_flamegraph(*old_profile, *new_profile, out, options);
   } else {
-    auto sections = report::diff_profiles(*old_profile, *new_profile, dopts);
+    auto sections = diff_profiles(*old_profile, *new_profile, dopts);
     if (!sections) {
       r = tl::unexpected(sections.error());
     } else {
-      r = report::write_diff_table(*sections, out, dopts);
+      r = write_diff_table(*sections, out, dopts);
     }
   }
   // A failed write (disk full) is told with the file's name and errno first.
