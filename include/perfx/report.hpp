@@ -25,7 +25,7 @@
 #include "perfx/error.hpp"
 #include "perfx/export.hpp"
 #include "perfx/profile.hpp"
-#include "perfx/thread_filter.hpp"
+#include "perfx/recording.hpp"
 
 namespace perfx {
 

@@ -1,8 +1,9 @@
 #pragma once
 /// \file
-/// perf's thread filter: the public perfx::ThreadFilter (perfx/thread_filter.hpp).
+/// perf's thread filter (--comms, --pid, --tid of report, script and diff) is public
+/// (perfx::ThreadFilter, perfx/recording.hpp); modules name it profile::ThreadFilter.
 
-#include "perfx/thread_filter.hpp"
+#include "perfx/recording.hpp"
 
 namespace perfx::profile {
 

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "core/error_format.hpp"
+#include "symbol/disassembler.hpp"
 #include "symbol/machine.hpp"
 
 namespace perfx::report {
@@ -376,6 +377,10 @@ class Listing {
 
 }  // namespace
 
+}  // namespace perfx::report
+
+namespace perfx {
+
 Result<PercentType> parse_percent_type(std::string_view text) {
   // perf takes both orders: "local-period" and "period-local".
   const auto dash = text.find('-');
@@ -394,11 +399,20 @@ Result<PercentType> parse_percent_type(std::string_view text) {
               text);
 }
 
+}  // namespace perfx
+
+namespace perfx::report {
+
 Result<AnnotateSummary> write_annotations(const profile::Profile& profile, std::ostream& out,
                                           const AnnotateOptions& options) {
-  auto dis = symbol::Disassembler::open(profile.arch, options.syntax);
+  auto dis = symbol::Disassembler::open(profile.arch, options.syntax == AsmSyntax::kIntel
+                                                          ? symbol::AsmSyntax::kIntel
+                                                          : symbol::AsmSyntax::kAtt);
   if (!dis) return tl::unexpected(dis.error());
-  symbol::DsoCache dsos(options.paths);
+  symbol::SearchPaths paths;
+  paths.demangle = options.demangle;
+  paths.buildid_dir = options.buildid_dir;
+  symbol::DsoCache dsos(paths);
   SourceFiles sources;
   AnnotateSummary summary;
   for (std::uint32_t e = 0; e < profile.events.size(); ++e) {
