@@ -17,10 +17,9 @@
 #include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "perf_options.hpp"
+#include "perfx/recording.hpp"
 #include "perfx/report.hpp"
-#include "profile/load.hpp"
 #include "progress.hpp"
-#include "record/ownership_check.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -77,7 +76,7 @@ int run_diff(int argc, char** argv) {
       return 1;
     }
   }
-  profile::LoadOptions lo;
+  ProfileOptions lo;
   dopts.thread_filter.comms = split_list(comms);
   dopts.dsos = split_list(dsos);
   dopts.symbols = split_list(symbols);
@@ -90,7 +89,7 @@ int run_diff(int argc, char** argv) {
 
   // perf's rule (as report and script): another user's perf.data could be crafted
   // against the reader; a damaged file is not silently compared.
-  std::optional<profile::Profile> profiles[2];
+  std::optional<Profile> profiles[2];
   // The reader's messages name the file already; others get it in front.
   auto say = [](const std::string& file, const std::string& msg) {
     if (msg.rfind(file, 0) == 0)
@@ -99,13 +98,14 @@ int run_diff(int argc, char** argv) {
       fmt::print(stderr, "perfx diff: {}: {}\n", file, msg);
   };
   for (std::size_t i = 0; i < 2; ++i) {
-    if (auto owner = record::check_input_owner(files[i], force); !owner) {
-      fmt::print(stderr, "perfx diff: {}\n", owner.error().message());
+    auto rec = Recording::open(files[i], {force});
+    if (!rec) {
+      say(files[i], rec.error().message());
       return 1;
     }
     const std::string label = "Loading " + files[i];
     lo.progress = terminal_progress(label);
-    auto p = profile::load_profile(files[i], lo);
+    auto p = rec->load_profile(lo);
     if (!p) {
       say(files[i], p.error().message());
       return 1;
@@ -116,8 +116,8 @@ int run_diff(int argc, char** argv) {
     }
     profiles[i] = std::move(*p);
   }
-  const profile::Profile* old_profile = &*profiles[0];
-  const profile::Profile* new_profile = &*profiles[1];
+  const Profile* old_profile = &*profiles[0];
+  const Profile* new_profile = &*profiles[1];
 
   auto file = OutputFile::open(output);
   if (!file) {
