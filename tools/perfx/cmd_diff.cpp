@@ -99,8 +99,8 @@ int run_diff(int argc, char** argv) {
   };
   for (std::size_t i = 0; i < 2; ++i) {
     auto rec = Recording::open(files[i], {force});
-    if (!rec) {
-      say(files[i], rec.error().message());
+    if (!rec) {  // the owner check's and the reader's messages name the file
+      fmt::print(stderr, "perfx diff: {}\n", rec.error().message());
       return 1;
     }
     const std::string label = "Loading " + files[i];
