@@ -182,7 +182,7 @@ TEST(Recording, TextViewsAndExportsReadThroughIt) {
   ScriptOptions so;
   so.fields = {"tid", "cpu"};
   ASSERT_TRUE(write_script(*rec, script, so));
-  EXPECT_EQ(script.str(), "   100 [000]\n   101 [001]\n   100 [000]\n   101 [001]\n");
+  EXPECT_EQ(script.str(), "  100 [000] \n  101 [001] \n  100 [000] \n  101 [001] \n");
 
   auto prof = rec->load_profile();
   ASSERT_TRUE(prof);
