@@ -27,8 +27,8 @@
 #include "perfx/exporters.hpp"
 #include "perfx/perf_text.hpp"
 #include "perfx/recording.hpp"
+#include "perfx/report.hpp"
 #include "progress.hpp"
-#include "report/report_table.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -205,13 +205,13 @@ int run_report(int argc, char** argv) {
     }
   }
 
-  report::ReportOptions ro;
+  ReportOptions ro;
   ro.fields = split_list(fields);
-  if (auto ok = report::validate_fields(ro.fields); !ok) return error_exit(ok.error().message());
+  if (auto ok = validate_fields(ro.fields); !ok) return error_exit(ok.error().message());
   if (!sort.empty())
     ro.sort = split_list(sort);
   else if (!ro.fields.empty())
-    ro.sort = report::sort_keys_of_fields(ro.fields);  // perf: -F alone also sorts by them
+    ro.sort = sort_keys_of_fields(ro.fields);  // perf: -F alone also sorts by them
   ro.sort_keys_first = !sort.empty() && !ro.fields.empty();
   if (!parent_regex.empty()) {
     // perf: --parent sorts by the parent too (appended to the keys).
@@ -226,7 +226,7 @@ int run_report(int argc, char** argv) {
   }
   ro.exclude_other = exclude_other;
   ro.group = group;
-  if (auto ok = report::validate_sort_keys(ro.sort); !ok) return error_exit(ok.error().message());
+  if (auto ok = validate_sort_keys(ro.sort); !ok) return error_exit(ok.error().message());
   ro.quiet = quiet;
   ro.show_total_period = show_total_period;
   ro.field_separator = field_separator;
@@ -248,13 +248,13 @@ int run_report(int argc, char** argv) {
   ro.header_hint = !header;
   for (const auto& tok : split_list(call_graph)) {
     if (tok == "graph")
-      ro.graph = report::GraphMode::kGraph;
+      ro.graph = CallGraphMode::kGraph;
     else if (tok == "flat")
-      ro.graph = report::GraphMode::kFlat;
+      ro.graph = CallGraphMode::kFlat;
     else if (tok == "folded")
-      ro.graph = report::GraphMode::kFolded;
+      ro.graph = CallGraphMode::kFolded;
     else if (tok == "none")
-      ro.graph = report::GraphMode::kNone;
+      ro.graph = CallGraphMode::kNone;
     else if (tok == "caller")
       ro.caller_order = true;
     else if (tok == "callee")
@@ -311,7 +311,7 @@ int run_report(int argc, char** argv) {
   // (The parent key and -x look for the parent in the callchain.)
   const bool wants_parent =
       ro.exclude_other || std::find(ro.sort.begin(), ro.sort.end(), "parent") != ro.sort.end();
-  if (format.empty() && ro.graph == report::GraphMode::kNone)
+  if (format.empty() && ro.graph == CallGraphMode::kNone)
     lo.callchains = ro.children || wants_parent;
   lo.progress = terminal_progress("Loading samples");
 
@@ -330,7 +330,7 @@ int run_report(int argc, char** argv) {
     eo.inline_frames = inline_frames;
     ok = export_profile(format, *prof, out, eo);
   } else {
-    ok = report::write_report(out, *prof, ro);
+    ok = write_report(out, *prof, ro);
   }
   // A failed write (disk full) is told with the file's name and errno, before the
   // writer's own view of it.
