@@ -29,6 +29,13 @@ void free_block(void* p) noexcept {
 }
 
 }  // namespace
+}  // namespace perfx::core
+
+namespace perfx {
+using core::advise_huge_pages;
+using core::kept;
+using core::kHugePage;
+using core::kKeptHugeBytes;
 
 void* acquire_huge_block(std::size_t bytes) {
   {
@@ -51,11 +58,13 @@ void* acquire_huge_block(std::size_t bytes) {
   return p;
 }
 
+namespace core {
 std::size_t kept_huge_bytes() noexcept {
   auto& k = kept();
   const std::lock_guard lock(k.mutex);
   return k.bytes;
 }
+}  // namespace core
 
 void release_huge_block(void* p, std::size_t bytes) noexcept {
   if (p == nullptr) return;
@@ -71,7 +80,7 @@ void release_huge_block(void* p, std::size_t bytes) noexcept {
       }
     }
   }
-  free_block(p);
+  core::free_block(p);
 }
 
-}  // namespace perfx::core
+}  // namespace perfx

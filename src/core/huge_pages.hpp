@@ -16,10 +16,12 @@
 #include <new>
 #include <vector>
 
+#include "perfx/huge_vector.hpp"
+
 namespace perfx::core {
 
 /// The transparent huge page size on x86-64 (and the 4 KiB-page arm64 default).
-inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
+inline constexpr std::size_t kHugePage = kHugePageBytes;
 
 /// Asks for huge pages on the whole 2 MiB-aligned pages inside [p, p + bytes). Call it
 /// before the memory is first touched. A hint only: errors are ignored.
@@ -31,14 +33,9 @@ inline void advise_huge_pages(void* p, std::size_t bytes) noexcept {
   if (last > first) (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 }
 
-/// A block of whole huge pages (`bytes` a multiple of kHugePage, 2 MiB-aligned, huge
-/// pages asked for). A block given back earlier is reused when one is big enough: its
-/// pages are already faulted in, and on a VM fresh memory costs twice (the guest's fault,
-/// then the host's when it first backs the page).
-[[nodiscard]] void* acquire_huge_block(std::size_t bytes);
-/// Gives back a block of acquire_huge_block() (`bytes` at most its size): kept for reuse
-/// while the blocks kept total at most kKeptHugeBytes, freed otherwise.
-void release_huge_block(void* p, std::size_t bytes) noexcept;
+// acquire_huge_block() and release_huge_block() are public (perfx/huge_vector.hpp).
+using perfx::acquire_huge_block;
+using perfx::release_huge_block;
 /// What the process keeps of given-back blocks at most.
 inline constexpr std::size_t kKeptHugeBytes = std::size_t{64} << 20;
 /// What the process keeps now.
@@ -66,40 +63,8 @@ inline HugeBuffer allocate_huge(std::size_t n) {
   return HugeBuffer(static_cast<char*>(acquire_huge_block(rounded)), HugeDeleter{rounded});
 }
 
-/// A std::allocator whose large blocks (1 MiB or more) are huge-page blocks: 2 MiB-aligned,
-/// rounded up to whole huge pages, huge pages asked for, so that all of such a block
-/// faults in 2 MiB at a time. (Advising a plain vector's storage leaves its unaligned
-/// head in small pages: up to 2 MiB faulted in 4 KiB at a time.)
-template <typename T>
-struct HugeAllocator {
-  using value_type = T;
-  HugeAllocator() noexcept = default;
-  template <typename U>
-  HugeAllocator(const HugeAllocator<U>&) noexcept {}  // NOLINT: rebinding is implicit
-
-  [[nodiscard]] T* allocate(std::size_t n) {
-    const std::size_t bytes = n * sizeof(T);
-    if (bytes < kHugePage / 2) return std::allocator<T>().allocate(n);
-    return static_cast<T*>(acquire_huge_block(rounded(bytes)));
-  }
-  void deallocate(T* p, std::size_t n) noexcept {
-    const std::size_t bytes = n * sizeof(T);
-    if (bytes < kHugePage / 2) return std::allocator<T>().deallocate(p, n);
-    release_huge_block(p, rounded(bytes));
-  }
-  template <typename U>
-  bool operator==(const HugeAllocator<U>&) const noexcept {
-    return true;
-  }
-
- private:
-  static std::size_t rounded(std::size_t bytes) {
-    return (bytes + kHugePage - 1) / kHugePage * kHugePage;
-  }
-};
-
-/// A vector whose large storage is in huge pages (see HugeAllocator).
-template <typename T>
-using HugeVector = std::vector<T, HugeAllocator<T>>;
+// HugeAllocator and HugeVector are public too (Profile::samples is one).
+using perfx::HugeAllocator;
+using perfx::HugeVector;
 
 }  // namespace perfx::core

@@ -2,9 +2,9 @@
 
 #include "core/error_format.hpp"
 
-namespace perfx::profile {
+namespace perfx {
 
-std::optional<std::uint32_t> sampled_frame(const Profile& p, const Sample& s) {
+std::optional<std::uint32_t> sampled_frame(const Profile& p, const ProfileSample& s) {
   if (s.stack >= p.stacks.size()) return std::nullopt;
   const auto& stack = p.stacks[s.stack];
   for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
@@ -15,7 +15,7 @@ std::optional<std::uint32_t> sampled_frame(const Profile& p, const Sample& s) {
 }
 
 Result<void> check_indices(const Profile& p) {
-  for (const Sample& s : p.samples) {
+  for (const ProfileSample& s : p.samples) {
     if (s.stack >= p.stacks.size())
       return fail(Errc::kInvalidArgument, "sample refers to stack {} of {}", s.stack,
                   p.stacks.size());
@@ -34,4 +34,4 @@ std::string event_unit(std::string_view event_name) {
   return event_name == "cpu-clock" || event_name == "task-clock" ? "nanoseconds" : "events";
 }
 
-}  // namespace perfx::profile
+}  // namespace perfx

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "profile/sample_replay.hpp"
 #include "profile/time_filter.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/records.hpp"
@@ -72,9 +73,7 @@ symbol::ThreadState* apply_record(symbol::Machine& machine, const record::Record
 /// `cpus` is empty.
 [[nodiscard]] Result<void> check_cpu_list(const record::PerfDataReader& reader,
                                           const std::vector<std::uint32_t>& cpus);
-/// The first check's message (pipe mode finds events later).
-inline constexpr std::string_view kNoCpuEvents =
-    "File does not contain CPU events. Remove -C option to proceed.";
+// kNoCpuEvents, the first check's message: profile/sample_replay.hpp.
 
 /// An interned code location: a DSO (or none) and the map-relative address.
 struct Location {

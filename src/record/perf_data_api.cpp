@@ -9,6 +9,7 @@
 
 #include <cerrno>
 
+#include "record/perf_data_info.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/perf_data_writer.hpp"
 
@@ -33,7 +34,9 @@ void fill_events(const record::PerfDataReader& r, PerfDataInfo& info) {
   }
 }
 
-PerfDataInfo header_info(const record::PerfDataReader& r) {
+}  // namespace
+
+PerfDataInfo record::header_info(const record::PerfDataReader& r) {
   PerfDataInfo info;
   info.pipe = r.is_pipe();
   info.swapped = r.swapped();
@@ -47,6 +50,9 @@ PerfDataInfo header_info(const record::PerfDataReader& r) {
   fill_events(r, info);
   return info;
 }
+
+namespace {
+using record::header_info;
 
 void fill_counters(const record::PerfDataReader& r, PerfDataInfo& info) {
   const auto& st = r.stats();

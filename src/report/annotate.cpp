@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "core/error_format.hpp"
-#include "symbol/machine.hpp"
+#include "profile/code_source.hpp"
 
 namespace perfx::report {
 namespace {
@@ -27,11 +27,9 @@ struct Hits {
 
 // One symbol with samples, in its DSO's symbol space.
 struct Entry {
-  const symbol::Dso* dso = nullptr;  // null: no code to read (kernel, JIT map, ...)
-  const symbol::Symbol* sym = nullptr;
+  profile::CodeSymbol sym;  // sym.dso null: no code to read (kernel, JIT map, ...)
   std::string name;
   std::string dso_path;
-  std::uint64_t delta = 0;  // symbol-space address - file offset (the PT_LOAD's)
   std::map<std::uint64_t, Hits> hits;
   Hits total;
   std::string problem;  // why it cannot be annotated
@@ -86,7 +84,7 @@ class SourceFiles {
 std::string after_colon(std::size_t used) { return std::string(8 - used % 8, ' '); }
 
 // Every symbol with samples of event `e`, hottest first.
-std::vector<Entry> collect(const profile::Profile& p, std::uint32_t e, symbol::DsoCache& dsos,
+std::vector<Entry> collect(const profile::Profile& p, std::uint32_t e, profile::CodeSource& code,
                            const AnnotateOptions& o) {
   std::vector<Entry> entries;
   std::map<std::pair<const void*, std::uint64_t>, std::size_t> entry_of_sym;
@@ -113,45 +111,30 @@ std::vector<Entry> collect(const profile::Profile& p, std::uint32_t e, symbol::D
         f.mapping >= 0 && static_cast<std::size_t>(f.mapping) < p.mappings.size()
             ? p.mappings[static_cast<std::size_t>(f.mapping)].build_id
             : std::string();
-    const auto kind = f.dso_path == "[vdso]" ? symbol::DsoKind::kVdso : symbol::DsoKind::kElf;
-    const symbol::Dso& dso = *dsos.get(f.dso_path, kind, build_id);
-    const std::uint64_t addr = dso.to_symbol_address(f.map_address);
-    const symbol::Symbol* sym = dso.find(addr);
-    if (sym == nullptr) {
-      // The profile named the frame, but this DSO's lookup finds no symbol there (the
-      // file is gone or changed, its build-id does not match): say so rather than
-      // leaving the symbol out with nothing printed.
+    profile::CodeSymbol sym = code.lookup(f, build_id);
+    if (sym.dso == nullptr) {
+      // The profile named the frame, but this DSO's lookup finds no symbol there: say so
+      // rather than leaving the symbol out with nothing printed.
       if (!o.symbols.empty() && !listed(o.symbols, f.function)) return {-1, 0};
       auto [it, fresh] = entry_of_name.try_emplace({f.dso_path, f.function}, entries.size());
       if (fresh) {
         Entry en;
         en.name = f.function;
         en.dso_path = f.dso_path;
-        const std::string& file = dso.file_path();
-        if (!dso.warning().empty()) {
-          en.problem = fmt::format("no symbol at {:#x} of {}: {}", addr, f.dso_path, dso.warning());
-        } else if (file.empty()) {
-          en.problem = fmt::format("no symbol at {:#x}: {} could not be opened", addr, f.dso_path);
-        } else {
-          en.problem = fmt::format(
-              "no symbol at {:#x} in {} ({} symbols): the file differs from "
-              "the one recorded?",
-              addr, file, dso.symbol_count());
-        }
+        en.problem = std::move(sym.problem);
         entries.push_back(std::move(en));
       }
       return {static_cast<std::int64_t>(it->second), f.address};
     }
-    if (!o.symbols.empty() && !listed(o.symbols, sym->name) && !listed(o.symbols, f.function))
+    if (!o.symbols.empty() && !listed(o.symbols, sym.name) && !listed(o.symbols, f.function))
       return {-1, 0};
-    auto [it, fresh] = entry_of_sym.try_emplace({&dso, sym->start}, entries.size());
+    const std::uint64_t addr = sym.address;
+    auto [it, fresh] = entry_of_sym.try_emplace({sym.dso, sym.start}, entries.size());
     if (fresh) {
       Entry en;
-      en.dso = &dso;
-      en.sym = sym;
-      en.name = std::string(sym->name);
+      en.name = sym.name;
       en.dso_path = f.dso_path;
-      en.delta = addr - f.map_address;
+      en.sym = std::move(sym);
       entries.push_back(std::move(en));
     }
     return {static_cast<std::int64_t>(it->second), addr};
@@ -194,33 +177,20 @@ const char* percent_type_name(PercentType t) {
 class Listing {
  public:
   Listing(const Entry& en, const profile::Event& ev, const AnnotateOptions& o,
-          const symbol::Disassembler& dis, SourceFiles& sources, fmt::memory_buffer& out)
-      : en_(en), ev_(ev), o_(o), dis_(dis), sources_(sources), out_(out) {}
+          const profile::CodeSource& code, SourceFiles& sources, fmt::memory_buffer& out)
+      : en_(en), ev_(ev), o_(o), code_source_(code), sources_(sources), out_(out) {}
 
   // false: the code could not be read (the reason in `problem`).
   bool write(std::string& problem) {
-    const std::uint64_t size = en_.sym->end - en_.sym->start;
+    const std::uint64_t size = en_.sym.end - en_.sym.start;
     constexpr std::uint64_t kMaxCode = std::uint64_t{16} << 20;
     if (size == 0 || size > kMaxCode) {
       problem = fmt::format("{} has a size of {} bytes", en_.name, size);
       return false;
     }
     code_.resize(size);
-    const std::uint64_t offset = en_.sym->start - en_.delta;
-    if (!en_.dso->read_file(offset, code_.data(), code_.size())) {
-      const std::string& file = en_.dso->file_path();
-      problem = fmt::format("cannot read {} bytes of code at offset {:#x} of {}", size, offset,
-                            file.empty() ? en_.dso_path : file);
-      return false;
-    }
-    const symbol::Dso& dso = *en_.dso;
-    auto namer = [&dso](std::uint64_t a) -> std::optional<std::string> {
-      const symbol::Symbol* s = dso.find(a);
-      if (s == nullptr) return std::nullopt;
-      if (a == s->start) return std::string(s->name);
-      return fmt::format("{}+{:#x}", s->name, a - s->start);
-    };
-    insns_ = dis_.disassemble(code_, en_.sym->start, namer);
+    if (!code_source_.read(en_.sym, en_.dso_path, code_, problem)) return false;
+    insns_ = code_source_.disassemble(en_.sym, code_);
     if (insns_.empty()) {
       problem = fmt::format("no instructions in {}", en_.name);
       return false;
@@ -230,7 +200,7 @@ class Listing {
     if (o_.print_line) write_line_summary();
     write_title();
     blank();
-    text_line("", fmt::format("{:016x} <{}>:", en_.sym->start, en_.name));
+    text_line("", fmt::format("{:016x} <{}>:", en_.sym.start, en_.name));
     write_body();
     return true;
   }
@@ -253,7 +223,7 @@ class Listing {
                                      : (global ? ev_.total_period : en_.total.period);
     for (std::size_t i = 0; i < insns_.size(); ++i) {
       const std::uint64_t from = insns_[i].address;
-      const std::uint64_t to = i + 1 < insns_.size() ? insns_[i + 1].address : en_.sym->end;
+      const std::uint64_t to = i + 1 < insns_.size() ? insns_[i + 1].address : en_.sym.end;
       for (auto it = en_.hits.lower_bound(from); it != en_.hits.end() && it->first < to; ++it)
         shares_[i].hits.add(it->second);
       const std::uint64_t part = hits ? shares_[i].hits.samples : shares_[i].hits.period;
@@ -287,7 +257,7 @@ class Listing {
 
   // The source file:line of an instruction ("" without DWARF).
   std::optional<std::pair<std::string, std::uint32_t>> srcline(std::uint64_t addr) const {
-    return en_.dso->srcline(addr);
+    return code_source_.srcline(en_.sym, addr);
   }
   std::string path_text(const std::pair<std::string, std::uint32_t>& loc) const {
     return fmt::format(
@@ -321,7 +291,7 @@ class Listing {
                      after_colon(addr.size()));
       if (o_.asm_raw) {
         std::string bytes;
-        const std::uint64_t at = in.address - en_.sym->start;
+        const std::uint64_t at = in.address - en_.sym.start;
         for (std::uint32_t b = 0; b < in.size && at + b < code_.size(); ++b)
           bytes += fmt::format("{:02x} ", code_[at + b]);
         fmt::format_to(std::back_inserter(out_), "{:<21}\t", bytes);
@@ -352,7 +322,7 @@ class Listing {
       if (pct > 0.5) rows.emplace_back(path, pct);
     std::stable_sort(rows.begin(), rows.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
-    const std::string& file = en_.dso->file_path();
+    const std::string& file = code_source_.file_path(en_.sym);
     fmt::format_to(std::back_inserter(out_),
                    "\nSorted summary for file {}\n----------------------------------------------"
                    "\n\n",
@@ -365,16 +335,20 @@ class Listing {
   const Entry& en_;
   const profile::Event& ev_;
   const AnnotateOptions& o_;
-  const symbol::Disassembler& dis_;
+  const profile::CodeSource& code_source_;
   SourceFiles& sources_;
   fmt::memory_buffer& out_;
   std::vector<std::uint8_t> code_;
-  std::vector<symbol::Instruction> insns_;
+  std::vector<profile::CodeInstruction> insns_;
   std::vector<Share> shares_;
   std::size_t addr_width_ = 0;
 };
 
 }  // namespace
+
+}  // namespace perfx::report
+
+namespace perfx {
 
 Result<PercentType> parse_percent_type(std::string_view text) {
   // perf takes both orders: "local-period" and "period-local".
@@ -394,17 +368,20 @@ Result<PercentType> parse_percent_type(std::string_view text) {
               text);
 }
 
+}  // namespace perfx
+
+namespace perfx::report {
+
 Result<AnnotateSummary> write_annotations(const profile::Profile& profile, std::ostream& out,
                                           const AnnotateOptions& options) {
-  auto dis = symbol::Disassembler::open(profile.arch, options.syntax);
-  if (!dis) return tl::unexpected(dis.error());
-  symbol::DsoCache dsos(options.paths);
+  PERFX_TRY(code, profile::CodeSource::open(profile.arch, options.syntax == AsmSyntax::kIntel,
+                                            options.demangle, options.buildid_dir));
   SourceFiles sources;
   AnnotateSummary summary;
   for (std::uint32_t e = 0; e < profile.events.size(); ++e) {
     if (options.event >= 0 && e != static_cast<std::uint32_t>(options.event)) continue;
     const profile::Event& ev = profile.events[e];
-    for (const Entry& en : collect(profile, e, dsos, options)) {
+    for (const Entry& en : collect(profile, e, code, options)) {
       if (options.percent_limit > 0 && ev.total_period != 0 &&
           100.0 * static_cast<double>(en.total.period) / static_cast<double>(ev.total_period) <
               options.percent_limit)
@@ -412,7 +389,7 @@ Result<AnnotateSummary> write_annotations(const profile::Profile& profile, std::
       std::string problem = en.problem;
       if (problem.empty()) {
         fmt::memory_buffer text;
-        Listing listing(en, ev, options, *dis, sources, text);
+        Listing listing(en, ev, options, code, sources, text);
         if (listing.write(problem)) {
           out.write(text.data(), static_cast<std::streamsize>(text.size()));
           ++summary.annotated;

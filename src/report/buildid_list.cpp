@@ -2,26 +2,24 @@
 
 #include <fmt/format.h>
 
-#include "core/build_id_note.hpp"
-
 namespace perfx::report {
 
-std::string buildid_list_text(const record::Features& features, const std::set<std::string>* hit) {
+std::string buildid_list_text(const std::vector<BuildIdLine>& build_ids,
+                              const std::set<std::string>* hit) {
   std::string out;
-  for (const auto& e : features.build_ids) {
+  for (const auto& e : build_ids) {
     if (hit != nullptr && hit->count(e.filename) == 0) continue;
-    out += fmt::format("{} {}\n", core::build_id_hex(e.build_id.data(), e.build_id.size()),
-                       e.filename);
+    out += fmt::format("{} {}\n", e.build_id, e.filename);
   }
   return out;
 }
 
-std::string buildid_list_text(const record::Features& features, const profile::Profile& profile,
-                              bool with_hits) {
+std::string buildid_list_text(const std::vector<BuildIdLine>& build_ids,
+                              const profile::Profile& profile, bool with_hits) {
   const std::set<std::string> hit = sampled_dsos(profile);
-  std::string out = buildid_list_text(features, with_hits ? &hit : nullptr);
+  std::string out = buildid_list_text(build_ids, with_hits ? &hit : nullptr);
   std::set<std::string> listed;
-  for (const auto& e : features.build_ids) listed.insert(e.filename);
+  for (const auto& e : build_ids) listed.insert(e.filename);
   for (const auto& m : profile.mappings) {
     if (m.build_id.empty() || hit.count(m.file) == 0 || !listed.insert(m.file).second) continue;
     out += fmt::format("{} {}\n", m.build_id, m.file);

@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "core/c_hex.hpp"
 #include "core/error_format.hpp"
+#include "profile/hists.hpp"
 #include "report/export_util.hpp"
 #include "report/flamegraph_html.hpp"
 #include "report/folded.hpp"
@@ -25,48 +27,60 @@ struct SelfEntry {
   bool thread_filtered = false;                      // the verdict of the sample that created it
   std::uint64_t lowest_address = ~std::uint64_t{0};  // the unresolved entry's address
 };
-// The key of a DSO's unresolved entry (sorts before symbol names).
-constexpr const char* kUnresolvedKey = "\x01";
+
+// perf diff's pairing key: (shared object, symbol name), a DSO's unresolved addresses
+// collapsed into one key (ordered before its names).
+struct RowKey {
+  std::string dso;
+  bool unresolved = false;
+  std::string symbol;  // empty when unresolved
+  friend bool operator<(const RowKey& a, const RowKey& b) {
+    return std::tie(a.dso, b.unresolved, a.symbol) < std::tie(b.dso, a.unresolved, b.symbol);
+  }
+};
+using SelfMap = std::map<RowKey, SelfEntry>;
 
 // The row's symbol text: the name, or perf's map-relative address for unresolved code.
-std::string row_symbol(const std::string& key, const SelfEntry& e) {
-  return key == kUnresolvedKey ? core::c_alt_hex18(e.lowest_address) : key;
+std::string row_symbol(const RowKey& key, const SelfEntry& e) {
+  return key.unresolved ? core::c_alt_hex18(e.lowest_address) : key.symbol;
 }
-using SelfMap = std::map<std::pair<std::string, std::string>, SelfEntry>;  // (dso, symbol)
 
-// Self period per (dso, symbol) of one event: the sampled frame's symbol. Inline
-// frames are attributed to the function they were inlined into, as perf does without
-// --inline.
+// Self period per (dso, symbol) of one event: perf's hist entries of the dso,sym keys
+// (profile::build_hists(), no children), paired by name. Inline frames are attributed to
+// the function they were inlined into, as perf does without --inline.
 Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std::uint64_t& total,
                              const DiffOptions& o) {
   PERFX_CHECK(profile::check_indices(p));
+  profile::HistOptions ho;
+  ho.keys = {profile::SortKey::kDso, profile::SortKey::kSym};
+  ho.children = false;
+  ho.callchains = false;
+  ho.thread_filter = o.thread_filter;
+  ho.keep_frameless = true;
+  const profile::Hists h = profile::build_hists(p, ho, event);
   SelfMap map;
-  // The event's total counts samples a thread filter kept out of the profile (perf's
-  // percentages are of all); a profile made without totals falls back to its samples'.
-  std::uint64_t sum = 0;
-  for (const auto& s : p.samples) {
-    if (s.event != event) continue;
-    const auto at = profile::sampled_frame(p, s);
-    const profile::Frame* leaf = at ? &p.frames[*at] : nullptr;
-    sum += s.period;
-    const std::string dso = leaf && !leaf->dso.empty() ? leaf->dso : "[unknown]";
-    std::string sym = leaf ? leaf->function : "[unknown]";
+  // Entries come in the order of their first sample: the first one of a key is the one
+  // whose thread verdict the row keeps.
+  for (const auto& he : h.entries) {
+    const profile::Frame* leaf = he.frame == profile::kNoFrame ? nullptr : &p.frames[he.frame];
+    RowKey key{leaf && !leaf->dso.empty() ? leaf->dso : "[unknown]", false,
+               leaf ? leaf->function : "[unknown]"};
     // perf diff collapses a DSO's unresolved addresses into one entry, shown by the
     // lowest (its collapse keeps the first of its address-ordered input).
-    const bool unresolved = leaf && (sym.empty() || sym == "[unknown]");
-    if (unresolved) sym = kUnresolvedKey;
-    auto [it, created] = map.try_emplace({dso, sym});
+    key.unresolved = leaf && (key.symbol.empty() || key.symbol == "[unknown]");
+    if (key.unresolved) key.symbol.clear();
+    auto [it, created] = map.try_emplace(std::move(key));
     auto& e = it->second;
-    if (unresolved) e.lowest_address = std::min(e.lowest_address, leaf->map_address);
-    if (created && s.thread < p.threads.size()) {
-      const auto& t = p.threads[s.thread];
-      e.thread_filtered = !o.thread_filter.keeps(t.comm, t.pid, t.tid);
-    }
+    if (created) e.thread_filtered = he.filtered;
+    if (it->first.unresolved) e.lowest_address = std::min(e.lowest_address, leaf->map_address);
     e.kind = leaf ? leaf->kind : profile::FrameKind::kUnknown;
-    e.period += s.period;
+    e.period += he.values.self;
     if (leaf) e.dso_path = leaf->dso_path;
-    e.resolved = leaf && !leaf->function.empty() && leaf->function != "[unknown]";
+    e.resolved = leaf && !it->first.unresolved;
   }
+  // The event's total counts samples a thread filter kept out of the profile (perf's
+  // percentages are of all); a profile made without totals falls back to its samples'.
+  const std::uint64_t sum = h.seen_period.empty() ? 0 : h.seen_period[0];
   total = std::max(sum, event < p.events.size() ? p.events[event].total_period : 0);
   return map;
 }
@@ -126,6 +140,93 @@ std::optional<std::uint32_t> event_index(const profile::Profile& p, const std::s
 
 }  // namespace
 
+Result<void> write_diff_flamegraph_html(const profile::Profile& old_profile,
+                                        const profile::Profile& new_profile, std::ostream& out,
+                                        const ExportOptions& options) {
+  ExportOptions fold_options = options;
+  fold_options.annotate_kernel = false;
+  PERFX_TRY(folded_new, fold(new_profile, fold_options));
+  // The baseline's event: the one with the same name as NEW's folded event.
+  ExportOptions old_options = fold_options;
+  if (folded_new.event < new_profile.events.size()) {
+    const auto idx = event_index(old_profile, new_profile.events[folded_new.event].name);
+    if (!idx) {
+      return fail(Errc::kInvalidArgument, "the baseline has no '{}' samples to compare",
+                  new_profile.events[folded_new.event].name);
+    }
+    old_options.event = static_cast<std::int32_t>(*idx);
+  }
+  PERFX_TRY(folded_old, fold(old_profile, old_options));
+
+  // One name table for both; stacks keyed by their name sequence.
+  FoldedProfile merged;
+  std::unordered_map<std::string, std::uint32_t> name_index;
+  auto remap = [&](const FoldedProfile& f) {
+    std::vector<std::uint32_t> map(f.names.size());
+    for (std::size_t i = 0; i < f.names.size(); ++i) {
+      std::string key = f.names[i];
+      key.push_back('\0');
+      key.push_back(static_cast<char>('0' + static_cast<int>(f.kinds[i])));
+      auto [it, inserted] =
+          name_index.try_emplace(key, static_cast<std::uint32_t>(merged.names.size()));
+      if (inserted) {
+        merged.names.push_back(f.names[i]);
+        merged.kinds.push_back(f.kinds[i]);
+      }
+      map[i] = it->second;
+    }
+    return map;
+  };
+  const auto map_new = remap(folded_new);
+  const auto map_old = remap(folded_old);
+  std::map<std::vector<std::uint32_t>, std::pair<std::uint64_t, std::uint64_t>> stacks;
+  for (const auto& s : folded_old.stacks) {
+    std::vector<std::uint32_t> names;
+    for (auto n : s.names) names.push_back(map_old[n]);
+    stacks[names].first += s.samples;
+  }
+  for (const auto& s : folded_new.stacks) {
+    std::vector<std::uint32_t> names;
+    for (auto n : s.names) names.push_back(map_new[n]);
+    stacks[names].second += s.samples;
+  }
+
+  std::string title = options.title.empty() ? std::string("perfx diff") : options.title;
+  std::string data = "{\"title\":";
+  detail::append_json_string(data, title);
+  data += ",\"subtitle\":";
+  detail::append_json_string(
+      data, fmt::format("widths: new profile ({} samples); colours: change of share vs. the "
+                        "baseline ({} samples); red = grew, blue = shrank",
+                        folded_new.total_samples, folded_old.total_samples));
+  data += ",\"unit\":\"samples\",\"diff\":true,\"icicle\":";
+  data += options.inverted ? "true," : "false,";
+  append_folded_names_json(data, merged);
+  data += ",\"stacks\":[";
+  bool first = true;
+  for (const auto& [names, counts] : stacks) {
+    if (!first) data.push_back(',');
+    first = false;
+    fmt::format_to(std::back_inserter(data), "[{},{}", counts.first, counts.second);
+    for (auto n : names) fmt::format_to(std::back_inserter(data), ",{}", n);
+    data.push_back(']');
+  }
+  data += "]}";
+  return write_flamegraph_page(title, data, out);
+}
+
+}  // namespace perfx::report
+
+namespace perfx {
+
+// The pairing and layout helpers above (this file's).
+using report::event_index;
+using report::RowKey;
+using report::self_periods;
+using report::SelfEntry;
+using report::SelfMap;
+using report::sort_rows;
+
 Result<void> parse_diff_compute(const std::string& text, DiffOptions& o) {
   if (text == "delta") {
     o.compute = DiffCompute::kDelta;
@@ -159,12 +260,21 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
     return std::find(list.begin(), list.end(), v) != list.end();
   };
   // perf's filtered entries: hidden, still in the totals.
-  auto shown = [&](const std::pair<std::string, std::string>& key, const SelfEntry& e) {
+  auto shown = [&](const RowKey& key, const SelfEntry& e) {
     if (e.thread_filtered) return false;
-    if (!options.dsos.empty() && !listed(options.dsos, key.first) &&
+    if (!options.dsos.empty() && !listed(options.dsos, key.dso) &&
         !listed(options.dsos, e.dso_path))
       return false;
-    return options.symbols.empty() || (e.resolved && listed(options.symbols, key.second));
+    return options.symbols.empty() || (e.resolved && listed(options.symbols, key.symbol));
+  };
+  // A row's key columns (its values are the caller's).
+  auto make_row = [](const RowKey& key, const SelfEntry& e) {
+    DiffRow row;
+    row.dso = key.dso;
+    row.symbol = row_symbol(key, e);
+    row.unresolved = key.unresolved;
+    row.kind = e.kind;
+    return row;
   };
   for (std::size_t e = 0; e < old_profile.events.size(); ++e) {
     const auto other = event_index(new_profile, old_profile.events[e].name);
@@ -185,11 +295,7 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
     };
     for (const auto& [key, entry] : olds) {
       if (!shown(key, entry)) continue;
-      DiffRow row;
-      row.dso = key.first;
-      row.symbol = row_symbol(key.second, entry);
-      row.unresolved = key.second == kUnresolvedKey;
-      row.kind = entry.kind;
+      DiffRow row = make_row(key, entry);
       row.old_period = entry.period;
       row.baseline = pct(entry.period, section.old_total);
       auto it = news.find(key);
@@ -216,11 +322,7 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
     for (const auto& [key, entry] : news) {
       if (options.baseline_only) break;
       if (olds.count(key) || !shown(key, entry)) continue;
-      DiffRow row;
-      row.dso = key.first;
-      row.symbol = row_symbol(key.second, entry);
-      row.unresolved = key.second == kUnresolvedKey;
-      row.kind = entry.kind;
+      DiffRow row = make_row(key, entry);
       row.new_period = entry.period;
       row.delta = pct(entry.period, section.new_total);
       section.rows.push_back(std::move(row));
@@ -368,82 +470,15 @@ Result<void> write_diff_table(const std::vector<DiffSection>& sections, std::ost
       text += '\n';
     }
   }
-  return detail::write_all(out, text);
+  return report::detail::write_all(out, text);
 }
 
-Result<void> write_diff_flamegraph_html(const profile::Profile& old_profile,
-                                        const profile::Profile& new_profile, std::ostream& out,
-                                        const ExportOptions& options) {
-  ExportOptions fold_options = options;
-  fold_options.annotate_kernel = false;
-  PERFX_TRY(folded_new, fold(new_profile, fold_options));
-  // The baseline's event: the one with the same name as NEW's folded event.
-  ExportOptions old_options = fold_options;
-  if (folded_new.event < new_profile.events.size()) {
-    const auto idx = event_index(old_profile, new_profile.events[folded_new.event].name);
-    if (!idx) {
-      return fail(Errc::kInvalidArgument, "the baseline has no '{}' samples to compare",
-                  new_profile.events[folded_new.event].name);
-    }
-    old_options.event = static_cast<std::int32_t>(*idx);
-  }
-  PERFX_TRY(folded_old, fold(old_profile, old_options));
-
-  // One name table for both; stacks keyed by their name sequence.
-  FoldedProfile merged;
-  std::unordered_map<std::string, std::uint32_t> name_index;
-  auto remap = [&](const FoldedProfile& f) {
-    std::vector<std::uint32_t> map(f.names.size());
-    for (std::size_t i = 0; i < f.names.size(); ++i) {
-      std::string key = f.names[i];
-      key.push_back('\0');
-      key.push_back(static_cast<char>('0' + static_cast<int>(f.kinds[i])));
-      auto [it, inserted] =
-          name_index.try_emplace(key, static_cast<std::uint32_t>(merged.names.size()));
-      if (inserted) {
-        merged.names.push_back(f.names[i]);
-        merged.kinds.push_back(f.kinds[i]);
-      }
-      map[i] = it->second;
-    }
-    return map;
-  };
-  const auto map_new = remap(folded_new);
-  const auto map_old = remap(folded_old);
-  std::map<std::vector<std::uint32_t>, std::pair<std::uint64_t, std::uint64_t>> stacks;
-  for (const auto& s : folded_old.stacks) {
-    std::vector<std::uint32_t> names;
-    for (auto n : s.names) names.push_back(map_old[n]);
-    stacks[names].first += s.samples;
-  }
-  for (const auto& s : folded_new.stacks) {
-    std::vector<std::uint32_t> names;
-    for (auto n : s.names) names.push_back(map_new[n]);
-    stacks[names].second += s.samples;
-  }
-
-  std::string title = options.title.empty() ? std::string("perfx diff") : options.title;
-  std::string data = "{\"title\":";
-  detail::append_json_string(data, title);
-  data += ",\"subtitle\":";
-  detail::append_json_string(
-      data, fmt::format("widths: new profile ({} samples); colours: change of share vs. the "
-                        "baseline ({} samples); red = grew, blue = shrank",
-                        folded_new.total_samples, folded_old.total_samples));
-  data += ",\"unit\":\"samples\",\"diff\":true,\"icicle\":";
-  data += options.inverted ? "true," : "false,";
-  append_folded_names_json(data, merged);
-  data += ",\"stacks\":[";
-  bool first = true;
-  for (const auto& [names, counts] : stacks) {
-    if (!first) data.push_back(',');
-    first = false;
-    fmt::format_to(std::back_inserter(data), "[{},{}", counts.first, counts.second);
-    for (auto n : names) fmt::format_to(std::back_inserter(data), ",{}", n);
-    data.push_back(']');
-  }
-  data += "]}";
-  return write_flamegraph_page(title, data, out);
+Result<void> write_diff_flamegraph(const Profile& old_profile, const Profile& new_profile,
+                                   std::ostream& out, const DiffGraphOptions& options) {
+  report::ExportOptions export_options;
+  export_options.title = options.title;
+  export_options.inverted = options.inverted;
+  return report::write_diff_flamegraph_html(old_profile, new_profile, out, export_options);
 }
 
-}  // namespace perfx::report
+}  // namespace perfx

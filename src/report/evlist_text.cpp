@@ -3,37 +3,36 @@
 #include <fmt/format.h>
 #include <linux/perf_event.h>
 
-#include "report/trace_formats.hpp"
+#include "profile/trace_formats.hpp"
 
 namespace perfx::report {
 
-std::string evlist_text(const record::AttrTable& attrs, const record::Features& features,
-                        const EvlistOptions& options) {
+std::string evlist_text(const std::vector<EvlistEvent>& entries,
+                        const std::vector<EvlistGroup>& groups, const EvlistOptions& options) {
   std::string out;
-  const auto& entries = attrs.entries();
   // -g: each group (HEADER_GROUP_DESC) on its leader's line; events outside one alone.
-  std::vector<const record::GroupDesc*> group_at(entries.size(), nullptr);
+  std::vector<const EvlistGroup*> group_at(entries.size(), nullptr);
   std::vector<bool> member(entries.size(), false);
   if (options.group) {
-    for (const auto& g : features.group_desc) {
-      if (g.leader_idx >= entries.size()) continue;
-      group_at[g.leader_idx] = &g;
-      for (std::uint32_t m = 1; m < g.nr_members && g.leader_idx + m < entries.size(); ++m)
-        member[g.leader_idx + m] = true;
+    for (const auto& g : groups) {
+      if (g.leader >= entries.size()) continue;
+      group_at[g.leader] = &g;
+      for (std::uint32_t m = 1; m < g.members && g.leader + m < entries.size(); ++m)
+        member[g.leader + m] = true;
     }
   }
   bool tracepoints = false;
-  TraceFormats formats;
+  profile::TraceFormats formats;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto& e = entries[i];
     tracepoints |= e.attr.type == PERF_TYPE_TRACEPOINT;
     if (options.group) {
       if (member[i]) continue;
-      const record::GroupDesc* g = group_at[i];
-      if (g != nullptr && g->nr_members > 1) {
+      const EvlistGroup* g = group_at[i];
+      if (g != nullptr && g->members > 1) {
         // perf names anonymous groups by their members only.
         out += g->name == "{anon_group}" ? "{" : g->name + "{";
-        for (std::uint32_t m = 0; m < g->nr_members && i + m < entries.size(); ++m)
+        for (std::uint32_t m = 0; m < g->members && i + m < entries.size(); ++m)
           out += (m ? "," : "") + entries[i + m].name;
         out += "}\n";
       } else {
@@ -50,7 +49,7 @@ std::string evlist_text(const record::AttrTable& attrs, const record::Features& 
       first = false;
     };
     if (options.verbose) {
-      std::string fields = record::attr_fields(e.attr, ": ");
+      std::string fields = e.attr_fields;
       if (!fields.empty()) {
         fields[0] = ':';  // attr_fields() puts ", " before each
         out += fields;

@@ -5,25 +5,35 @@
 /// -F the sampling frequency or period; -g the groups as "{leader,member,...}";
 /// --trace-fields the tracepoints' field names.
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
-#include "record/features.hpp"
-#include "record/sample_layout.hpp"
+#include "perfx/perf_text.hpp"
+#include "perfx/raw.hpp"
 
 namespace perfx::report {
 
-struct EvlistOptions {
-  bool verbose = false;  ///< -v
-  bool freq = false;     ///< -F
-  bool group = false;    ///< -g
-  /// --trace-fields: each tracepoint's field names, from the format files under
-  /// `tracefs` (as perf reads the live formats); "(not a tracepoint)" for other events.
-  bool trace_fields = false;
-  std::string tracefs = "/sys/kernel/tracing";
+/// What evlist_text() shows of each event and how: public (perfx/perf_text.hpp).
+using EvlistOptions = perfx::EvlistOptions;
+
+/// One event of the recording, as evlist shows it.
+struct EvlistEvent {
+  std::string name;
+  raw::EventAttr attr{};
+  /// perf's attr dump (", name: value" per field set), for -v.
+  std::string attr_fields;
 };
 
-[[nodiscard]] std::string evlist_text(const record::AttrTable& attrs,
-                                      const record::Features& features,
+/// One event group (HEADER_GROUP_DESC).
+struct EvlistGroup {
+  std::string name;  ///< "{anon_group}" for a group without a name (as perf writes it)
+  std::uint32_t leader = 0;
+  std::uint32_t members = 0;
+};
+
+[[nodiscard]] std::string evlist_text(const std::vector<EvlistEvent>& events,
+                                      const std::vector<EvlistGroup>& groups,
                                       const EvlistOptions& options);
 
 }  // namespace perfx::report

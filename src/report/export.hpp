@@ -12,31 +12,13 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "perfx/exporters.hpp"
 #include "profile/profile.hpp"
 
 namespace perfx::report {
 
-/// Knobs shared by the exporters; every field has a sensible default.
-struct ExportOptions {
-  /// Title shown by the HTML/SVG flame graphs and stored as the profile name in
-  /// speedscope/Firefox; empty = derived from Profile::command_line.
-  std::string title;
-  /// Only samples of this event index (into Profile::events) are exported; -1 = the
-  /// first event that has samples (flame graphs, folded) or all events (pprof, json,
-  /// speedscope, firefox keep events apart by their own means).
-  std::int32_t event = -1;
-  /// folded/html/svg: put the thread's comm as the first (root) frame, as
-  /// stackcollapse-perf.pl and inferno do.
-  bool include_comm = true;
-  /// folded: suffix kernel frames with "_[k]" (stackcollapse-perf.pl --all style).
-  bool annotate_kernel = true;
-  /// Keep inline frames (Frame::inlined); false folds them into their caller.
-  bool inline_frames = true;
-  /// svg: image width in pixels.
-  std::uint32_t width = 1200;
-  /// html/svg: start as an icicle (callers at the top) instead of a flame graph.
-  bool inverted = false;
-};
+/// Knobs shared by the exporters: public (perfx/exporters.hpp).
+using ExportOptions = perfx::ExportOptions;
 
 /// The format names export_profile() accepts, in documentation order:
 /// folded, html, svg, pprof, speedscope, firefox, json.

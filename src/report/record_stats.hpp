@@ -18,13 +18,15 @@
 #include <string>
 
 #include "perfx/error.hpp"
+#include "profile/record_counts.hpp"
 
 namespace perfx::report {
 
-/// Writes the statistics of the recording at `path` ("-" = stdin). `skip_empty` (perf's
-/// default): types and events with nothing to count are left out. A damaged file gives
-/// the statistics of what was read and the reader's error.
-[[nodiscard]] Result<void> write_record_stats(std::ostream& out, const std::string& path,
+/// Writes the statistics of `counts`. `skip_empty` (perf's default): types and events
+/// with nothing to count are left out. A damaged file: the statistics of what was read,
+/// then kMalformedData naming the damage.
+[[nodiscard]] Result<void> write_record_stats(std::ostream& out,
+                                              const profile::RecordCounts& counts,
                                               bool skip_empty = true);
 
 }  // namespace perfx::report

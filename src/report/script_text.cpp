@@ -13,13 +13,9 @@
 
 #include "core/build_id_note.hpp"
 #include "core/error_format.hpp"
-#include "profile/replay.hpp"
-#include "record/perf_data_reader.hpp"
-#include "record/regs.hpp"
+#include "profile/sample_replay.hpp"
+#include "profile/trace_formats.hpp"
 #include "report/script_writer.hpp"
-#include "report/trace_formats.hpp"
-#include "symbol/dso.hpp"
-#include "symbol/machine.hpp"
 
 namespace perfx::report {
 namespace {
@@ -123,8 +119,8 @@ namespace {
 // at it while a worker formats them.
 class LocationTexts {
  public:
-  LocationTexts(profile::LocationTable& table, std::uint32_t fields, bool full_source_path)
-      : table_(table), fields_(fields), full_source_path_(full_source_path) {}
+  LocationTexts(profile::SampleReplay& replay, std::uint32_t fields, bool full_source_path)
+      : replay_(replay), fields_(fields), full_source_path_(full_source_path) {}
   [[nodiscard]] std::uint32_t fields() const noexcept { return fields_; }
 
   /// Location `id` as a line of a callchain block; `scopes`: one line per inline scope
@@ -153,14 +149,15 @@ class LocationTexts {
 
   Text& text(std::uint32_t id) {
     if (id < by_id_.size() && by_id_[id] != nullptr) return *by_id_[id];
-    if (by_id_.size() <= id) by_id_.resize(table_.size(), nullptr);
+    if (by_id_.size() <= id) by_id_.resize(replay_.locations(), nullptr);
     Text& t = texts_.emplace_back();
-    t.tail = make_tail(id);
-    if (const auto& loc = table_.location(id); loc.dso != nullptr) {
+    const profile::LocationView loc = replay_.location(id, (fields_ & kSrcline) != 0);
+    t.tail = make_tail(loc);
+    if (loc.in_dso) {
       t.in_dso = true;
       TextBuffer b;
       b.push_back('\t');
-      b.hex_right(loc.map_addr, 16);
+      b.hex_right(loc.map_address, 16);
       b.append(t.tail);
       b.push_back('\n');
       t.line = b.view();
@@ -169,31 +166,28 @@ class LocationTexts {
     return t;
   }
 
-  std::string make_tail(std::uint32_t id) {
+  std::string make_tail(const profile::LocationView& loc) {
     const std::uint32_t f = fields_;
     fmt::memory_buffer t;
     auto ti = fmt::appender(t);
-    const auto& loc = table_.location(id);
-    const auto& res = table_.resolve(id, (f & kSrcline) != 0, false);
     if (f & kSym) {
-      if (res.sym != nullptr) {
-        fmt::format_to(ti, " {}", res.sym->name);
-        if (f & kSymoff) fmt::format_to(ti, "+{:#x}", res.sym_addr - res.sym->start);
+      if (loc.has_symbol) {
+        fmt::format_to(ti, " {}", loc.symbol);
+        if (f & kSymoff) fmt::format_to(ti, "+{:#x}", loc.symbol_offset);
       } else {
         fmt::format_to(ti, " [unknown]");
       }
     }
-    if (f & kDso)
-      fmt::format_to(ti, " ({})", loc.dso != nullptr ? loc.dso->long_name() : "[unknown]");
+    if (f & kDso) fmt::format_to(ti, " ({})", loc.in_dso ? loc.dso_long : "[unknown]");
     if (f & kSrcline) {
-      if (!res.srcfile.empty()) {
-        const auto slash = full_source_path_ ? std::string::npos : res.srcfile.rfind('/');
-        fmt::format_to(ti, "\n  {}:{}",
-                       slash == std::string::npos ? res.srcfile : res.srcfile.substr(slash + 1),
-                       res.line);
-      } else if (loc.dso != nullptr) {
-        fmt::format_to(ti, "\n  {}[{:x}]", loc.dso->short_name(),
-                       loc.dso->to_symbol_address(loc.map_addr));
+      if (!loc.srcfile.empty()) {
+        const auto slash = full_source_path_ ? std::string_view::npos : loc.srcfile.rfind('/');
+        fmt::format_to(
+            ti, "\n  {}:{}",
+            slash == std::string_view::npos ? loc.srcfile : loc.srcfile.substr(slash + 1),
+            loc.line);
+      } else if (loc.in_dso) {
+        fmt::format_to(ti, "\n  {}[{:x}]", loc.dso_short, loc.symbol_address);
       }
     }
     return fmt::to_string(t);
@@ -207,32 +201,31 @@ class LocationTexts {
   const std::string& with_scopes(std::uint32_t id, Text& t) {
     if (t.scoped_made) return t.scoped;
     t.scoped_made = true;
-    const auto& loc = table_.location(id);
-    const auto& res = table_.resolve(id, (fields_ & kSrcline) != 0, false);
-    const auto scopes = res.sym != nullptr ? loc.dso->inline_chain(res.sym_addr)
-                                           : std::vector<symbol::InlineFrame>{};
+    const bool srcline = (fields_ & kSrcline) != 0;
+    const auto scopes = replay_.inline_scopes(id, srcline);
     if (scopes.empty()) {
       t.scoped = t.line;
       return t.scoped;
     }
+    const profile::LocationView loc = replay_.location(id, srcline);
     TextBuffer b;
-    for (const auto& scope : scopes) {
-      if (scope.function == res.sym->name) {
+    for (const auto& function : scopes) {
+      if (function == loc.symbol) {
         b.append(t.line);
         continue;
       }
       b.push_back('\t');
-      b.hex_right(loc.map_addr, 16);
+      b.hex_right(loc.map_address, 16);
       b.push_back(' ');
-      b.append(scope.function);
-      if (fields_ & kSymoff) b.append(fmt::format("+{:#x}", res.sym_addr - res.sym->start));
+      b.append(function);
+      if (fields_ & kSymoff) b.append(fmt::format("+{:#x}", loc.symbol_offset));
       b.append(" (inlined)\n");
     }
     t.scoped = b.view();
     return t.scoped;
   }
 
-  profile::LocationTable& table_;
+  profile::SampleReplay& replay_;
   const std::uint32_t fields_;
   const bool full_source_path_;
   std::vector<Text*> by_id_;
@@ -243,22 +236,22 @@ class LocationTexts {
 // on exec while rows naming the old one are still in flight).
 class CommNames {
  public:
-  const std::string* of(const symbol::ThreadState* t) {
+  const std::string* of(const profile::ReplayThread* t) {
     if (t == nullptr) return &unknown_;
     // Runs of samples come from one thread: skip the hash lookup for those.
-    if (t == last_thread_ && *last_ == t->comm) return last_;
-    const std::string*& slot = by_thread_[t];
-    if (slot == nullptr || *slot != t->comm) slot = &*names_.insert(t->comm).first;
-    last_thread_ = t;
+    if (t->identity == last_thread_ && *last_ == t->comm) return last_;
+    const std::string*& slot = by_thread_[t->identity];
+    if (slot == nullptr || *slot != t->comm) slot = &*names_.emplace(t->comm).first;
+    last_thread_ = t->identity;
     last_ = slot;
     return slot;
   }
 
  private:
   const std::string unknown_ = ":-1";
-  const symbol::ThreadState* last_thread_ = nullptr;
+  const void* last_thread_ = nullptr;
   const std::string* last_ = nullptr;
-  std::unordered_map<const symbol::ThreadState*, const std::string*> by_thread_;
+  std::unordered_map<const void*, const std::string*> by_thread_;
   std::unordered_set<std::string> names_;
 };
 
@@ -349,22 +342,21 @@ class SampleFilter {
     return !o_.cpus.empty() && cpu != 0xffffffffu && !listed(o_.cpus, cpu);
   }
   /// Everything but the DSO and symbol.
-  [[nodiscard]] bool keeps(const symbol::ThreadState* t, const record::Sample& s) const {
+  [[nodiscard]] bool keeps(const profile::ReplayThread* t, const record::Sample& s) const {
     if (time_.skip(s.time) || skips_cpu(s.cpu)) return false;
     if (o_.thread_filter.empty()) return true;
     return t != nullptr && o_.thread_filter.keeps(t->comm, t->pid, t->tid);
   }
   [[nodiscard]] bool by_location() const { return !o_.dsos.empty() || !o_.symbols.empty(); }
   /// The DSO and symbol tests of the sample's ip, resolved (`ip`: its runtime address).
-  [[nodiscard]] bool keeps_location(const profile::Location& loc, const profile::Resolved& res,
-                                    std::uint64_t ip) const {
-    if (!o_.dsos.empty() && (loc.dso == nullptr || !(listed(o_.dsos, loc.dso->short_name()) ||
-                                                     listed(o_.dsos, loc.dso->long_name()))))
+  [[nodiscard]] bool keeps_location(const profile::LocationView& loc, std::uint64_t ip) const {
+    if (!o_.dsos.empty() && (!loc.in_dso || !(listed(o_.dsos, std::string(loc.dso_short)) ||
+                                              listed(o_.dsos, std::string(loc.dso_long)))))
       return false;
     if (o_.symbols.empty()) return true;
-    if (res.sym == nullptr) return false;
-    return listed(o_.symbols, std::string(res.sym->name)) ||
-           listed(o_.symbols, fmt::format("{:#x}", ip - (res.sym_addr - res.sym->start)));
+    if (!loc.has_symbol) return false;
+    return listed(o_.symbols, std::string(loc.symbol)) ||
+           listed(o_.symbols, fmt::format("{:#x}", ip - loc.symbol_offset));
   }
 
  private:
@@ -411,37 +403,29 @@ unsigned format_workers(unsigned threads) {
 
 }  // namespace
 
-Result<void> write_script(std::ostream& out, const std::string& path, const ScriptOptions& options,
-                          std::vector<std::string>* warnings) {
+Result<void> write_script(std::ostream& out, profile::SampleReplay& replay,
+                          const ScriptOptions& options, std::vector<std::string>* warnings) {
   PERFX_TRY(specs, parse_script_fields(options.fields));
-  PERFX_TRY(reader, record::PerfDataReader::open(path));
-  symbol::SearchPaths paths;
-  paths.buildid_dir = options.buildid_dir;
-  paths.demangle_params = options.demangle_params;
-  paths.demangle = options.demangle;
-  symbol::Machine machine(paths);
-  profile::LocationTable table;
   profile::TimeFilter time_filter;
   if (!options.time.empty()) {
-    PERFX_TRY(tf,
-              profile::recording_time_filter(
-                  reader, options.time, options.time_base == ScriptOptions::TimeBase::kRelative));
+    PERFX_TRY(tf, replay.time_filter(options.time,
+                                     options.time_base == ScriptOptions::TimeBase::kRelative));
     time_filter = std::move(tf);
   }
-  PERFX_CHECK(profile::check_cpu_list(reader, options.cpus));
+  PERFX_CHECK(replay.check_cpus(options.cpus));
   SampleFilter filter(options, std::move(time_filter));
   TimeShift shift_time(options.time_base);
 
   std::deque<AttrInfo> attrs;                         // deque: rows point at the names
   std::vector<std::unique_ptr<LocationTexts>> texts;  // one per distinct field set
-  TraceFormats formats;
+  profile::TraceFormats formats;
   Result<void> field_error{};
 
   auto texts_for = [&](std::uint32_t fields) {
     for (const auto& t : texts)
       if (t->fields() == fields) return t.get();
     return texts
-        .emplace_back(std::make_unique<LocationTexts>(table, fields, options.full_source_path))
+        .emplace_back(std::make_unique<LocationTexts>(replay, fields, options.full_source_path))
         .get();
   };
   // perf script's layout choices over the whole event list: event names right-aligned to
@@ -450,21 +434,21 @@ Result<void> write_script(std::ostream& out, const std::string& path, const Scri
   // perf knows no events yet when it decides).
   std::size_t name_width = 0;
   bool tracepoint_chains = false;
-  for (std::size_t i = 0; i < reader.attrs().size(); ++i) {
-    name_width = std::max(name_width, reader.event_name(i).size());
-    const auto& attr = reader.attrs()[i].attr;
+  for (std::size_t i = 0; i < replay.events(); ++i) {
+    name_width = std::max(name_width, replay.event_name(i).size());
+    const auto& attr = replay.attr(i);
     if (attr.type == PERF_TYPE_TRACEPOINT && (attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
-        !reader.is_pipe() && !options.hide_call_graph)
+        !replay.is_pipe() && !options.hide_call_graph)
       tracepoint_chains = true;
   }
   auto attr_info = [&](int index) -> AttrInfo& {
     const std::size_t i = index < 0 ? 0 : static_cast<std::size_t>(index);
     if (attrs.size() <= i) attrs.resize(i + 1);
     AttrInfo& a = attrs[i];
-    if (a.checked || i >= reader.attrs().size()) return a;
+    if (a.checked || i >= replay.events()) return a;
     a.checked = true;
-    const auto& attr = reader.attrs()[i].attr;
-    a.name = reader.event_name(i);
+    const auto& attr = replay.attr(i);
+    a.name = replay.event_name(i);
     a.column = fmt::format("{:>{}}", a.name, name_width);
     a.tracepoint = attr.type == PERF_TYPE_TRACEPOINT;
     a.callchain = (attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0 && !options.hide_call_graph;
@@ -527,7 +511,7 @@ Result<void> write_script(std::ostream& out, const std::string& path, const Scri
   std::size_t first_unwound = 0;
 
   // The row's body: the sample's frames, its tracepoint fields, or nothing.
-  auto add_sample_body = [&](ScriptRow& row, const profile::ReplayItem& item, AttrInfo& a,
+  auto add_sample_body = [&](ScriptRow& row, const profile::ReplayedRecord& item, AttrInfo& a,
                              const record::Sample& s) {
     ScriptBatch& batch = pipeline.batch();
     const std::uint32_t f = row.head.fields;
@@ -540,8 +524,7 @@ Result<void> write_script(std::ostream& out, const std::string& path, const Scri
       }
       const bool chain = row.head.comm_unpadded;
       // A corrupt callchain is discarded whole: perf prints no frame for it.
-      if (profile::sample_locations(machine, *item.thread, s, item.record.header.misc, chain, table,
-                                    locs, &ips, &first_unwound) &&
+      if (replay.sample_locations(item, s, chain, locs, &ips, &first_unwound) &&
           first_unwound == locs.size()) {
         locs.clear();
         ips.clear();
@@ -575,9 +558,9 @@ Result<void> write_script(std::ostream& out, const std::string& path, const Scri
   };
 
   std::uint64_t progress_tick = 0;
-  auto on_item = [&](const profile::ReplayItem& item) -> bool {
+  auto on_item = [&](const profile::ReplayedRecord& item) -> bool {
     if (options.progress != nullptr && (++progress_tick & 0x3fff) == 0)
-      options.progress(item.raw.offset, reader.file_size());
+      options.progress(item.offset, replay.file_size());
     const auto& r = item.record;
     const auto* s = r.get<record::Sample>();
     if (s == nullptr ? !shows_side_band(r, options) || filter.skips_cpu(r.sample_id.cpu)
@@ -587,10 +570,9 @@ Result<void> write_script(std::ostream& out, const std::string& path, const Scri
     if (!field_error) return false;
     if (s != nullptr && filter.by_location()) {
       if (item.thread == nullptr) return true;
-      profile::sample_locations(machine, *item.thread, *s, r.header.misc, false, table, locs, &ips);
+      replay.sample_locations(item, *s, false, locs, &ips);
       if (locs.empty() ||
-          !filter.keeps_location(table.location(locs[0]),
-                                 table.resolve(locs[0], (a.fields & kSrcline) != 0, false), ips[0]))
+          !filter.keeps_location(replay.location(locs[0], (a.fields & kSrcline) != 0), ips[0]))
         return true;
     }
     ScriptRow row;
@@ -606,16 +588,16 @@ Result<void> write_script(std::ostream& out, const std::string& path, const Scri
       head.time = (head.fields & kTime) ? shift_time(s->time) : s->time;
       // perf_evsel__parse_sample(): without PERIOD in the samples, the attr's period.
       head.period = s->has(PERF_SAMPLE_PERIOD) || r.attr_index < 0 ||
-                            static_cast<std::size_t>(r.attr_index) >= reader.attrs().size()
+                            static_cast<std::size_t>(r.attr_index) >= replay.events()
                         ? s->period
-                        : reader.attrs()[static_cast<std::size_t>(r.attr_index)].attr.sample_period;
+                        : replay.attr(static_cast<std::size_t>(r.attr_index)).sample_period;
       head.addr = s->addr;
       add_sample_body(row, item, a, *s);
       if (head.fields & (kIregs | kUregs)) {  // perf: iregs, then uregs, ending the row
         TextBuffer& text = pipeline.batch().text;
         row.tail_begin = static_cast<std::uint32_t>(text.size());
-        if (head.fields & kIregs) text.append(record::format_regs(s->regs_intr));
-        if (head.fields & kUregs) text.append(record::format_regs(s->regs_user));
+        if (head.fields & kIregs) text.append(profile::format_sample_regs(s->regs_intr));
+        if (head.fields & kUregs) text.append(profile::format_sample_regs(s->regs_user));
         row.tail_end = static_cast<std::uint32_t>(text.size());
       }
     } else {
@@ -635,15 +617,15 @@ Result<void> write_script(std::ostream& out, const std::string& path, const Scri
     pipeline.batch().rows.push_back(row);
     return pipeline.submit_if_full();
   };
-  auto ok = profile::replay(reader, machine, on_item);
-  if (options.progress != nullptr) options.progress(reader.file_size(), reader.file_size());
+  auto ok = replay.run(on_item);
+  if (options.progress != nullptr) options.progress(replay.file_size(), replay.file_size());
   const bool written = pipeline.finish();
   if (!field_error) return field_error;
   if (!written || !out) return fail(Errc::kIo, "writing the script output failed");
-  if (warnings != nullptr) *warnings = profile::describe_skipped(reader);
+  if (warnings != nullptr) *warnings = replay.skipped();
   // Damage: everything before it was printed; the error says where it stopped and what
   // was skipped (docs/reliability.md).
-  if (auto damage = profile::describe_damage(reader, ok); !damage.empty()) {
+  if (auto damage = replay.damage(ok); !damage.empty()) {
     return fail(ok ? Errc::kMalformedData : ok.error().code(), "{}", damage);
   }
   return {};

@@ -15,13 +15,13 @@
 #include <string>
 
 #include "perfx/error.hpp"
+#include "profile/task_list.hpp"
 
 namespace perfx::report {
 
-/// Replays the recording at `path` ("-" = stdin) and writes the thread tree. A damaged
-/// file gives the tree of what was read, then the error naming the damage.
-/// Errors: the reader's, and kMalformedData when a thread's parent is not a thread of the
-/// recording (perf: "failed to process tasks").
-[[nodiscard]] Result<void> write_task_tree(std::ostream& out, const std::string& path, bool mmaps);
+/// Writes the thread tree (profile::build_task_tree()). A damaged file: the tree of what
+/// was read, then the error naming the damage.
+[[nodiscard]] Result<void> write_task_tree(std::ostream& out, const profile::TaskTree& tree,
+                                           bool mmaps);
 
 }  // namespace perfx::report

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
 #include <sstream>
 
 #include "report/report_table.hpp"
@@ -93,20 +92,14 @@ std::string top_chain_screen_text(const TopScreen& s, const profile::Profile& pr
   ro.quiet = true;
   ro.percent_limit = s.percent_limit;
   ro.max_entries = s.max_rows;
+  // perf cuts the entry lines to the window (hists__fprintf()'s max_cols), not the
+  // callchain lines under them.
+  ro.max_cols = s.width > 1 ? s.width - 1 : 1;
   std::ostringstream text;
   std::string out = header_text(s);
   if (profile.samples.empty() || !write_report(text, profile, ro)) return out;
-  // perf cuts the entry lines to the window (hists__fprintf()'s max_cols), not the
-  // callchain lines under them; the report's trailing blank lines are not shown.
-  const std::size_t win = s.width > 1 ? s.width - 1 : 1;
-  static const std::regex kEntry(R"(^ *[0-9]+\.[0-9]+%)");
-  std::istringstream lines(text.str());
-  std::string body;
-  for (std::string line; std::getline(lines, line);) {
-    if (line.size() >= win && std::regex_search(line, kEntry)) line.resize(win - 1);
-    body += line;
-    body += '\n';
-  }
+  // The report's trailing blank lines are not shown.
+  std::string body = text.str();
   while (body.size() >= 2 && body.ends_with("\n\n")) body.pop_back();
   return out + body;
 }

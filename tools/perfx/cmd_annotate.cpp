@@ -17,10 +17,9 @@
 #include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "perf_options.hpp"
-#include "profile/load.hpp"
+#include "perfx/perf_text.hpp"
+#include "perfx/recording.hpp"
 #include "progress.hpp"
-#include "record/ownership_check.hpp"
-#include "report/annotate.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -37,7 +36,7 @@ int run_annotate(int argc, char** argv) {
   std::string output;
   std::vector<std::string> positional;
   std::string symbol, dsos, cpus, percent_type = "local-period", style;
-  report::AnnotateOptions o;
+  AnnotateOptions o;
   bool force = false, stdio = false, stdio2 = false, tui = false, quiet = false;
   bool skip_missing = false, no_source = false, source = false;
   int verbose = 0;
@@ -83,35 +82,35 @@ int run_annotate(int argc, char** argv) {
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
   (void)stdio, (void)stdio2, (void)tui, (void)verbose, (void)source;
   if (!symfs.empty()) return error_exit("--symfs is not supported");
-  if (auto owner = record::check_input_owner(input, force); !owner)
-    return error_exit(owner.error().message());
-  auto pt = report::parse_percent_type(percent_type);
+  auto rec = Recording::open(input, {force});
+  if (!rec) return error_exit(rec.error().message());
+  auto pt = parse_percent_type(percent_type);
   if (!pt) return error_exit(pt.error().message());
   o.percent_type = *pt;
   if (style == "intel")
-    o.syntax = symbol::AsmSyntax::kIntel;
+    o.syntax = AsmSyntax::kIntel;
   else if (!style.empty() && style != "att")
     return error_exit(fmt::format("bad -M '{}': expected att or intel", style));
   o.source = !no_source;
   o.symbols = positional;
   if (!symbol.empty()) o.symbols.push_back(symbol);
   o.dsos = split_list(dsos);
-  o.paths.demangle = !no_demangle;
+  o.demangle = !no_demangle;
 
-  profile::LoadOptions lo;
+  ProfileOptions lo;
   lo.callchains = false;  // the sampled instruction is all annotate looks at
   lo.aggregate = true;
   lo.demangle = !no_demangle;
   if (!parse_cpu_list(cpus, lo.cpus)) return error_exit(fmt::format("bad --cpu '{}'", cpus));
   lo.progress = terminal_progress("Loading samples");
-  auto prof = profile::load_profile(input, lo);
+  auto prof = rec->load_profile(lo);
   if (!prof) return error_exit(prof.error().message());
   if (!quiet)
     for (const auto& w : prof->warnings) fmt::print(stderr, "perfx annotate: warning: {}\n", w);
 
   auto file = OutputFile::open(output);
   if (!file) return error_exit(file.error().message());
-  auto summary = report::write_annotations(*prof, file->stream(), o);
+  auto summary = write_annotations(*prof, file->stream(), o);
   if (auto closed = file->finish(); !closed) return error_exit(closed.error().message());
   if (!summary) return error_exit(summary.error().message());
   if (!quiet && !skip_missing)

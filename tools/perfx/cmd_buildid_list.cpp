@@ -7,18 +7,14 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
-#include <set>
+#include <iostream>
 #include <string>
 
 #include "command.hpp"
-#include "core/error_format.hpp"
 #include "option_prefix.hpp"
 #include "perf_options.hpp"
-#include "profile/load.hpp"
-#include "record/ownership_check.hpp"
-#include "record/perf_data_reader.hpp"
-#include "report/buildid_list.hpp"
-#include "symbol/dso.hpp"
+#include "perfx/perf_text.hpp"
+#include "perfx/recording.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -47,39 +43,16 @@ int run_buildid_list(int argc, char** argv) {
   };
   if (kernel_maps) return fail("-m/--kernel-maps is not supported");
   if (kernel) {
-    const std::string id = symbol::running_kernel_build_id(symbol::SearchPaths{}.kernel_notes);
+    const std::string id = running_kernel_build_id();
     if (id.empty()) return fail("the running kernel's build-id is unknown (no /sys/kernel/notes)");
     fmt::print("{}\n", id);
     return 0;
   }
-  if (auto owner = record::check_input_owner(input, force); !owner)
-    return fail(owner.error().message());
-  auto reader = record::PerfDataReader::open(input);
-  if (!reader) return fail(reader.error().message());
-  if (reader->is_pipe()) {
-    // A stream can be read once: its build-ids (HEADER_FEATURE / HEADER_BUILD_ID records)
-    // and, as perf does in pipe mode, those of the DSOs its samples hit.
-    profile::LoadOptions lo;
-    lo.callchains = false;
-    lo.aggregate = true;
-    auto prof = profile::load_profile_from(*reader, lo);
-    if (!prof) return fail(prof.error().message());
-    fmt::print("{}", report::buildid_list_text(reader->features(), *prof, with_hits));
-    if (!prof->damage.empty()) return fail(prof->damage);
-    return 0;
-  }
-  if (!with_hits) {
-    fmt::print("{}", report::buildid_list_text(reader->features(), nullptr));
-    return 0;
-  }
-  // -H: the DSOs the samples' instruction pointers fell in (perf marks those only).
-  profile::LoadOptions lo;
-  lo.callchains = false;
-  lo.aggregate = true;
-  auto prof = profile::load_profile(input, lo);
-  if (!prof) return fail(prof.error().message());
-  const std::set<std::string> hit = report::sampled_dsos(*prof);
-  fmt::print("{}", report::buildid_list_text(reader->features(), &hit));
+  auto rec = Recording::open(input, {force});
+  if (!rec) return fail(rec.error().message());
+  auto ok = write_buildid_list(*rec, std::cout, with_hits);
+  std::cout.flush();
+  if (!ok) return fail(ok.error().message());
   return 0;
 }
 

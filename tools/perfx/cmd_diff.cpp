@@ -17,10 +17,9 @@
 #include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "perf_options.hpp"
-#include "profile/load.hpp"
+#include "perfx/recording.hpp"
+#include "perfx/report.hpp"
 #include "progress.hpp"
-#include "record/ownership_check.hpp"
-#include "report/diff.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -43,7 +42,7 @@ int run_diff(int argc, char** argv) {
   app.add_option("--title", title, "title of the flame graph");
   app.add_flag("--icicle", icicle, "html: draw roots at the top");
   app.add_flag("-f,--force", force, "read perf.data files not owned by the current user or root");
-  report::DiffOptions dopts;
+  DiffOptions dopts;
   std::string comms, dsos, symbols, pids, tids, cpus, time_range;
   int verbose = 0;
   app.add_flag("-q,--quiet", dopts.quiet, "only the rows, no header lines");
@@ -72,12 +71,12 @@ int run_diff(int argc, char** argv) {
   if (files.size() == 1) files.insert(files.begin(), "perf.data.old");  // perf: NEW is the arg
   (void)verbose;
   if (!compute.empty()) {
-    if (auto ok = report::parse_diff_compute(compute, dopts); !ok) {
+    if (auto ok = parse_diff_compute(compute, dopts); !ok) {
       fmt::print(stderr, "perfx diff: {}\n", ok.error().message());
       return 1;
     }
   }
-  profile::LoadOptions lo;
+  ProfileOptions lo;
   dopts.thread_filter.comms = split_list(comms);
   dopts.dsos = split_list(dsos);
   dopts.symbols = split_list(symbols);
@@ -90,7 +89,7 @@ int run_diff(int argc, char** argv) {
 
   // perf's rule (as report and script): another user's perf.data could be crafted
   // against the reader; a damaged file is not silently compared.
-  std::optional<profile::Profile> profiles[2];
+  std::optional<Profile> profiles[2];
   // The reader's messages name the file already; others get it in front.
   auto say = [](const std::string& file, const std::string& msg) {
     if (msg.rfind(file, 0) == 0)
@@ -99,13 +98,14 @@ int run_diff(int argc, char** argv) {
       fmt::print(stderr, "perfx diff: {}: {}\n", file, msg);
   };
   for (std::size_t i = 0; i < 2; ++i) {
-    if (auto owner = record::check_input_owner(files[i], force); !owner) {
-      fmt::print(stderr, "perfx diff: {}\n", owner.error().message());
+    auto rec = Recording::open(files[i], {force});
+    if (!rec) {  // the owner check's and the reader's messages name the file
+      fmt::print(stderr, "perfx diff: {}\n", rec.error().message());
       return 1;
     }
     const std::string label = "Loading " + files[i];
     lo.progress = terminal_progress(label);
-    auto p = profile::load_profile(files[i], lo);
+    auto p = rec->load_profile(lo);
     if (!p) {
       say(files[i], p.error().message());
       return 1;
@@ -116,8 +116,8 @@ int run_diff(int argc, char** argv) {
     }
     profiles[i] = std::move(*p);
   }
-  const profile::Profile* old_profile = &*profiles[0];
-  const profile::Profile* new_profile = &*profiles[1];
+  const Profile* old_profile = &*profiles[0];
+  const Profile* new_profile = &*profiles[1];
 
   auto file = OutputFile::open(output);
   if (!file) {
@@ -127,16 +127,16 @@ int run_diff(int argc, char** argv) {
   std::ostream& out = file->stream();
   Result<void> r;
   if (format == "html") {
-    report::ExportOptions options;
+    DiffGraphOptions options;
     options.title = title.empty() ? fmt::format("perfx diff {} {}", files[0], files[1]) : title;
     options.inverted = icicle;
-    r = report::write_diff_flamegraph_html(*old_profile, *new_profile, out, options);
+    r = write_diff_flamegraph(*old_profile, *new_profile, out, options);
   } else {
-    auto sections = report::diff_profiles(*old_profile, *new_profile, dopts);
+    auto sections = diff_profiles(*old_profile, *new_profile, dopts);
     if (!sections) {
       r = tl::unexpected(sections.error());
     } else {
-      r = report::write_diff_table(*sections, out, dopts);
+      r = write_diff_table(*sections, out, dopts);
     }
   }
   // A failed write (disk full) is told with the file's name and errno first.

@@ -10,12 +10,10 @@
 #include <string>
 
 #include "command.hpp"
-#include "core/error_format.hpp"
 #include "option_prefix.hpp"
 #include "perf_options.hpp"
-#include "record/ownership_check.hpp"
-#include "record/perf_data_reader.hpp"
-#include "report/evlist_text.hpp"
+#include "perfx/perf_text.hpp"
+#include "perfx/recording.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -23,7 +21,7 @@ namespace {
 int run_evlist(int argc, char** argv) {
   CLI::App app{"List the events of a perf.data (like perf evlist)", "perfx evlist"};
   std::string input = "perf.data";
-  report::EvlistOptions o;
+  EvlistOptions o;
   bool force = false;
   app.add_option("-i,--input", input, "input file name (default perf.data)");
   app.add_flag("-v,--verbose", o.verbose, "show all event attr details");
@@ -41,14 +39,11 @@ int run_evlist(int argc, char** argv) {
     fmt::print(stderr, "perfx evlist: {}\n", msg);
     return 1;
   };
-  if (auto owner = record::check_input_owner(input, force); !owner)
-    return fail(owner.error().message());
-  auto reader = record::PerfDataReader::open(input);
-  if (!reader) return fail(reader.error().message());
-  // Pipe mode: the attrs and their names arrive inside the stream.
-  if (auto r = reader->read_to_end(); !r) return fail(r.error().message());
-  if (reader->attrs().size() == 0) return fail(fmt::format("{}: no events in it", input));
-  fmt::print("{}", report::evlist_text(reader->attrs(), reader->features(), o));
+  auto rec = Recording::open(input, {force});
+  if (!rec) return fail(rec.error().message());
+  auto text = evlist_text(*rec, o);
+  if (!text) return fail(text.error().message());
+  fmt::print("{}", *text);
   return 0;
 }
 

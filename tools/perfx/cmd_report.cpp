@@ -1,5 +1,5 @@
 // perfx report: read a perf.data (perf's or perfx's) and print perf report's text
-// layout, or an export format (--format, via report::export_profile).
+// layout, or an export format (--format, via perfx::export_profile).
 
 #include <fmt/core.h>
 // CLI11's inlined std::string code trips GCC 12's -Wnull-dereference at -O2 (a false
@@ -19,21 +19,16 @@
 #include <vector>
 
 #include "command.hpp"
-#include "core/error_format.hpp"
 #include "list_options.hpp"
 #include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "pager.hpp"
 #include "perf_options.hpp"
-#include "perfx/perf_data.hpp"
-#include "profile/load.hpp"
-#include "profile/time_filter.hpp"
+#include "perfx/exporters.hpp"
+#include "perfx/perf_text.hpp"
+#include "perfx/recording.hpp"
+#include "perfx/report.hpp"
 #include "progress.hpp"
-#include "record/ownership_check.hpp"
-#include "report/export.hpp"
-#include "report/record_stats.hpp"
-#include "report/report_table.hpp"
-#include "report/task_tree.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -43,7 +38,7 @@ Result<std::uint64_t> parse_time_quantum(const std::string& text) {
   char* end = nullptr;
   const unsigned long long n = std::strtoull(text.c_str(), &end, 0);
   if (end == text.c_str() || text[0] == '-')
-    return fail(Errc::kInvalidArgument, "Cannot parse time quantum `{}'", text);
+    return fail(Errc::kInvalidArgument, fmt::format("Cannot parse time quantum `{}'", text));
   if (n == 0) return fail(Errc::kInvalidArgument, "time quantum cannot be 0");
   std::string_view unit(end);
   while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
@@ -53,7 +48,7 @@ Result<std::uint64_t> parse_time_quantum(const std::string& text) {
                               : unit == "s"                ? 1000000000
                                                            : 0;
   if (scale == 0 || n > UINT64_MAX / scale)
-    return fail(Errc::kInvalidArgument, "Cannot parse time quantum `{}'", text);
+    return fail(Errc::kInvalidArgument, fmt::format("Cannot parse time quantum `{}'", text));
   return n * scale;
 }
 
@@ -63,7 +58,7 @@ int error_exit(const std::string& msg) {
 }
 
 // A damaged file: the report above shows what was read; this line says what stopped it.
-int damage_exit(const profile::Profile& prof) {
+int damage_exit(const Profile& prof) {
   if (prof.damage.empty()) return 0;
   std::uint64_t samples = 0;
   for (const auto& s : prof.samples) samples += s.count;
@@ -176,9 +171,9 @@ int run_report(int argc, char** argv) {
     return usage_exit(app, e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
-  // perf's rule: another user's perf.data could be crafted against the reader.
-  if (auto owner = record::check_input_owner(input, force); !owner)
-    return error_exit(owner.error().message());
+  // perf's owner rule (-f) and the header: the one door to the recording.
+  auto rec = Recording::open(input, {force});
+  if (!rec) return error_exit(rec.error().message());
   (void)stdio;
   (void)verbose;  // warnings are always printed; perf's -v extras are not mirrored
   if (threads)
@@ -188,14 +183,14 @@ int run_report(int argc, char** argv) {
     if (!format.empty() && format != "json") return error_exit("--json conflicts with --format");
     format = "json";
   }
-  if (!format.empty() && !report::is_export_format(format))
+  if (!format.empty() && !is_export_format(format))
     return error_exit(fmt::format("unknown --format '{}'", format));
 
   if (stats || tasks || mmaps) {
     auto file = OutputFile::open(output);
     if (!file) return error_exit(file.error().message());
-    auto ok = stats ? report::write_record_stats(file->stream(), input, skip_empty)
-                    : report::write_task_tree(file->stream(), input, mmaps);
+    auto ok = stats ? write_record_stats(*rec, file->stream(), skip_empty)
+                    : write_task_tree(*rec, file->stream(), mmaps);
     if (auto closed = file->finish(); !closed) return error_exit(closed.error().message());
     if (!ok) return error_exit(ok.error().message());
     return 0;
@@ -203,20 +198,20 @@ int run_report(int argc, char** argv) {
   if (header || header_only) {
     if (header_only || input != "-") {
       // For a pipe, this reads its attr and feature records first, as perf does.
-      auto text = perf_data_header_text(input);
+      auto text = rec->header_text();
       if (!text) return error_exit(text.error().message());
       std::cout << *text;
       if (header_only) return 0;
     }
   }
 
-  report::ReportOptions ro;
+  ReportOptions ro;
   ro.fields = split_list(fields);
-  if (auto ok = report::validate_fields(ro.fields); !ok) return error_exit(ok.error().message());
+  if (auto ok = validate_fields(ro.fields); !ok) return error_exit(ok.error().message());
   if (!sort.empty())
     ro.sort = split_list(sort);
   else if (!ro.fields.empty())
-    ro.sort = report::sort_keys_of_fields(ro.fields);  // perf: -F alone also sorts by them
+    ro.sort = sort_keys_of_fields(ro.fields);  // perf: -F alone also sorts by them
   ro.sort_keys_first = !sort.empty() && !ro.fields.empty();
   if (!parent_regex.empty()) {
     // perf: --parent sorts by the parent too (appended to the keys).
@@ -231,7 +226,7 @@ int run_report(int argc, char** argv) {
   }
   ro.exclude_other = exclude_other;
   ro.group = group;
-  if (auto ok = report::validate_sort_keys(ro.sort); !ok) return error_exit(ok.error().message());
+  if (auto ok = validate_sort_keys(ro.sort); !ok) return error_exit(ok.error().message());
   ro.quiet = quiet;
   ro.show_total_period = show_total_period;
   ro.field_separator = field_separator;
@@ -253,13 +248,13 @@ int run_report(int argc, char** argv) {
   ro.header_hint = !header;
   for (const auto& tok : split_list(call_graph)) {
     if (tok == "graph")
-      ro.graph = report::GraphMode::kGraph;
+      ro.graph = CallGraphMode::kGraph;
     else if (tok == "flat")
-      ro.graph = report::GraphMode::kFlat;
+      ro.graph = CallGraphMode::kFlat;
     else if (tok == "folded")
-      ro.graph = report::GraphMode::kFolded;
+      ro.graph = CallGraphMode::kFolded;
     else if (tok == "none")
-      ro.graph = report::GraphMode::kNone;
+      ro.graph = CallGraphMode::kNone;
     else if (tok == "caller")
       ro.caller_order = true;
     else if (tok == "callee")
@@ -280,7 +275,7 @@ int run_report(int argc, char** argv) {
   }
   if (inverted) ro.caller_order = true;  // perf's -G: alias for the inverted callchain
 
-  profile::LoadOptions lo;
+  ProfileOptions lo;
   lo.threads = jobs;
   if (!parse_int_list(pids, ro.thread_filter.pids))
     return error_exit(fmt::format("bad --pid '{}'", pids));
@@ -295,50 +290,47 @@ int run_report(int argc, char** argv) {
   if (!time_range.empty()) {
     // Checked here for a clear error before loading; percent forms need the file's
     // first/last sample time and are checked by load_profile().
-    if (time_range.find('%') == std::string::npos) {
-      if (auto ok = profile::parse_time_filter(time_range); !ok)
-        return error_exit(ok.error().message());
-    }
+    if (auto ok = check_time_windows(time_range); !ok) return error_exit(ok.error().message());
     lo.time = time_range;
     ro.time_slices = time_range;
   }
   for (const auto& k : ro.sort) {
     if (k == "srcline" || k == "srcfile") lo.source_lines = true;
   }
-  if (report::export_wants_source_lines(format)) lo.source_lines = true;
+  if (export_wants_source_lines(format)) lo.source_lines = true;
   lo.inline_frames = inline_frames;
   lo.demangle_params = demangle_params;
   lo.demangle = !no_demangle;
   // The text report and the per-stack exports need no per-sample times: merge samples
   // per stack while loading, so time and memory follow unique stacks.
-  lo.aggregate = format.empty() || !report::format_needs_each_sample(format);
+  lo.aggregate = format.empty() || !format_needs_each_sample(format);
   // The time key buckets each sample's own time.
   if (std::find(ro.sort.begin(), ro.sort.end(), "time") != ro.sort.end()) lo.aggregate = false;
   // speedscope writes one weighted entry per run of identical samples of a thread.
-  lo.merge_runs = report::format_merges_runs(format);
+  lo.merge_runs = format_merges_runs(format);
   // (The parent key and -x look for the parent in the callchain.)
   const bool wants_parent =
       ro.exclude_other || std::find(ro.sort.begin(), ro.sort.end(), "parent") != ro.sort.end();
-  if (format.empty() && ro.graph == report::GraphMode::kNone)
+  if (format.empty() && ro.graph == CallGraphMode::kNone)
     lo.callchains = ro.children || wants_parent;
   lo.progress = terminal_progress("Loading samples");
 
-  auto prof = profile::load_profile(input, lo);
+  auto prof = rec->load_profile(lo);
   if (!prof) return error_exit(prof.error().message());
   for (const auto& w : prof->warnings) fmt::print(stderr, "perfx report: warning: {}\n", w);
 
-  if (!format.empty() && report::is_binary_format(format) && output.empty() && stdout_is_terminal())
+  if (!format.empty() && is_binary_format(format) && output.empty() && stdout_is_terminal())
     return error_exit(fmt::format("--format {} is binary: use -o FILE", format));
   auto file = OutputFile::open(output);
   if (!file) return error_exit(file.error().message());
   std::ostream& out = file->stream();
   Result<void> ok;
   if (!format.empty()) {
-    report::ExportOptions eo;
+    ExportOptions eo;
     eo.inline_frames = inline_frames;
-    ok = report::export_profile(format, *prof, out, eo);
+    ok = export_profile(format, *prof, out, eo);
   } else {
-    ok = report::write_report(out, *prof, ro);
+    ok = write_report(out, *prof, ro);
   }
   // A failed write (disk full) is told with the file's name and errno, before the
   // writer's own view of it.

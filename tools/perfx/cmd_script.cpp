@@ -15,11 +15,9 @@
 #include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "perf_options.hpp"
-#include "perfx/perf_data.hpp"
-#include "profile/time_filter.hpp"
+#include "perfx/perf_text.hpp"
+#include "perfx/recording.hpp"
 #include "progress.hpp"
-#include "record/ownership_check.hpp"
-#include "report/script_text.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -34,7 +32,7 @@ int run_script(int argc, char** argv) {
   std::string input = "perf.data";
   std::string fields;
   std::string output;
-  report::ScriptOptions so;
+  ScriptOptions so;
   app.add_option("-i,--input", input, "input file ('-' = stdin pipe)")->capture_default_str();
   bool force = false;
   app.add_flag("-f,--force", force, "read a perf.data not owned by the current user or root");
@@ -80,9 +78,9 @@ int run_script(int argc, char** argv) {
     return usage_exit(app, e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
-  // perf's rule: another user's perf.data could be crafted against the reader.
-  if (auto owner = record::check_input_owner(input, force); !owner)
-    return error_exit(owner.error().message());
+  // Owner check (perf's -f) and header, before the options that need the recording.
+  auto rec = Recording::open(input, {force});
+  if (!rec) return error_exit(rec.error().message());
   (void)verbose;
   so.fields = split_list(fields);
   so.demangle = !no_demangle;
@@ -95,19 +93,17 @@ int run_script(int argc, char** argv) {
     return error_exit(fmt::format("bad --tid '{}'", tids));
   if (!parse_cpu_list(cpus, so.cpus)) return error_exit(fmt::format("bad --cpu '{}'", cpus));
   // Checked before reading for a clear error; percent forms need the recording.
-  if (!so.time.empty() && so.time.find('%') == std::string::npos) {
-    if (auto ok = profile::parse_time_filter(so.time); !ok) return error_exit(ok.error().message());
-  }
+  if (auto ok = check_time_windows(so.time); !ok) return error_exit(ok.error().message());
   if (max_stack >= 0) so.max_stack = static_cast<std::size_t>(max_stack);
   if (reltime && deltatime) return error_exit("--reltime and --deltatime cannot be used together");
-  if (reltime) so.time_base = report::ScriptOptions::TimeBase::kRelative;
-  if (deltatime) so.time_base = report::ScriptOptions::TimeBase::kDelta;
+  if (reltime) so.time_base = ScriptOptions::TimeBase::kRelative;
+  if (deltatime) so.time_base = ScriptOptions::TimeBase::kDelta;
   std::ios::sync_with_stdio(false);
   auto file = OutputFile::open(output);
   if (!file) return error_exit(file.error().message());
   // A pipe's header is read only for --header-only (it would consume the stream).
   if (header_only || (header && input != "-")) {
-    auto text = perf_data_header_text(input);
+    auto text = rec->header_text();
     if (!text) return error_exit(text.error().message());
     file->stream() << *text;
     if (header_only) {
@@ -117,7 +113,7 @@ int run_script(int argc, char** argv) {
   }
   std::vector<std::string> warnings;
   so.progress = terminal_progress("Reading samples", output.empty() || output == "-");
-  auto ok = report::write_script(file->stream(), input, so, &warnings);
+  auto ok = write_script(*rec, file->stream(), so, &warnings);
   // A failed write (disk full) is told with the file's name and errno first.
   if (auto closed = file->finish(); !closed) ok = std::move(closed);
   for (const auto& w : warnings) fmt::print(stderr, "perfx script: warning: {}\n", w);

@@ -17,7 +17,7 @@ namespace {
 
 std::string run(std::string_view format, const profile::Profile& p, const ExportOptions& o = {}) {
   std::ostringstream out;
-  auto r = export_profile(format, p, out, o);
+  auto r = report::export_profile(format, p, out, o);
   EXPECT_TRUE(r) << format << ": " << (r ? "" : r.error().message());
   return out.str();
 }
@@ -34,7 +34,7 @@ TEST(Export, FormatsAndUnknownFormat) {
   EXPECT_FALSE(is_export_format("xml"));
   EXPECT_TRUE(is_binary_format("pprof"));
   std::ostringstream out;
-  auto r = export_profile("xml", testing::make_test_profile(), out, {});
+  auto r = report::export_profile("xml", testing::make_test_profile(), out, {});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code(), Errc::kInvalidArgument);
   EXPECT_NE(r.error().message().find("'xml'"), std::string::npos);
@@ -46,7 +46,7 @@ TEST(Export, EveryFormatRefusesAProfileWithBadIndices) {
   bad.stacks[0].push_back(static_cast<std::uint32_t>(bad.frames.size()) + 5);
   for (auto f : export_formats()) {
     std::ostringstream out;
-    auto r = export_profile(f, bad, out, {});
+    auto r = report::export_profile(f, bad, out, {});
     ASSERT_FALSE(r) << f;
     EXPECT_EQ(r.error().code(), Errc::kInvalidArgument) << f;
     EXPECT_NE(r.error().message().find("refers to frame"), std::string::npos) << f;
@@ -501,7 +501,7 @@ TEST(Export, AFailedStreamIsAnIoError) {
   for (auto format : export_formats()) {
     std::ostringstream out;
     out.setstate(std::ios::badbit);
-    auto r = export_profile(format, testing::make_test_profile(), out, {});
+    auto r = report::export_profile(format, testing::make_test_profile(), out, {});
     ASSERT_FALSE(r) << format;
     EXPECT_EQ(r.error().code(), Errc::kIo) << format << ": " << r.error().message();
   }

@@ -25,7 +25,7 @@ std::map<std::string, std::uint64_t> parse_folded(const std::string& text) {
 
 std::string folded_text(const profile::Profile& p, const ExportOptions& o = {}) {
   std::ostringstream out;
-  auto r = export_profile("folded", p, out, o);
+  auto r = report::export_profile("folded", p, out, o);
   EXPECT_TRUE(r) << (r ? "" : r.error().message());
   return out.str();
 }
@@ -85,17 +85,17 @@ TEST(Folded, BadInputIsAnErrorNotACrash) {
   ExportOptions o;
   o.event = 3;
   std::ostringstream out;
-  auto r = export_profile("folded", p, out, o);
+  auto r = report::export_profile("folded", p, out, o);
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message().find("event index 3"), std::string::npos);
   p.samples[0].stack = 99;
-  r = export_profile("folded", p, out, {});
+  r = report::export_profile("folded", p, out, {});
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message().find("stack 99"), std::string::npos);
   p = testing::make_test_profile();
   p.stacks[2].push_back(1000);
   for (const char* fmt : {"folded", "html", "svg", "pprof", "speedscope", "firefox", "json"}) {
-    r = export_profile(fmt, p, out, {});
+    r = report::export_profile(fmt, p, out, {});
     ASSERT_FALSE(r) << fmt;
     EXPECT_NE(r.error().message().find("frame 1000"), std::string::npos) << fmt;
   }

@@ -28,7 +28,7 @@ namespace pb = perftools::profiles;
 // Parses an exported file the way pprof does: gunzip, then the published schema.
 pb::Profile read_back(const profile::Profile& p, const ExportOptions& o = {}) {
   std::ostringstream out;
-  auto r = export_profile("pprof", p, out, o);
+  auto r = report::export_profile("pprof", p, out, o);
   EXPECT_TRUE(r) << (r ? "" : r.error().message());
   const std::string bytes = out.str();
   EXPECT_GE(bytes.size(), 2u);

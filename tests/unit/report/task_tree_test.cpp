@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "../temp_dir.hpp"
+#include "perfx/perf_text.hpp"
+#include "perfx/recording.hpp"
 #include "record/perf_data_writer.hpp"
-#include "report/task_tree.hpp"
 
 namespace perfx::report {
 namespace {
@@ -109,7 +110,10 @@ class Recording {
 
 std::string tasks(const std::string& path, bool mmaps) {
   std::ostringstream out;
-  auto ok = write_task_tree(out, path, mmaps);
+  auto rec = perfx::Recording::open(path);
+  EXPECT_TRUE(rec.has_value()) << (rec ? "" : rec.error().message());
+  if (!rec) return {};
+  auto ok = perfx::write_task_tree(*rec, out, mmaps);
   EXPECT_TRUE(ok.has_value()) << (ok ? "" : ok.error().message());
   return out.str();
 }

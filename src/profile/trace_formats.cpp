@@ -1,4 +1,4 @@
-#include "report/trace_formats.hpp"
+#include "profile/trace_formats.hpp"
 
 #include "symbol/file_text.hpp"
 
@@ -7,7 +7,7 @@
 #include <trace-seq.h>
 #endif
 
-namespace perfx::report {
+namespace perfx::profile {
 
 #ifdef PERFX_HAVE_TRACEEVENT
 
@@ -98,4 +98,4 @@ TraceFormats::~TraceFormats() = default;
 TraceFormats::TraceFormats(TraceFormats&&) noexcept = default;
 TraceFormats& TraceFormats::operator=(TraceFormats&&) noexcept = default;
 
-}  // namespace perfx::report
+}  // namespace perfx::profile

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace perfx::report {
+namespace perfx::profile {
 
 /// The formats of the tracepoints loaded so far. Move-only.
 class TraceFormats {
@@ -41,4 +41,4 @@ class TraceFormats {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace perfx::report
+}  // namespace perfx::profile

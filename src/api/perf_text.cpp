@@ -1,0 +1,112 @@
+// perf's text views of a recording (include/perfx/perf_text.hpp): each reads through the
+// Recording (profile/recording_access.hpp), then hands plain data to its printer in
+// src/report.
+#include "perfx/perf_text.hpp"
+
+#include <set>
+
+#include "core/build_id_note.hpp"
+#include "core/error_format.hpp"
+#include "profile/load.hpp"
+#include "profile/record_counts.hpp"
+#include "profile/recording_access.hpp"
+#include "profile/sample_replay.hpp"
+#include "profile/task_list.hpp"
+#include "record/features.hpp"
+#include "report/annotate.hpp"
+#include "report/buildid_list.hpp"
+#include "report/evlist_text.hpp"
+#include "report/record_stats.hpp"
+#include "report/script_text.hpp"
+#include "report/task_tree.hpp"
+#include "symbol/dso.hpp"
+
+namespace perfx {
+namespace {
+
+using detail::RecordingAccess;
+
+std::vector<report::BuildIdLine> build_id_lines(const record::Features& features) {
+  std::vector<report::BuildIdLine> lines;
+  for (const auto& e : features.build_ids)
+    lines.push_back({core::build_id_hex(e.build_id.data(), e.build_id.size()), e.filename});
+  return lines;
+}
+
+}  // namespace
+
+Result<void> validate_script_fields(const std::vector<std::string>& fields) {
+  return report::validate_script_fields(fields);
+}
+
+Result<void> write_script(Recording& recording, std::ostream& out, const ScriptOptions& options,
+                          std::vector<std::string>* warnings) {
+  // -F is checked before the data is read, as perf does.
+  PERFX_CHECK(report::validate_script_fields(options.fields));
+  PERFX_TRY(reader, RecordingAccess::pass(recording));
+  profile::SampleReplay replay(*reader,
+                               {options.buildid_dir, options.demangle_params, options.demangle});
+  return report::write_script(out, replay, options, warnings);
+}
+
+Result<void> write_record_stats(Recording& recording, std::ostream& out, bool skip_empty) {
+  PERFX_TRY(reader, RecordingAccess::pass(recording));
+  return report::write_record_stats(out, profile::count_records(*reader), skip_empty);
+}
+
+Result<void> write_task_tree(Recording& recording, std::ostream& out, bool mmaps) {
+  PERFX_TRY(reader, RecordingAccess::pass(recording));
+  PERFX_TRY(tree, profile::build_task_tree(*reader, mmaps));
+  return report::write_task_tree(out, tree, mmaps);
+}
+
+Result<std::string> evlist_text(Recording& recording, const EvlistOptions& options) {
+  PERFX_TRY(reader, RecordingAccess::pass(recording));
+  // Pipe mode: the attrs and their names arrive inside the stream.
+  PERFX_CHECK(reader->read_to_end());
+  if (reader->attrs().size() == 0)
+    return fail(Errc::kInvalidArgument, "{}: no events in it", recording.path());
+  std::vector<report::EvlistEvent> events;
+  for (const auto& e : reader->attrs().entries())
+    events.push_back({e.name, e.attr, record::attr_fields(e.attr, ": ")});
+  std::vector<report::EvlistGroup> groups;
+  for (const auto& g : reader->features().group_desc)
+    groups.push_back({g.name, g.leader_idx, g.nr_members});
+  return report::evlist_text(events, groups, options);
+}
+
+Result<void> write_buildid_list(Recording& recording, std::ostream& out, bool with_hits) {
+  const auto lines = build_id_lines(RecordingAccess::reader(recording).features());
+  if (!recording.is_pipe() && !with_hits) {
+    out << report::buildid_list_text(lines, nullptr);
+    return {};
+  }
+  // -H: the DSOs the samples' instruction pointers fell in (perf marks those only). A
+  // stream can be read once: its build-ids (HEADER_FEATURE / HEADER_BUILD_ID records)
+  // come with its samples and, as perf does in pipe mode, those of the DSOs its samples
+  // hit are added.
+  profile::LoadOptions lo;
+  lo.callchains = false;
+  lo.aggregate = true;
+  PERFX_TRY(reader, RecordingAccess::pass(recording));
+  PERFX_TRY(prof, profile::load_profile_from(*reader, lo));
+  if (recording.is_pipe()) {
+    out << report::buildid_list_text(build_id_lines(reader->features()), prof, with_hits);
+    if (!prof.damage.empty()) return fail(Errc::kMalformedData, "{}", prof.damage);
+    return {};
+  }
+  const std::set<std::string> hit = report::sampled_dsos(prof);
+  out << report::buildid_list_text(lines, &hit);
+  return {};
+}
+
+std::string running_kernel_build_id() {
+  return symbol::running_kernel_build_id(symbol::SearchPaths{}.kernel_notes);
+}
+
+Result<AnnotateSummary> write_annotations(const Profile& profile, std::ostream& out,
+                                          const AnnotateOptions& options) {
+  return report::write_annotations(profile, out, options);
+}
+
+}  // namespace perfx
