@@ -149,20 +149,19 @@ class EventReport {
 
 profile::Hists report_hists(const profile::Profile& profile, const ReportOptions& o,
                             std::uint32_t event, std::uint32_t members) {
-  profile::HistOptions ho;
-  ho.keys = entry_keys(o);
-  ho.children = o.children;
-  ho.callchains = o.graph != GraphMode::kNone;
-  ho.caller_order = o.caller_order;
-  ho.max_stack = o.max_stack;
-  ho.hide_unresolved = o.hide_unresolved;
-  ho.dsos = o.dsos;
-  ho.symbols = o.symbols;
-  ho.thread_filter = o.thread_filter;
-  ho.parent_regex = o.parent_regex;
-  ho.exclude_other = o.exclude_other;
-  ho.time_quantum_ns = o.time_quantum_ns;
-  ho.full_source_path = o.full_source_path;
+  const profile::HistOptions ho{.keys = entry_keys(o),
+                                .children = o.children,
+                                .callchains = o.graph != GraphMode::kNone,
+                                .caller_order = o.caller_order,
+                                .max_stack = o.max_stack,
+                                .hide_unresolved = o.hide_unresolved,
+                                .dsos = o.dsos,
+                                .symbols = o.symbols,
+                                .thread_filter = o.thread_filter,
+                                .parent_regex = o.parent_regex,
+                                .exclude_other = o.exclude_other,
+                                .time_quantum_ns = o.time_quantum_ns,
+                                .full_source_path = o.full_source_path};
   return profile::build_hists(profile, ho, event, members);
 }
 

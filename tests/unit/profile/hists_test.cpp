@@ -25,12 +25,7 @@ Frame frame(std::string fn, std::string dso, FrameKind kind, std::int32_t mappin
 
 Sample sample(std::uint32_t stack, std::uint64_t period, std::uint16_t event = 0,
               std::uint32_t thread = 0) {
-  Sample s;
-  s.stack = stack;
-  s.period = period;
-  s.event = event;
-  s.thread = thread;
-  return s;
+  return Sample{.stack = stack, .thread = thread, .period = period, .event = event};
 }
 
 // main -> a -> b (leaf) x3, main -> a -> a (recursion, leaf a) x1, main -> irq (kernel) x1;
