@@ -679,23 +679,14 @@ using PrintFn = void (*)(const FeatureDesc&, const Printing&);
 
 constexpr FeatureDesc feature(Feature id, std::string_view name, DecodeFn decode = nullptr,
                               EncodeFn encode = nullptr, PrintFn print = nullptr) {
-  FeatureDesc d{};
-  d.id = id;
-  d.name = name;
-  d.decode = decode;
-  d.encode = encode;
-  d.print = print;
-  return d;
+  return FeatureDesc{id, name, decode, encode, print, nullptr, {}};
 }
 
 // A one-string feature: `field` holds it, the header shows "# <label> : <value>".
 constexpr FeatureDesc text_feature(Feature id, std::string_view name,
                                    std::optional<std::string> Features::*field,
                                    std::string_view label) {
-  FeatureDesc d = feature(id, name, &decode_text, &encode_text, &print_text);
-  d.text = field;
-  d.label = label;
-  return d;
+  return FeatureDesc{id, name, &decode_text, &encode_text, &print_text, field, label};
 }
 
 // Indexed by feature bit (perf's HEADER_* numbering); rows with only a name are kept
