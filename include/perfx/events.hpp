@@ -280,11 +280,30 @@ struct PERFX_API ListEventsOptions {
   std::string filter;
   /// Open each event once (disabled, closed at once) to say whether it works here.
   bool probe = true;
+  /// With `probe`: really open every tracepoint and a real uprobe on this program's
+  /// main(). Slow: closing each waits for an RCU grace period (tens of ms). Otherwise
+  /// tracepoints whose id resolved are "available" and uprobes are probed on a path
+  /// that does not exist (the uprobe PMU checks permissions first: ENOENT means "works").
+  bool full_probe = false;
 };
 
 /// Every event usable on this system, in perf list's order.
 [[nodiscard]] PERFX_API Result<std::vector<EventListing>> list_events(
     const ListEventsOptions& options = {}, const SystemPaths& paths = {});
+
+/// How format_event_list_text() lays the list out.
+struct PERFX_API EventListTextOptions {
+  bool descriptions = false;  ///< a description line under each event (perf list -d)
+  bool banner = true;         ///< the heading and the modifier summary (no filter given)
+};
+
+/// perf list's layout: "  name OR alias    [Kind] [status]", one event a line.
+[[nodiscard]] PERFX_API std::string format_event_list_text(
+    std::span<const EventListing> events, const EventListTextOptions& options = {});
+
+/// A JSON array with one object per event: name, aliases, kind, kind_label, syntax, type,
+/// config (hex string or null), description, supported, probed, status (docs/events.md).
+[[nodiscard]] PERFX_API std::string format_event_list_json(std::span<const EventListing> events);
 
 // ------------------------------------------------------------------ describing
 
@@ -306,5 +325,11 @@ enum class BreakpointSupport : std::uint8_t {
 [[nodiscard]] PERFX_API BreakpointSupport breakpoints_fire();
 /// Why breakpoints do not work here, or empty when they do.
 [[nodiscard]] PERFX_API std::string breakpoint_support_reason(BreakpointSupport support);
+/// One line per breakpoint event of `counts` that counted 0 while breakpoints never fire
+/// here ("<event>: <reason>: its count is 0 whatever the program does"), so a 0 does not
+/// pass for an untouched address; empty otherwise. The self-test runs only when such an
+/// event exists.
+[[nodiscard]] PERFX_API std::vector<std::string> silent_breakpoint_notes(
+    const CounterSnapshot& counts);
 
 }  // namespace perfx

@@ -23,6 +23,7 @@
 /// written in place, a symlink or directory at PATH is refused, and a file that appears
 /// while it is being created (a lost race with another process) is one error naming it.
 
+#include <cstddef>
 #include <string>
 
 #include "perfx/error.hpp"
@@ -67,6 +68,11 @@ class PERFX_API OutputFile {
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
   /// False when writing to an existing FIFO or device in place (no length, no rename).
   [[nodiscard]] bool regular() const noexcept { return regular_; }
+
+  /// Writes all `size` bytes at `data` to the file, retrying short writes and EINTR.
+  /// Errors: the errno's category, "cannot write '<path>': <reason>" (disk full...); the
+  /// file keeps what reached it.
+  [[nodiscard]] Result<void> write(const void* data, std::size_t size);
 
   /// Closes the file; kWholeFile renames the temporary over the target. Errors (a close
   /// or rename failure) name the path; the temporary is removed then.

@@ -7,8 +7,13 @@
 ///   auto s = perfx::perf_settings();
 ///   if (s.paranoid > 1 && !s.cap_perfmon) { /* user-space only (exclude_kernel) */ }
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "perfx/events.hpp"
 #include "perfx/export.hpp"
@@ -41,5 +46,18 @@ struct PERFX_API PerfSettings {
 /// True when `<procfs>/sys/kernel/perf_event_paranoid` exists: the official test for
 /// perf_event_open(2) support.
 [[nodiscard]] PERFX_API bool perf_events_supported(const SystemPaths& paths = {});
+
+/// Parses a CPU list as perf's -C and the kernel's sysfs files write it ("0,2-3") into
+/// sorted, de-duplicated CPU numbers; whitespace and a trailing newline are allowed.
+/// Errors (kInvalidArgument) name the bad item: "bad CPU list '0,x': 'x' is not a CPU
+/// number"; an empty list is an error.
+[[nodiscard]] PERFX_API Result<std::vector<int>> parse_cpu_list(std::string_view text);
+
+/// The online CPUs (`<sysfs>/devices/system/cpu/online`).
+[[nodiscard]] PERFX_API Result<std::vector<int>> online_cpus(const SystemPaths& paths = {});
+
+/// Parses a perf-style pid/tid list ("123,456", -p/-t); kInvalidArgument naming the bad
+/// item.
+[[nodiscard]] PERFX_API Result<std::vector<pid_t>> parse_pid_list(std::string_view text);
 
 }  // namespace perfx

@@ -8,6 +8,7 @@
 
 #include "perfx/output_file.hpp"
 #include "core/error_format.hpp"
+#include "core/fd_io.hpp"
 
 #include <fcntl.h>
 #include <sys/random.h>
@@ -238,6 +239,11 @@ Result<OutputFile> OutputFile::make(int dir_fd, const std::string& name, const s
   PERFX_TRY(fd, create_exclusive(dir_fd, name, path, perms));
   out.fd_ = fd;
   return out;
+}
+
+Result<void> OutputFile::write(const void* data, std::size_t size) {
+  if (!core::write_fully(fd_, data, size)) return fail_errno(errno, "cannot write '" + path_ + "'");
+  return {};
 }
 
 Result<void> OutputFile::commit() {

@@ -1,8 +1,10 @@
-// perf.data feature sections: decode (reader), encode (writer) and the
-// `perf report --header-only` text. Formats follow perf 6.1 tools/perf/util/header.c
-// (write_* / process_* / print_* for each feature).
+// perf.data feature sections: one descriptor per feature (perf's feat_ops[] in
+// tools/perf/util/header.c) holding its name and how to decode it (reader), encode it
+// (writer) and print it (`perf report --header-only`). Formats follow perf 6.1's
+// write_* / process_* / print_* of each feature.
 #include "record/features.hpp"
 
+#include <array>
 #include <cinttypes>
 #include <cstring>
 #include <ctime>
@@ -21,16 +23,6 @@ namespace {
 using core::ByteReader;
 
 constexpr std::size_t kNameAlign = 64;  // perf's NAME_ALIGN for header strings
-
-constexpr std::string_view kFeatureNames[] = {
-    "reserved",        "tracing_data", "build_id",     "hostname",     "osrelease",
-    "version",         "arch",         "nrcpus",       "cpudesc",      "cpuid",
-    "total_mem",       "cmdline",      "event_desc",   "cpu_topology", "numa_topology",
-    "branch_stack",    "pmu_mappings", "group_desc",   "auxtrace",     "stat",
-    "cache",           "sample_time",  "mem_topology", "clockid",      "dir_format",
-    "bpf_prog_info",   "bpf_btf",      "compressed",   "cpu_pmu_caps", "clock_data",
-    "hybrid_topology", "pmu_caps",
-};
 
 // perf's do_read_string: u32 len, then len bytes holding a NUL-terminated string.
 std::string read_string(ByteReader& r) {
@@ -53,6 +45,11 @@ class Writer {
     bytes(std::as_bytes(std::span(s.data(), s.size())));
     out.insert(out.end(), len - s.size(), std::byte{0});
   }
+  template <typename T, typename F>
+  void list(const std::vector<T>& items, F&& each) {  // u32 count, then each item
+    u32(static_cast<std::uint32_t>(items.size()));
+    for (const auto& item : items) each(item);
+  }
   std::vector<std::byte> out;
 
  private:
@@ -62,498 +59,754 @@ class Writer {
   }
 };
 
-tl::unexpected<Error> bad_feature(int bit, std::uint64_t offset, std::string_view why) {
+struct FeatureDesc;
+
+// One section being decoded: the reader over it and where errors point.
+struct Decoding {
+  const FeatureDesc& desc;
+  std::span<const std::byte> section;
+  bool swap;
+  std::uint64_t offset;  // of the section in the file, for messages
+  ByteReader r;
+  Features& out;
+
+  [[nodiscard]] tl::unexpected<Error> bad(std::string_view why, std::uint64_t at = 0) const;
+  // The error for a reader that ran past the section, else success.
+  [[nodiscard]] Result<void> check() const;
+  // A u32 count read from the section; kMalformedData when larger than the section
+  // (no count can be: every element takes at least a byte).
+  [[nodiscard]] Result<std::uint32_t> count(std::string_view what) {
+    const std::uint32_t n = r.u32();
+    if (n > section.size()) return bad(fmt::format("bad {} count", what));
+    return n;
+  }
+  // perf's count-prefixed string list.
+  [[nodiscard]] Result<std::vector<std::string>> strings(std::string_view what) {
+    PERFX_TRY(n, count(what));
+    std::vector<std::string> v;
+    for (std::uint32_t i = 0; i < n && r.ok(); ++i) v.push_back(read_string(r));
+    return v;
+  }
+};
+
+// The `perf report --header-only` text being built.
+struct Printing {
+  const Features& f;
+  std::span<const AttrEntry> attrs;
+  std::string& o;
+};
+
+// How one feature is read, written and shown. A null decode keeps the section raw only;
+// a null encode writes nothing (but raw bytes); a null print shows nothing. encode()
+// returns false when `in` has nothing for the feature.
+struct FeatureDesc {
+  Feature id;
+  std::string_view name;  // perf's feature name (feat_ops[].name, lower case)
+  Result<void> (*decode)(Decoding&) = nullptr;
+  bool (*encode)(const FeatureDesc&, const Features&, Writer&) = nullptr;
+  void (*print)(const FeatureDesc&, const Printing&) = nullptr;
+  // The one-string features (hostname, osrelease, ...): the field and its header label.
+  std::optional<std::string> Features::*text = nullptr;
+  std::string_view label;
+};
+
+tl::unexpected<Error> Decoding::bad(std::string_view why, std::uint64_t at) const {
   return fail(Errc::kMalformedData, "perf.data: feature section '{}' at offset {:#x}: {}",
-              feature_name(bit), offset, why);
+              desc.name, offset + at, why);
 }
 
-}  // namespace
-
-std::string_view feature_name(int bit) noexcept {
-  if (bit >= 0 && static_cast<std::size_t>(bit) < std::size(kFeatureNames)) {
-    return kFeatureNames[bit];
-  }
-  return "unknown";
+Result<void> Decoding::check() const {
+  if (!r.ok()) return bad(fmt::format("truncated while reading {}", desc.name));
+  return {};
 }
-
-Result<void> decode_feature(int bit, std::span<const std::byte> section, bool swap,
-                            std::uint64_t section_offset, Features& out) {
-  out.present.set(static_cast<std::size_t>(bit));
-  out.raw[bit].assign(section.begin(), section.end());
-  ByteReader r(section, swap);
-  auto check = [&](std::string_view what) -> Result<void> {
-    if (!r.ok()) {
-      return bad_feature(bit, section_offset, fmt::format("truncated while reading {}", what));
-    }
-    return {};
-  };
-  switch (static_cast<Feature>(bit)) {
-    case Feature::kTracingData:
-      out.tracing_data.assign(section.begin(), section.end());
-      return {};
-    case Feature::kBuildId: {
-      std::size_t pos = 0;
-      while (section.size() - pos >= kHeaderSize) {
-        auto h = peek_header(section.subspan(pos), swap);
-        if (!h || h->size < kHeaderSize || h->size > section.size() - pos) {
-          return bad_feature(bit, section_offset + pos, "bad build-id entry size");
-        }
-        // perf writes these entries with a zero type (write_buildid()): read each as
-        // a HEADER_BUILD_ID whatever its type says.
-        std::vector<std::byte> entry(section.begin() + static_cast<std::ptrdiff_t>(pos),
-                                     section.begin() + static_cast<std::ptrdiff_t>(pos + h->size));
-        std::uint32_t type = raw::PERF_RECORD_HEADER_BUILD_ID;
-        if (swap) type = __builtin_bswap32(type);
-        std::memcpy(entry.data(), &type, sizeof type);
-        auto rec =
-            decode_record(entry, AttrTable{}, {.swap = swap, .offset = section_offset + pos});
-        if (!rec) return tl::unexpected(std::move(rec).error());
-        if (const auto* b = rec->get<HeaderBuildId>()) {
-          BuildIdEntry e;
-          e.pid = b->pid;
-          e.misc = static_cast<std::uint16_t>(h->misc & ~(1u << 15));
-          e.build_id.assign(b->build_id.begin(), b->build_id.begin() + b->build_id_size);
-          e.filename = std::string(b->filename);
-          out.build_ids.push_back(std::move(e));
-        }
-        pos += h->size;
-      }
-      return {};
-    }
-    case Feature::kHostname:
-      out.hostname = read_string(r);
-      return check("hostname");
-    case Feature::kOsRelease:
-      out.osrelease = read_string(r);
-      return check("osrelease");
-    case Feature::kVersion:
-      out.version = read_string(r);
-      return check("version");
-    case Feature::kArch:
-      out.arch = read_string(r);
-      return check("arch");
-    case Feature::kCpuDesc:
-      out.cpudesc = read_string(r);
-      return check("cpudesc");
-    case Feature::kCpuId:
-      out.cpuid = read_string(r);
-      return check("cpuid");
-    case Feature::kNrCpus: {
-      NrCpus n;
-      n.available = r.u32();
-      n.online = r.u32();
-      out.nrcpus = n;
-      return check("nrcpus");
-    }
-    case Feature::kTotalMem:
-      out.total_mem_kb = r.u64();
-      return check("total_mem");
-    case Feature::kCmdline: {
-      const std::uint32_t n = r.u32();
-      if (n > section.size()) return bad_feature(bit, section_offset, "bad argument count");
-      std::vector<std::string> args;
-      for (std::uint32_t i = 0; i < n && r.ok(); ++i) args.push_back(read_string(r));
-      out.cmdline = std::move(args);
-      return check("cmdline");
-    }
-    case Feature::kEventDesc: {
-      const std::uint32_t nre = r.u32();
-      const std::uint32_t sz = r.u32();
-      if (!r.ok() || sz < PERF_ATTR_SIZE_VER0 || nre > section.size() / sz) {
-        return bad_feature(bit, section_offset, "bad event count or attr size");
-      }
-      out.event_desc.clear();
-      for (std::uint32_t i = 0; i < nre && r.ok(); ++i) {
-        EventDesc d;
-        d.attr = attr_from_bytes(r.take(sz), swap);
-        const std::uint32_t nr = r.u32();
-        d.name = read_string(r);
-        auto ids = r.take_array(nr, 8);
-        U64Array a(ids, swap);
-        for (std::uint64_t id : a) d.ids.push_back(id);
-        out.event_desc.push_back(std::move(d));
-      }
-      return check("event_desc");
-    }
-    case Feature::kCpuTopology: {
-      CpuTopology t;
-      std::uint32_t n = r.u32();
-      if (n > section.size()) return bad_feature(bit, section_offset, "bad sibling count");
-      for (std::uint32_t i = 0; i < n && r.ok(); ++i) t.core_siblings.push_back(read_string(r));
-      n = r.u32();
-      if (n > section.size()) return bad_feature(bit, section_offset, "bad sibling count");
-      for (std::uint32_t i = 0; i < n && r.ok(); ++i) t.thread_siblings.push_back(read_string(r));
-      PERFX_CHECK(check("cpu_topology"));
-      std::uint32_t ncpu = out.nrcpus ? out.nrcpus->available : 0;
-      if (r.remaining() >= std::uint64_t{ncpu} * 8 && ncpu != 0) {
-        for (std::uint32_t i = 0; i < ncpu; ++i) {
-          CpuTopology::Cpu c;
-          c.core_id = r.u32();
-          c.socket_id = r.u32();
-          t.cpus.push_back(c);
-        }
-        if (r.remaining() >= 4) {
-          t.has_dies = true;
-          n = r.u32();
-          if (n > section.size()) return bad_feature(bit, section_offset, "bad die count");
-          for (std::uint32_t i = 0; i < n && r.ok(); ++i) t.die_siblings.push_back(read_string(r));
-          for (std::uint32_t i = 0; i < ncpu && r.ok(); ++i) t.cpus[i].die_id = r.u32();
-        }
-      }
-      out.cpu_topology = std::move(t);
-      return check("cpu_topology");
-    }
-    case Feature::kNumaTopology: {
-      const std::uint32_t n = r.u32();
-      if (n > section.size()) return bad_feature(bit, section_offset, "bad node count");
-      out.numa_topology.clear();
-      for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
-        NumaNode node;
-        node.node = r.u32();
-        node.mem_total_kb = r.u64();
-        node.mem_free_kb = r.u64();
-        node.cpus = read_string(r);
-        out.numa_topology.push_back(std::move(node));
-      }
-      return check("numa_topology");
-    }
-    case Feature::kBranchStack:
-      out.branch_stack = true;
-      return {};
-    case Feature::kPmuMappings: {
-      const std::uint32_t n = r.u32();
-      if (n > section.size()) return bad_feature(bit, section_offset, "bad pmu count");
-      out.pmu_mappings.clear();
-      for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
-        PmuMapping m;
-        m.type = r.u32();
-        m.name = read_string(r);
-        out.pmu_mappings.push_back(std::move(m));
-      }
-      return check("pmu_mappings");
-    }
-    case Feature::kGroupDesc: {
-      const std::uint32_t n = r.u32();
-      if (n > section.size()) return bad_feature(bit, section_offset, "bad group count");
-      out.group_desc.clear();
-      for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
-        GroupDesc g;
-        g.name = read_string(r);
-        g.leader_idx = r.u32();
-        g.nr_members = r.u32();
-        out.group_desc.push_back(std::move(g));
-      }
-      return check("group_desc");
-    }
-    case Feature::kCache: {
-      const std::uint32_t version = r.u32();
-      const std::uint32_t n = r.u32();
-      if (!r.ok() || version != 1 || n > section.size()) {
-        return bad_feature(bit, section_offset, "unknown cache version or bad count");
-      }
-      out.cache.clear();
-      for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
-        CacheLevel c;
-        c.level = r.u32();
-        c.line_size = r.u32();
-        c.sets = r.u32();
-        c.ways = r.u32();
-        c.type = read_string(r);
-        c.size = read_string(r);
-        c.map = read_string(r);
-        out.cache.push_back(std::move(c));
-      }
-      return check("cache");
-    }
-    case Feature::kSampleTime: {
-      SampleTime t;
-      t.first_ns = r.u64();
-      t.last_ns = r.u64();
-      out.sample_time = t;
-      return check("sample_time");
-    }
-    case Feature::kClockId:
-      out.clockid_res_ns = r.u64();
-      return check("clockid");
-    case Feature::kDirFormat:
-      out.dir_format_version = r.u64();
-      return check("dir_format");
-    case Feature::kCompressed: {
-      CompressedInfo c;
-      c.version = r.u32();
-      c.type = r.u32();
-      c.level = r.u32();
-      c.ratio = r.u32();
-      c.mmap_len = r.u32();
-      out.compressed = c;
-      return check("compressed");
-    }
-    case Feature::kCpuPmuCaps: {
-      PmuCaps caps;
-      caps.pmu = "cpu";
-      const std::uint32_t n = r.u32();
-      if (n > section.size()) return bad_feature(bit, section_offset, "bad caps count");
-      for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
-        std::string name = read_string(r);
-        std::string value = read_string(r);
-        caps.caps.emplace_back(std::move(name), std::move(value));
-      }
-      out.cpu_pmu_caps = std::move(caps);
-      return check("cpu_pmu_caps");
-    }
-    case Feature::kClockData: {
-      ClockData c;
-      c.version = r.u32();
-      c.clockid = r.u32();
-      c.wall_clock_ns = r.u64();
-      c.clockid_time_ns = r.u64();
-      out.clock_data = c;
-      return check("clock_data");
-    }
-    case Feature::kHybridTopology: {
-      const std::uint32_t n = r.u32();
-      if (n > section.size()) return bad_feature(bit, section_offset, "bad node count");
-      out.hybrid_topology.clear();
-      for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
-        HybridNode h;
-        h.pmu_name = read_string(r);
-        h.cpus = read_string(r);
-        out.hybrid_topology.push_back(std::move(h));
-      }
-      return check("hybrid_topology");
-    }
-    case Feature::kPmuCaps: {
-      const std::uint32_t npmu = r.u32();
-      if (npmu > section.size()) return bad_feature(bit, section_offset, "bad pmu count");
-      out.pmu_caps.clear();
-      for (std::uint32_t p = 0; p < npmu && r.ok(); ++p) {
-        PmuCaps caps;
-        const std::uint32_t n = r.u32();
-        if (n > section.size()) return bad_feature(bit, section_offset, "bad caps count");
-        for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
-          std::string name = read_string(r);
-          std::string value = read_string(r);
-          caps.caps.emplace_back(std::move(name), std::move(value));
-        }
-        caps.pmu = read_string(r);
-        out.pmu_caps.push_back(std::move(caps));
-      }
-      return check("pmu_caps");
-    }
-    default:
-      return {};  // AUXTRACE, STAT, MEM_TOPOLOGY, BPF_*: kept raw
-  }
-}
-
-std::optional<std::vector<std::byte>> encode_feature(int bit, const Features& in) {
-  if (auto it = in.raw.find(bit); it != in.raw.end()) return it->second;
-  Writer w;
-  switch (static_cast<Feature>(bit)) {
-    case Feature::kTracingData:
-      if (in.tracing_data.empty()) return std::nullopt;
-      return in.tracing_data;
-    case Feature::kBuildId: {
-      if (in.build_ids.empty()) return std::nullopt;
-      for (const auto& b : in.build_ids) {
-        Record rec;
-        rec.header.type = raw::PERF_RECORD_HEADER_BUILD_ID;
-        rec.header.misc = static_cast<std::uint16_t>(b.misc | (1u << 15));
-        HeaderBuildId hb;
-        hb.pid = b.pid;
-        hb.build_id_size = static_cast<std::uint8_t>(std::min<std::size_t>(b.build_id.size(), 20));
-        if (hb.build_id_size > 0)
-          std::memcpy(hb.build_id.data(), b.build_id.data(), hb.build_id_size);
-        hb.filename = b.filename;
-        rec.body = hb;
-        if (!encode_record(rec, SampleLayout{}, w.out)) return std::nullopt;
-      }
-      return std::move(w.out);
-    }
-    case Feature::kHostname:
-      if (!in.hostname) return std::nullopt;
-      w.string(*in.hostname);
-      break;
-    case Feature::kOsRelease:
-      if (!in.osrelease) return std::nullopt;
-      w.string(*in.osrelease);
-      break;
-    case Feature::kVersion:
-      if (!in.version) return std::nullopt;
-      w.string(*in.version);
-      break;
-    case Feature::kArch:
-      if (!in.arch) return std::nullopt;
-      w.string(*in.arch);
-      break;
-    case Feature::kCpuDesc:
-      if (!in.cpudesc) return std::nullopt;
-      w.string(*in.cpudesc);
-      break;
-    case Feature::kCpuId:
-      if (!in.cpuid) return std::nullopt;
-      w.string(*in.cpuid);
-      break;
-    case Feature::kNrCpus:
-      if (!in.nrcpus) return std::nullopt;
-      w.u32(in.nrcpus->available);
-      w.u32(in.nrcpus->online);
-      break;
-    case Feature::kTotalMem:
-      if (!in.total_mem_kb) return std::nullopt;
-      w.u64(*in.total_mem_kb);
-      break;
-    case Feature::kCmdline:
-      if (!in.cmdline) return std::nullopt;
-      w.u32(static_cast<std::uint32_t>(in.cmdline->size()));
-      for (const auto& a : *in.cmdline) w.string(a);
-      break;
-    case Feature::kEventDesc: {
-      if (in.event_desc.empty()) return std::nullopt;
-      w.u32(static_cast<std::uint32_t>(in.event_desc.size()));
-      w.u32(raw::kAttrSizeVer7);
-      for (const auto& d : in.event_desc) {
-        raw::EventAttr a = d.attr;
-        a.size = raw::kAttrSizeVer7;
-        w.bytes(std::as_bytes(std::span(&a, 1)).first(raw::kAttrSizeVer7));
-        w.u32(static_cast<std::uint32_t>(d.ids.size()));
-        w.string(d.name);
-        for (std::uint64_t id : d.ids) w.u64(id);
-      }
-      break;
-    }
-    case Feature::kCpuTopology: {
-      if (!in.cpu_topology) return std::nullopt;
-      const auto& t = *in.cpu_topology;
-      w.u32(static_cast<std::uint32_t>(t.core_siblings.size()));
-      for (const auto& s : t.core_siblings) w.string(s);
-      w.u32(static_cast<std::uint32_t>(t.thread_siblings.size()));
-      for (const auto& s : t.thread_siblings) w.string(s);
-      if (!t.cpus.empty()) {
-        for (const auto& c : t.cpus) {
-          w.u32(c.core_id);
-          w.u32(c.socket_id);
-        }
-        if (t.has_dies) {
-          w.u32(static_cast<std::uint32_t>(t.die_siblings.size()));
-          for (const auto& s : t.die_siblings) w.string(s);
-          for (const auto& c : t.cpus) w.u32(c.die_id);
-        }
-      }
-      break;
-    }
-    case Feature::kNumaTopology:
-      if (in.numa_topology.empty()) return std::nullopt;
-      w.u32(static_cast<std::uint32_t>(in.numa_topology.size()));
-      for (const auto& n : in.numa_topology) {
-        w.u32(n.node);
-        w.u64(n.mem_total_kb);
-        w.u64(n.mem_free_kb);
-        w.string(n.cpus);
-      }
-      break;
-    case Feature::kBranchStack:
-      if (!in.branch_stack) return std::nullopt;
-      break;
-    case Feature::kPmuMappings:
-      if (in.pmu_mappings.empty()) return std::nullopt;
-      w.u32(static_cast<std::uint32_t>(in.pmu_mappings.size()));
-      for (const auto& m : in.pmu_mappings) {
-        w.u32(m.type);
-        w.string(m.name);
-      }
-      break;
-    case Feature::kGroupDesc:
-      if (in.group_desc.empty()) return std::nullopt;
-      w.u32(static_cast<std::uint32_t>(in.group_desc.size()));
-      for (const auto& g : in.group_desc) {
-        w.string(g.name);
-        w.u32(g.leader_idx);
-        w.u32(g.nr_members);
-      }
-      break;
-    case Feature::kCache:
-      if (in.cache.empty()) return std::nullopt;
-      w.u32(1);
-      w.u32(static_cast<std::uint32_t>(in.cache.size()));
-      for (const auto& c : in.cache) {
-        w.u32(c.level);
-        w.u32(c.line_size);
-        w.u32(c.sets);
-        w.u32(c.ways);
-        w.string(c.type);
-        w.string(c.size);
-        w.string(c.map);
-      }
-      break;
-    case Feature::kSampleTime:
-      if (!in.sample_time) return std::nullopt;
-      w.u64(in.sample_time->first_ns);
-      w.u64(in.sample_time->last_ns);
-      break;
-    case Feature::kClockId:
-      if (!in.clockid_res_ns) return std::nullopt;
-      w.u64(*in.clockid_res_ns);
-      break;
-    case Feature::kDirFormat:
-      if (!in.dir_format_version) return std::nullopt;
-      w.u64(*in.dir_format_version);
-      break;
-    case Feature::kCompressed:
-      if (!in.compressed) return std::nullopt;
-      w.u32(in.compressed->version);
-      w.u32(in.compressed->type);
-      w.u32(in.compressed->level);
-      w.u32(in.compressed->ratio);
-      w.u32(in.compressed->mmap_len);
-      break;
-    case Feature::kCpuPmuCaps:
-      if (!in.cpu_pmu_caps) return std::nullopt;
-      w.u32(static_cast<std::uint32_t>(in.cpu_pmu_caps->caps.size()));
-      for (const auto& [k, v] : in.cpu_pmu_caps->caps) {
-        w.string(k);
-        w.string(v);
-      }
-      break;
-    case Feature::kClockData:
-      if (!in.clock_data) return std::nullopt;
-      w.u32(in.clock_data->version);
-      w.u32(in.clock_data->clockid);
-      w.u64(in.clock_data->wall_clock_ns);
-      w.u64(in.clock_data->clockid_time_ns);
-      break;
-    case Feature::kHybridTopology:
-      if (in.hybrid_topology.empty()) return std::nullopt;
-      w.u32(static_cast<std::uint32_t>(in.hybrid_topology.size()));
-      for (const auto& h : in.hybrid_topology) {
-        w.string(h.pmu_name);
-        w.string(h.cpus);
-      }
-      break;
-    case Feature::kPmuCaps:
-      if (in.pmu_caps.empty()) return std::nullopt;
-      w.u32(static_cast<std::uint32_t>(in.pmu_caps.size()));
-      for (const auto& p : in.pmu_caps) {
-        w.u32(static_cast<std::uint32_t>(p.caps.size()));
-        for (const auto& [k, v] : p.caps) {
-          w.string(k);
-          w.string(v);
-        }
-        w.string(p.pmu);
-      }
-      break;
-    default:
-      return std::nullopt;
-  }
-  return std::move(w.out);
-}
-
-namespace {
 
 std::string upper(std::string_view s) {
   std::string o(s);
   for (char& c : o) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
   return o;
 }
+
+std::string usec_timestamp(std::uint64_t ns) {
+  return fmt::format("{}.{:06}", ns / 1000000000u, (ns % 1000000000u) / 1000u);
+}
+
+// ------------------------------------------------------------------ shared shapes
+
+// One string (HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID).
+Result<void> decode_text(Decoding& d) {
+  d.out.*d.desc.text = read_string(d.r);
+  return d.check();
+}
+bool encode_text(const FeatureDesc& desc, const Features& in, Writer& w) {
+  if (!(in.*desc.text)) return false;
+  w.string(*(in.*desc.text));
+  return true;
+}
+void print_text(const FeatureDesc& desc, const Printing& p) {
+  if (const auto& v = p.f.*desc.text) p.o += fmt::format("# {} : {}\n", desc.label, *v);
+}
+
+// Topologies perf only summarizes without -I.
+void print_info_available(const FeatureDesc& desc, const Printing& p) {
+  p.o += fmt::format("# {} info available, use -I to display\n", upper(desc.name));
+}
+
+// A name=value capability list (CPU_PMU_CAPS, each PMU of PMU_CAPS).
+Result<PmuCaps> decode_caps(Decoding& d) {
+  PmuCaps caps;
+  PERFX_TRY(n, d.count("caps"));
+  for (std::uint32_t i = 0; i < n && d.r.ok(); ++i) {
+    std::string name = read_string(d.r);
+    std::string value = read_string(d.r);
+    caps.caps.emplace_back(std::move(name), std::move(value));
+  }
+  return caps;
+}
+void encode_caps(const PmuCaps& caps, Writer& w) {
+  w.u32(static_cast<std::uint32_t>(caps.caps.size()));
+  for (const auto& [k, v] : caps.caps) {
+    w.string(k);
+    w.string(v);
+  }
+}
+std::string caps_text(const PmuCaps& caps) {
+  std::string o;
+  for (std::size_t i = 0; i < caps.caps.size(); ++i)
+    o += fmt::format("{}{}={}", i == 0 ? "" : ", ", caps.caps[i].first, caps.caps[i].second);
+  return o;
+}
+
+// ------------------------------------------------------------------ one per feature
+
+Result<void> decode_tracing_data(Decoding& d) {
+  d.out.tracing_data.assign(d.section.begin(), d.section.end());
+  return {};
+}
+bool encode_tracing_data(const FeatureDesc&, const Features& in, Writer& w) {
+  if (in.tracing_data.empty()) return false;
+  w.bytes(in.tracing_data);
+  return true;
+}
+
+Result<void> decode_build_id(Decoding& d) {
+  const auto section = d.section;
+  std::size_t pos = 0;
+  while (section.size() - pos >= kHeaderSize) {
+    auto h = peek_header(section.subspan(pos), d.swap);
+    if (!h || h->size < kHeaderSize || h->size > section.size() - pos) {
+      return d.bad("bad build-id entry size", pos);
+    }
+    // perf writes these entries with a zero type (write_buildid()): read each as
+    // a HEADER_BUILD_ID whatever its type says.
+    std::vector<std::byte> entry(section.begin() + static_cast<std::ptrdiff_t>(pos),
+                                 section.begin() + static_cast<std::ptrdiff_t>(pos + h->size));
+    std::uint32_t type = raw::PERF_RECORD_HEADER_BUILD_ID;
+    if (d.swap) type = __builtin_bswap32(type);
+    std::memcpy(entry.data(), &type, sizeof type);
+    auto rec = decode_record(entry, AttrTable{}, {.swap = d.swap, .offset = d.offset + pos});
+    if (!rec) return tl::unexpected(std::move(rec).error());
+    if (const auto* b = rec->get<HeaderBuildId>()) {
+      BuildIdEntry e;
+      e.pid = b->pid;
+      e.misc = static_cast<std::uint16_t>(h->misc & ~(1u << 15));
+      e.build_id.assign(b->build_id.begin(), b->build_id.begin() + b->build_id_size);
+      e.filename = std::string(b->filename);
+      d.out.build_ids.push_back(std::move(e));
+    }
+    pos += h->size;
+  }
+  return {};
+}
+bool encode_build_id(const FeatureDesc&, const Features& in, Writer& w) {
+  if (in.build_ids.empty()) return false;
+  for (const auto& b : in.build_ids) {
+    Record rec;
+    rec.header.type = raw::PERF_RECORD_HEADER_BUILD_ID;
+    rec.header.misc = static_cast<std::uint16_t>(b.misc | (1u << 15));
+    HeaderBuildId hb;
+    hb.pid = b.pid;
+    hb.build_id_size = static_cast<std::uint8_t>(std::min<std::size_t>(b.build_id.size(), 20));
+    if (hb.build_id_size > 0) std::memcpy(hb.build_id.data(), b.build_id.data(), hb.build_id_size);
+    hb.filename = b.filename;
+    rec.body = hb;
+    if (!encode_record(rec, SampleLayout{}, w.out)) return false;
+  }
+  return true;
+}
+
+Result<void> decode_nrcpus(Decoding& d) {
+  NrCpus n;
+  n.available = d.r.u32();
+  n.online = d.r.u32();
+  d.out.nrcpus = n;
+  return d.check();
+}
+bool encode_nrcpus(const FeatureDesc&, const Features& in, Writer& w) {
+  if (!in.nrcpus) return false;
+  w.u32(in.nrcpus->available);
+  w.u32(in.nrcpus->online);
+  return true;
+}
+void print_nrcpus(const FeatureDesc&, const Printing& p) {
+  if (!p.f.nrcpus) return;
+  p.o += fmt::format("# nrcpus online : {}\n# nrcpus avail : {}\n", p.f.nrcpus->online,
+                     p.f.nrcpus->available);
+}
+
+// The one-u64 features: TOTAL_MEM, CLOCKID, DIR_FORMAT.
+template <std::optional<std::uint64_t> Features::*Field>
+Result<void> decode_u64(Decoding& d) {
+  d.out.*Field = d.r.u64();
+  return d.check();
+}
+template <std::optional<std::uint64_t> Features::*Field>
+bool encode_u64(const FeatureDesc&, const Features& in, Writer& w) {
+  if (!(in.*Field)) return false;
+  w.u64(*(in.*Field));
+  return true;
+}
+void print_total_mem(const FeatureDesc&, const Printing& p) {
+  if (p.f.total_mem_kb) p.o += fmt::format("# total memory : {} kB\n", *p.f.total_mem_kb);
+}
+void print_clockid(const FeatureDesc&, const Printing& p) {
+  if (p.f.clockid_res_ns)
+    p.o += fmt::format("# clockid frequency: {} MHz\n", *p.f.clockid_res_ns * 1000);
+}
+void print_dir_format(const FeatureDesc&, const Printing& p) {
+  if (p.f.dir_format_version)
+    p.o += fmt::format("# directory data version : {}\n", *p.f.dir_format_version);
+}
+
+Result<void> decode_cmdline(Decoding& d) {
+  PERFX_TRY(args, d.strings("argument"));
+  d.out.cmdline = std::move(args);
+  return d.check();
+}
+bool encode_cmdline(const FeatureDesc&, const Features& in, Writer& w) {
+  if (!in.cmdline) return false;
+  w.list(*in.cmdline, [&](const std::string& a) { w.string(a); });
+  return true;
+}
+void print_cmdline(const FeatureDesc&, const Printing& p) {
+  if (!p.f.cmdline) return;
+  p.o += "# cmdline : ";
+  for (const auto& a : *p.f.cmdline) p.o += a + " ";
+  p.o += "\n";
+}
+
+Result<void> decode_event_desc(Decoding& d) {
+  const std::uint32_t nre = d.r.u32();
+  const std::uint32_t sz = d.r.u32();
+  if (!d.r.ok() || sz < PERF_ATTR_SIZE_VER0 || nre > d.section.size() / sz) {
+    return d.bad("bad event count or attr size");
+  }
+  d.out.event_desc.clear();
+  for (std::uint32_t i = 0; i < nre && d.r.ok(); ++i) {
+    EventDesc e;
+    e.attr = attr_from_bytes(d.r.take(sz), d.swap);
+    const std::uint32_t nr = d.r.u32();
+    e.name = read_string(d.r);
+    auto ids = d.r.take_array(nr, 8);
+    U64Array a(ids, d.swap);
+    for (std::uint64_t id : a) e.ids.push_back(id);
+    d.out.event_desc.push_back(std::move(e));
+  }
+  return d.check();
+}
+bool encode_event_desc(const FeatureDesc&, const Features& in, Writer& w) {
+  if (in.event_desc.empty()) return false;
+  w.u32(static_cast<std::uint32_t>(in.event_desc.size()));
+  w.u32(raw::kAttrSizeVer7);
+  for (const auto& d : in.event_desc) {
+    raw::EventAttr a = d.attr;
+    a.size = raw::kAttrSizeVer7;
+    w.bytes(std::as_bytes(std::span(&a, 1)).first(raw::kAttrSizeVer7));
+    w.u32(static_cast<std::uint32_t>(d.ids.size()));
+    w.string(d.name);
+    for (std::uint64_t id : d.ids) w.u64(id);
+  }
+  return true;
+}
+void print_event_desc(const FeatureDesc&, const Printing& p) {
+  for (const auto& d : p.f.event_desc) {
+    p.o += fmt::format("# event : name = {}, ", d.name);
+    if (!d.ids.empty()) {
+      p.o += ", id = {";
+      for (std::size_t i = 0; i < d.ids.size(); ++i)
+        p.o += fmt::format("{} {}", i == 0 ? "" : ",", d.ids[i]);
+      p.o += " }";
+    }
+    p.o += attr_fields(d.attr, " = ");
+    p.o += "\n";
+  }
+}
+
+Result<void> decode_cpu_topology(Decoding& d) {
+  CpuTopology t;
+  PERFX_TRY(cores, d.strings("sibling"));
+  t.core_siblings = std::move(cores);
+  PERFX_TRY(threads, d.strings("sibling"));
+  t.thread_siblings = std::move(threads);
+  PERFX_CHECK(d.check());
+  // Newer perf appends per-cpu core/socket ids, then die siblings and die ids.
+  const std::uint32_t ncpu = d.out.nrcpus ? d.out.nrcpus->available : 0;
+  if (d.r.remaining() >= std::uint64_t{ncpu} * 8 && ncpu != 0) {
+    for (std::uint32_t i = 0; i < ncpu; ++i) {
+      CpuTopology::Cpu c;
+      c.core_id = d.r.u32();
+      c.socket_id = d.r.u32();
+      t.cpus.push_back(c);
+    }
+    if (d.r.remaining() >= 4) {
+      t.has_dies = true;
+      PERFX_TRY(dies, d.strings("die"));
+      t.die_siblings = std::move(dies);
+      for (std::uint32_t i = 0; i < ncpu && d.r.ok(); ++i) t.cpus[i].die_id = d.r.u32();
+    }
+  }
+  d.out.cpu_topology = std::move(t);
+  return d.check();
+}
+bool encode_cpu_topology(const FeatureDesc&, const Features& in, Writer& w) {
+  if (!in.cpu_topology) return false;
+  const auto& t = *in.cpu_topology;
+  const auto string = [&](const std::string& s) { w.string(s); };
+  w.list(t.core_siblings, string);
+  w.list(t.thread_siblings, string);
+  if (!t.cpus.empty()) {
+    for (const auto& c : t.cpus) {
+      w.u32(c.core_id);
+      w.u32(c.socket_id);
+    }
+    if (t.has_dies) {
+      w.list(t.die_siblings, string);
+      for (const auto& c : t.cpus) w.u32(c.die_id);
+    }
+  }
+  return true;
+}
+
+Result<void> decode_numa_topology(Decoding& d) {
+  PERFX_TRY(n, d.count("node"));
+  d.out.numa_topology.clear();
+  for (std::uint32_t i = 0; i < n && d.r.ok(); ++i) {
+    NumaNode node;
+    node.node = d.r.u32();
+    node.mem_total_kb = d.r.u64();
+    node.mem_free_kb = d.r.u64();
+    node.cpus = read_string(d.r);
+    d.out.numa_topology.push_back(std::move(node));
+  }
+  return d.check();
+}
+bool encode_numa_topology(const FeatureDesc&, const Features& in, Writer& w) {
+  if (in.numa_topology.empty()) return false;
+  w.list(in.numa_topology, [&](const NumaNode& n) {
+    w.u32(n.node);
+    w.u64(n.mem_total_kb);
+    w.u64(n.mem_free_kb);
+    w.string(n.cpus);
+  });
+  return true;
+}
+
+Result<void> decode_branch_stack(Decoding& d) {
+  d.out.branch_stack = true;
+  return {};
+}
+bool encode_branch_stack(const FeatureDesc&, const Features& in, Writer&) {
+  return in.branch_stack;  // an empty section: the bit says it all
+}
+void print_branch_stack(const FeatureDesc&, const Printing& p) {
+  p.o += "# contains samples with branch stack\n";
+}
+
+Result<void> decode_pmu_mappings(Decoding& d) {
+  PERFX_TRY(n, d.count("pmu"));
+  d.out.pmu_mappings.clear();
+  for (std::uint32_t i = 0; i < n && d.r.ok(); ++i) {
+    PmuMapping m;
+    m.type = d.r.u32();
+    m.name = read_string(d.r);
+    d.out.pmu_mappings.push_back(std::move(m));
+  }
+  return d.check();
+}
+bool encode_pmu_mappings(const FeatureDesc&, const Features& in, Writer& w) {
+  if (in.pmu_mappings.empty()) return false;
+  w.list(in.pmu_mappings, [&](const PmuMapping& m) {
+    w.u32(m.type);
+    w.string(m.name);
+  });
+  return true;
+}
+void print_pmu_mappings(const FeatureDesc&, const Printing& p) {
+  const auto& maps = p.f.pmu_mappings;
+  p.o += "# pmu mappings: ";
+  if (maps.empty()) p.o += "not available";
+  for (std::size_t i = 0; i < maps.size(); ++i)
+    p.o += fmt::format("{}{} = {}", i == 0 ? "" : ", ", maps[i].name, maps[i].type);
+  p.o += "\n";
+}
+
+Result<void> decode_group_desc(Decoding& d) {
+  PERFX_TRY(n, d.count("group"));
+  d.out.group_desc.clear();
+  for (std::uint32_t i = 0; i < n && d.r.ok(); ++i) {
+    GroupDesc g;
+    g.name = read_string(d.r);
+    g.leader_idx = d.r.u32();
+    g.nr_members = d.r.u32();
+    d.out.group_desc.push_back(std::move(g));
+  }
+  return d.check();
+}
+bool encode_group_desc(const FeatureDesc&, const Features& in, Writer& w) {
+  if (in.group_desc.empty()) return false;
+  w.list(in.group_desc, [&](const GroupDesc& g) {
+    w.string(g.name);
+    w.u32(g.leader_idx);
+    w.u32(g.nr_members);
+  });
+  return true;
+}
+void print_group_desc(const FeatureDesc&, const Printing& p) {
+  for (const auto& g : p.f.group_desc) {
+    if (g.nr_members <= 1) continue;
+    p.o += fmt::format("# group: {}{{", g.name);
+    // nr_members comes from the file: never loop past the attrs that exist.
+    for (std::uint32_t i = 0; i < g.nr_members && g.leader_idx + std::size_t{i} < p.attrs.size();
+         ++i) {
+      p.o += (i == 0 ? "" : ",");
+      p.o += p.attrs[g.leader_idx + i].name;
+    }
+    p.o += "}\n";
+  }
+}
+
+void print_auxtrace(const FeatureDesc&, const Printing& p) {
+  p.o += "# contains AUX area data (e.g. instruction trace)\n";
+}
+void print_stat(const FeatureDesc&, const Printing& p) { p.o += "# contains stat data\n"; }
+
+Result<void> decode_cache(Decoding& d) {
+  const std::uint32_t version = d.r.u32();
+  const std::uint32_t n = d.r.u32();
+  if (!d.r.ok() || version != 1 || n > d.section.size()) {
+    return d.bad("unknown cache version or bad count");
+  }
+  d.out.cache.clear();
+  for (std::uint32_t i = 0; i < n && d.r.ok(); ++i) {
+    CacheLevel c;
+    c.level = d.r.u32();
+    c.line_size = d.r.u32();
+    c.sets = d.r.u32();
+    c.ways = d.r.u32();
+    c.type = read_string(d.r);
+    c.size = read_string(d.r);
+    c.map = read_string(d.r);
+    d.out.cache.push_back(std::move(c));
+  }
+  return d.check();
+}
+bool encode_cache(const FeatureDesc&, const Features& in, Writer& w) {
+  if (in.cache.empty()) return false;
+  w.u32(1);  // version
+  w.list(in.cache, [&](const CacheLevel& c) {
+    w.u32(c.level);
+    w.u32(c.line_size);
+    w.u32(c.sets);
+    w.u32(c.ways);
+    w.string(c.type);
+    w.string(c.size);
+    w.string(c.map);
+  });
+  return true;
+}
+
+Result<void> decode_sample_time(Decoding& d) {
+  SampleTime t;
+  t.first_ns = d.r.u64();
+  t.last_ns = d.r.u64();
+  d.out.sample_time = t;
+  return d.check();
+}
+bool encode_sample_time(const FeatureDesc&, const Features& in, Writer& w) {
+  if (!in.sample_time) return false;
+  w.u64(in.sample_time->first_ns);
+  w.u64(in.sample_time->last_ns);
+  return true;
+}
+void print_sample_time(const FeatureDesc&, const Printing& p) {
+  const auto& t = p.f.sample_time;
+  if (!t) return;
+  p.o += fmt::format("# time of first sample : {}\n", usec_timestamp(t->first_ns));
+  p.o += fmt::format("# time of last sample : {}\n", usec_timestamp(t->last_ns));
+  const double ms = static_cast<double>(t->last_ns - t->first_ns) / 1e6;
+  p.o += fmt::format("# sample duration : {:10.3f} ms\n", ms);
+}
+
+Result<void> decode_compressed(Decoding& d) {
+  CompressedInfo c;
+  c.version = d.r.u32();
+  c.type = d.r.u32();
+  c.level = d.r.u32();
+  c.ratio = d.r.u32();
+  c.mmap_len = d.r.u32();
+  d.out.compressed = c;
+  return d.check();
+}
+bool encode_compressed(const FeatureDesc&, const Features& in, Writer& w) {
+  if (!in.compressed) return false;
+  const auto& c = *in.compressed;
+  for (std::uint32_t v : {c.version, c.type, c.level, c.ratio, c.mmap_len}) w.u32(v);
+  return true;
+}
+void print_compressed(const FeatureDesc&, const Printing& p) {
+  if (const auto& c = p.f.compressed) {
+    p.o += fmt::format("# compressed : {}, level = {}, ratio = {}\n",
+                       c->type == 1 ? "Zstd" : "Unknown", c->level, c->ratio);
+  }
+}
+
+Result<void> decode_cpu_pmu_caps(Decoding& d) {
+  PERFX_TRY(caps, decode_caps(d));
+  caps.pmu = "cpu";
+  d.out.cpu_pmu_caps = std::move(caps);
+  return d.check();
+}
+bool encode_cpu_pmu_caps(const FeatureDesc&, const Features& in, Writer& w) {
+  if (!in.cpu_pmu_caps) return false;
+  encode_caps(*in.cpu_pmu_caps, w);
+  return true;
+}
+void print_cpu_pmu_caps(const FeatureDesc&, const Printing& p) {
+  if (!p.f.cpu_pmu_caps) return;
+  p.o += "# cpu pmu capabilities: ";
+  if (p.f.cpu_pmu_caps->caps.empty()) p.o += "not available";
+  p.o += caps_text(*p.f.cpu_pmu_caps) + "\n";
+}
+
+Result<void> decode_clock_data(Decoding& d) {
+  ClockData c;
+  c.version = d.r.u32();
+  c.clockid = d.r.u32();
+  c.wall_clock_ns = d.r.u64();
+  c.clockid_time_ns = d.r.u64();
+  d.out.clock_data = c;
+  return d.check();
+}
+bool encode_clock_data(const FeatureDesc&, const Features& in, Writer& w) {
+  if (!in.clock_data) return false;
+  w.u32(in.clock_data->version);
+  w.u32(in.clock_data->clockid);
+  w.u64(in.clock_data->wall_clock_ns);
+  w.u64(in.clock_data->clockid_time_ns);
+  return true;
+}
+void print_clock_data(const FeatureDesc&, const Printing& p) {
+  if (!p.f.clock_data) return;
+  const auto& c = *p.f.clock_data;
+  const std::time_t secs = static_cast<std::time_t>(c.wall_clock_ns / 1000000000u);
+  std::tm tm{};
+  localtime_r(&secs, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%F %T", &tm);
+  // perf's clockid_name(): the first name its clockid map has for the id.
+  const char* clk = c.clockid == 1    ? "monotonic"
+                    : c.clockid == 4  ? "monotonic_raw"
+                    : c.clockid == 0  ? "realtime"
+                    : c.clockid == 7  ? "boottime"
+                    : c.clockid == 11 ? "tai"
+                                      : "unknown";
+  p.o += fmt::format("# clockid: {} ({})\n", clk, c.clockid);
+  p.o += fmt::format("# reference time: {}.{:06} = {}.{:06} (TOD) = {}.{:09} ({})\n", buf,
+                     (c.wall_clock_ns % 1000000000u) / 1000u, c.wall_clock_ns / 1000000000u,
+                     (c.wall_clock_ns % 1000000000u) / 1000u, c.clockid_time_ns / 1000000000u,
+                     c.clockid_time_ns % 1000000000u, clk);
+}
+
+Result<void> decode_hybrid_topology(Decoding& d) {
+  PERFX_TRY(n, d.count("node"));
+  d.out.hybrid_topology.clear();
+  for (std::uint32_t i = 0; i < n && d.r.ok(); ++i) {
+    HybridNode h;
+    h.pmu_name = read_string(d.r);
+    h.cpus = read_string(d.r);
+    d.out.hybrid_topology.push_back(std::move(h));
+  }
+  return d.check();
+}
+bool encode_hybrid_topology(const FeatureDesc&, const Features& in, Writer& w) {
+  if (in.hybrid_topology.empty()) return false;
+  w.list(in.hybrid_topology, [&](const HybridNode& h) {
+    w.string(h.pmu_name);
+    w.string(h.cpus);
+  });
+  return true;
+}
+
+Result<void> decode_pmu_caps(Decoding& d) {
+  PERFX_TRY(npmu, d.count("pmu"));
+  d.out.pmu_caps.clear();
+  for (std::uint32_t p = 0; p < npmu && d.r.ok(); ++p) {
+    PERFX_TRY(caps, decode_caps(d));
+    caps.pmu = read_string(d.r);
+    d.out.pmu_caps.push_back(std::move(caps));
+  }
+  return d.check();
+}
+bool encode_pmu_caps(const FeatureDesc&, const Features& in, Writer& w) {
+  if (in.pmu_caps.empty()) return false;
+  w.list(in.pmu_caps, [&](const PmuCaps& p) {
+    encode_caps(p, w);
+    w.string(p.pmu);
+  });
+  return true;
+}
+void print_pmu_caps(const FeatureDesc&, const Printing& p) {
+  for (const auto& caps : p.f.pmu_caps) {
+    if (caps.caps.empty()) continue;
+    p.o += fmt::format("# {} pmu capabilities: {}\n", caps.pmu, caps_text(caps));
+  }
+}
+
+// ------------------------------------------------------------------ the table
+
+using DecodeFn = Result<void> (*)(Decoding&);
+using EncodeFn = bool (*)(const FeatureDesc&, const Features&, Writer&);
+using PrintFn = void (*)(const FeatureDesc&, const Printing&);
+
+constexpr FeatureDesc feature(Feature id, std::string_view name, DecodeFn decode = nullptr,
+                              EncodeFn encode = nullptr, PrintFn print = nullptr) {
+  return FeatureDesc{id, name, decode, encode, print, nullptr, {}};
+}
+
+// A one-string feature: `field` holds it, the header shows "# <label> : <value>".
+constexpr FeatureDesc text_feature(Feature id, std::string_view name,
+                                   std::optional<std::string> Features::*field,
+                                   std::string_view label) {
+  return FeatureDesc{id, name, &decode_text, &encode_text, &print_text, field, label};
+}
+
+// Indexed by feature bit (perf's HEADER_* numbering); rows with only a name are kept
+// raw (AUXTRACE, STAT, MEM_TOPOLOGY, BPF_*: read back and written as they came).
+constexpr std::array<FeatureDesc, 32> kFeatures = {
+    feature(Feature{0}, "reserved"),
+    feature(Feature::kTracingData, "tracing_data", &decode_tracing_data, &encode_tracing_data),
+    feature(Feature::kBuildId, "build_id", &decode_build_id, &encode_build_id),
+    text_feature(Feature::kHostname, "hostname", &Features::hostname, "hostname"),
+    text_feature(Feature::kOsRelease, "osrelease", &Features::osrelease, "os release"),
+    text_feature(Feature::kVersion, "version", &Features::version, "perf version"),
+    text_feature(Feature::kArch, "arch", &Features::arch, "arch"),
+    feature(Feature::kNrCpus, "nrcpus", &decode_nrcpus, &encode_nrcpus, &print_nrcpus),
+    text_feature(Feature::kCpuDesc, "cpudesc", &Features::cpudesc, "cpudesc"),
+    text_feature(Feature::kCpuId, "cpuid", &Features::cpuid, "cpuid"),
+    feature(Feature::kTotalMem, "total_mem", &decode_u64<&Features::total_mem_kb>,
+            &encode_u64<&Features::total_mem_kb>, &print_total_mem),
+    feature(Feature::kCmdline, "cmdline", &decode_cmdline, &encode_cmdline, &print_cmdline),
+    feature(Feature::kEventDesc, "event_desc", &decode_event_desc, &encode_event_desc,
+            &print_event_desc),
+    feature(Feature::kCpuTopology, "cpu_topology", &decode_cpu_topology, &encode_cpu_topology,
+            &print_info_available),
+    feature(Feature::kNumaTopology, "numa_topology", &decode_numa_topology, &encode_numa_topology,
+            &print_info_available),
+    feature(Feature::kBranchStack, "branch_stack", &decode_branch_stack, &encode_branch_stack,
+            &print_branch_stack),
+    feature(Feature::kPmuMappings, "pmu_mappings", &decode_pmu_mappings, &encode_pmu_mappings,
+            &print_pmu_mappings),
+    feature(Feature::kGroupDesc, "group_desc", &decode_group_desc, &encode_group_desc,
+            &print_group_desc),
+    feature(Feature::kAuxtrace, "auxtrace", nullptr, nullptr, &print_auxtrace),
+    feature(Feature::kStat, "stat", nullptr, nullptr, &print_stat),
+    feature(Feature::kCache, "cache", &decode_cache, &encode_cache, &print_info_available),
+    feature(Feature::kSampleTime, "sample_time", &decode_sample_time, &encode_sample_time,
+            &print_sample_time),
+    feature(Feature::kMemTopology, "mem_topology", nullptr, nullptr, &print_info_available),
+    feature(Feature::kClockId, "clockid", &decode_u64<&Features::clockid_res_ns>,
+            &encode_u64<&Features::clockid_res_ns>, &print_clockid),
+    feature(Feature::kDirFormat, "dir_format", &decode_u64<&Features::dir_format_version>,
+            &encode_u64<&Features::dir_format_version>, &print_dir_format),
+    feature(Feature::kBpfProgInfo, "bpf_prog_info"),
+    feature(Feature::kBpfBtf, "bpf_btf"),
+    feature(Feature::kCompressed, "compressed", &decode_compressed, &encode_compressed,
+            &print_compressed),
+    feature(Feature::kCpuPmuCaps, "cpu_pmu_caps", &decode_cpu_pmu_caps, &encode_cpu_pmu_caps,
+            &print_cpu_pmu_caps),
+    feature(Feature::kClockData, "clock_data", &decode_clock_data, &encode_clock_data,
+            &print_clock_data),
+    feature(Feature::kHybridTopology, "hybrid_topology", &decode_hybrid_topology,
+            &encode_hybrid_topology, &print_info_available),
+    feature(Feature::kPmuCaps, "pmu_caps", &decode_pmu_caps, &encode_pmu_caps, &print_pmu_caps),
+};
+
+constexpr bool table_in_bit_order() {
+  for (std::size_t i = 0; i < kFeatures.size(); ++i)
+    if (static_cast<std::size_t>(kFeatures[i].id) != i) return false;
+  return true;
+}
+static_assert(table_in_bit_order(), "kFeatures must be indexed by feature bit");
+static_assert(kFeatures.size() == static_cast<std::size_t>(Feature::kPmuCaps) + 1);
+
+const FeatureDesc* find_feature(int bit) noexcept {
+  if (bit < 0 || static_cast<std::size_t>(bit) >= kFeatures.size()) return nullptr;
+  return &kFeatures[static_cast<std::size_t>(bit)];
+}
+
+}  // namespace
+
+std::string_view feature_name(int bit) noexcept {
+  const FeatureDesc* d = find_feature(bit);
+  return d != nullptr ? d->name : "unknown";
+}
+
+Result<void> decode_feature(int bit, std::span<const std::byte> section, bool swap,
+                            std::uint64_t section_offset, Features& out) {
+  out.present.set(static_cast<std::size_t>(bit));
+  out.raw[bit].assign(section.begin(), section.end());
+  const FeatureDesc* desc = find_feature(bit);
+  if (desc == nullptr || desc->decode == nullptr) return {};  // kept raw only
+  Decoding d{*desc, section, swap, section_offset, ByteReader(section, swap), out};
+  return desc->decode(d);
+}
+
+std::optional<std::vector<std::byte>> encode_feature(int bit, const Features& in) {
+  if (auto it = in.raw.find(bit); it != in.raw.end()) return it->second;
+  const FeatureDesc* desc = find_feature(bit);
+  if (desc == nullptr || desc->encode == nullptr) return std::nullopt;
+  Writer w;
+  if (!desc->encode(*desc, in, w)) return std::nullopt;
+  return std::move(w.out);
+}
+
+std::string format_header(const Features& f, std::span<const AttrEntry> attrs,
+                          const HeaderDumpInfo& info) {
+  std::string o = "# ========\n";
+  if (!info.captured_on.empty()) o += fmt::format("# captured on    : {}\n", info.captured_on);
+  o += fmt::format("# header version : {}\n", info.header_version);
+  o += fmt::format("# data offset    : {}\n", info.data_offset);
+  o += fmt::format("# data size      : {}\n", info.data_size);
+  o += fmt::format("# feat offset    : {}\n", info.feat_offset);
+  // Pipe mode: perf closes the header block at once and prints each feature as
+  // its HEADER_FEATURE record arrives; there is no missing-features line.
+  if (info.pipe) o += "# ========\n#\n";
+  const Printing p{f, attrs, o};
+  std::string missing;
+  for (std::size_t bit = 1; bit < kFeatures.size(); ++bit) {
+    const FeatureDesc& desc = kFeatures[bit];
+    if (!f.present.test(bit)) {
+      missing += upper(desc.name) + " ";
+    } else if (desc.print != nullptr) {
+      desc.print(desc, p);
+    }
+  }
+  if (info.pipe) return o;
+  if (!missing.empty()) o += "# missing features: " + missing + "\n";
+  o += "# ========\n#\n";
+  return o;
+}
+
+namespace {
 
 std::string read_format_names(std::uint64_t rf) {
   static constexpr std::pair<std::uint64_t, const char*> kBits[] = {
@@ -607,202 +860,6 @@ std::string attr_fields(const raw::EventAttr& a, std::string_view assign) {
   num("aux_sample_size", a.aux_sample_size);
   hex("sig_data", a.sig_data);
   return out;
-}
-
-namespace {
-
-std::string usec_timestamp(std::uint64_t ns) {
-  return fmt::format("{}.{:06}", ns / 1000000000u, (ns % 1000000000u) / 1000u);
-}
-
-}  // namespace
-
-std::string format_header(const Features& f, std::span<const AttrEntry> attrs,
-                          const HeaderDumpInfo& info) {
-  std::string o = "# ========\n";
-  if (!info.captured_on.empty()) o += fmt::format("# captured on    : {}\n", info.captured_on);
-  o += fmt::format("# header version : {}\n", info.header_version);
-  o += fmt::format("# data offset    : {}\n", info.data_offset);
-  o += fmt::format("# data size      : {}\n", info.data_size);
-  o += fmt::format("# feat offset    : {}\n", info.feat_offset);
-  // Pipe mode: perf closes the header block at once and prints each feature as
-  // its HEADER_FEATURE record arrives; there is no missing-features line.
-  if (info.pipe) o += "# ========\n#\n";
-  auto has = [&](Feature x) { return f.has(x); };
-  for (int bit = 1; bit <= static_cast<int>(Feature::kPmuCaps); ++bit) {
-    if (!f.present.test(static_cast<std::size_t>(bit))) continue;
-    switch (static_cast<Feature>(bit)) {
-      case Feature::kHostname:
-        if (f.hostname) o += fmt::format("# hostname : {}\n", *f.hostname);
-        break;
-      case Feature::kOsRelease:
-        if (f.osrelease) o += fmt::format("# os release : {}\n", *f.osrelease);
-        break;
-      case Feature::kVersion:
-        if (f.version) o += fmt::format("# perf version : {}\n", *f.version);
-        break;
-      case Feature::kArch:
-        if (f.arch) o += fmt::format("# arch : {}\n", *f.arch);
-        break;
-      case Feature::kNrCpus:
-        if (f.nrcpus) {
-          o += fmt::format("# nrcpus online : {}\n# nrcpus avail : {}\n", f.nrcpus->online,
-                           f.nrcpus->available);
-        }
-        break;
-      case Feature::kCpuDesc:
-        if (f.cpudesc) o += fmt::format("# cpudesc : {}\n", *f.cpudesc);
-        break;
-      case Feature::kCpuId:
-        if (f.cpuid) o += fmt::format("# cpuid : {}\n", *f.cpuid);
-        break;
-      case Feature::kTotalMem:
-        if (f.total_mem_kb) o += fmt::format("# total memory : {} kB\n", *f.total_mem_kb);
-        break;
-      case Feature::kCmdline:
-        if (f.cmdline) {
-          o += "# cmdline : ";
-          for (const auto& a : *f.cmdline) o += a + " ";
-          o += "\n";
-        }
-        break;
-      case Feature::kEventDesc:
-        for (const auto& d : f.event_desc) {
-          o += fmt::format("# event : name = {}, ", d.name);
-          if (!d.ids.empty()) {
-            o += ", id = {";
-            for (std::size_t i = 0; i < d.ids.size(); ++i) {
-              o += fmt::format("{} {}", i == 0 ? "" : ",", d.ids[i]);
-            }
-            o += " }";
-          }
-          o += attr_fields(d.attr, " = ");
-          o += "\n";
-        }
-        break;
-      case Feature::kCpuTopology:
-      case Feature::kNumaTopology:
-      case Feature::kCache:
-      case Feature::kMemTopology:
-      case Feature::kHybridTopology:
-        o += fmt::format("# {} info available, use -I to display\n", upper(feature_name(bit)));
-        break;
-      case Feature::kBranchStack:
-        o += "# contains samples with branch stack\n";
-        break;
-      case Feature::kPmuMappings: {
-        o += "# pmu mappings: ";
-        if (f.pmu_mappings.empty()) o += "not available";
-        for (std::size_t i = 0; i < f.pmu_mappings.size(); ++i) {
-          o += fmt::format("{}{} = {}", i == 0 ? "" : ", ", f.pmu_mappings[i].name,
-                           f.pmu_mappings[i].type);
-        }
-        o += "\n";
-        break;
-      }
-      case Feature::kGroupDesc:
-        for (const auto& g : f.group_desc) {
-          if (g.nr_members <= 1) continue;
-          o += fmt::format("# group: {}{{", g.name);
-          // nr_members comes from the file: never loop past the attrs that exist.
-          for (std::uint32_t i = 0;
-               i < g.nr_members && g.leader_idx + std::size_t{i} < attrs.size(); ++i) {
-            const std::size_t idx = g.leader_idx + i;
-            o += (i == 0 ? "" : ",");
-            if (idx < attrs.size()) o += attrs[idx].name;
-          }
-          o += "}\n";
-        }
-        break;
-      case Feature::kAuxtrace:
-        o += "# contains AUX area data (e.g. instruction trace)\n";
-        break;
-      case Feature::kStat:
-        o += "# contains stat data\n";
-        break;
-      case Feature::kSampleTime:
-        if (f.sample_time) {
-          o +=
-              fmt::format("# time of first sample : {}\n", usec_timestamp(f.sample_time->first_ns));
-          o += fmt::format("# time of last sample : {}\n", usec_timestamp(f.sample_time->last_ns));
-          const double ms =
-              static_cast<double>(f.sample_time->last_ns - f.sample_time->first_ns) / 1e6;
-          o += fmt::format("# sample duration : {:10.3f} ms\n", ms);
-        }
-        break;
-      case Feature::kClockId:
-        if (f.clockid_res_ns) {
-          o += fmt::format("# clockid frequency: {} MHz\n", *f.clockid_res_ns * 1000);
-        }
-        break;
-      case Feature::kDirFormat:
-        if (f.dir_format_version) {
-          o += fmt::format("# directory data version : {}\n", *f.dir_format_version);
-        }
-        break;
-      case Feature::kCompressed:
-        if (f.compressed) {
-          o += fmt::format("# compressed : {}, level = {}, ratio = {}\n",
-                           f.compressed->type == 1 ? "Zstd" : "Unknown", f.compressed->level,
-                           f.compressed->ratio);
-        }
-        break;
-      case Feature::kCpuPmuCaps:
-        if (f.cpu_pmu_caps) {
-          o += "# cpu pmu capabilities: ";
-          if (f.cpu_pmu_caps->caps.empty()) o += "not available";
-          for (std::size_t i = 0; i < f.cpu_pmu_caps->caps.size(); ++i) {
-            o += fmt::format("{}{}={}", i == 0 ? "" : ", ", f.cpu_pmu_caps->caps[i].first,
-                             f.cpu_pmu_caps->caps[i].second);
-          }
-          o += "\n";
-        }
-        break;
-      case Feature::kPmuCaps:
-        for (const auto& p : f.pmu_caps) {
-          if (p.caps.empty()) continue;
-          o += fmt::format("# {} pmu capabilities: ", p.pmu);
-          for (std::size_t i = 0; i < p.caps.size(); ++i) {
-            o += fmt::format("{}{}={}", i == 0 ? "" : ", ", p.caps[i].first, p.caps[i].second);
-          }
-          o += "\n";
-        }
-        break;
-      case Feature::kClockData:
-        if (f.clock_data) {
-          const auto& c = *f.clock_data;
-          const std::time_t secs = static_cast<std::time_t>(c.wall_clock_ns / 1000000000u);
-          std::tm tm{};
-          localtime_r(&secs, &tm);
-          char buf[64];
-          std::strftime(buf, sizeof buf, "%F %T", &tm);
-          // perf's clockid_name(): the first name its clockid map has for the id.
-          const char* clk = c.clockid == 1    ? "monotonic"
-                            : c.clockid == 4  ? "monotonic_raw"
-                            : c.clockid == 0  ? "realtime"
-                            : c.clockid == 7  ? "boottime"
-                            : c.clockid == 11 ? "tai"
-                                              : "unknown";
-          o += fmt::format("# clockid: {} ({})\n", clk, c.clockid);
-          o += fmt::format("# reference time: {}.{:06} = {}.{:06} (TOD) = {}.{:09} ({})\n", buf,
-                           (c.wall_clock_ns % 1000000000u) / 1000u, c.wall_clock_ns / 1000000000u,
-                           (c.wall_clock_ns % 1000000000u) / 1000u, c.clockid_time_ns / 1000000000u,
-                           c.clockid_time_ns % 1000000000u, clk);
-        }
-        break;
-      default:
-        break;
-    }
-  }
-  (void)has;
-  if (info.pipe) return o;
-  std::string missing;
-  for (int bit = 1; bit <= static_cast<int>(Feature::kPmuCaps); ++bit) {
-    if (!f.present.test(static_cast<std::size_t>(bit))) missing += upper(feature_name(bit)) + " ";
-  }
-  if (!missing.empty()) o += "# missing features: " + missing + "\n";
-  o += "# ========\n#\n";
-  return o;
 }
 
 }  // namespace perfx::record

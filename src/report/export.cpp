@@ -1,6 +1,7 @@
 #include "report/export.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "core/error_format.hpp"
 #include "report/firefox.hpp"
@@ -13,53 +14,85 @@
 
 namespace perfx::report {
 
+namespace {
+
+// One row per format, in documentation order (docs/exports.md). Every predicate below and
+// export_profile()'s dispatch read this table: a new format is one row.
+constexpr std::array<ExportFormat, 7> kExportFormats = {{
+    {.name = "folded", .write = &write_folded},
+    {.name = "html", .write = &write_flamegraph_html},
+    {.name = "svg", .write = &write_flamegraph_svg},
+    {.name = "pprof", .write = &write_pprof, .binary = true, .wants_source_lines = true},
+    {.name = "speedscope",
+     .write = &write_speedscope,
+     .needs_each_sample = true,
+     .merges_runs = true},
+    {.name = "firefox", .write = &write_firefox, .needs_each_sample = true},
+    {.name = "json",
+     .write = &write_json_profile,
+     .needs_each_sample = true,
+     .wants_source_lines = true},
+}};
+
+}  // namespace
+
+std::span<const ExportFormat> export_format_table() noexcept { return kExportFormats; }
+
+const ExportFormat* find_export_format(std::string_view name) noexcept {
+  const auto* it = std::find_if(kExportFormats.begin(), kExportFormats.end(),
+                                [&](const ExportFormat& f) { return f.name == name; });
+  return it == kExportFormats.end() ? nullptr : it;
+}
+
 const std::vector<std::string_view>& export_formats() {
-  static const std::vector<std::string_view> kFormats = {"folded",     "html",    "svg", "pprof",
-                                                         "speedscope", "firefox", "json"};
-  return kFormats;
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names;
+    for (const auto& f : kExportFormats) names.push_back(f.name);
+    return names;
+  }();
+  return kNames;
 }
 
 bool is_export_format(std::string_view format) noexcept {
-  const auto& f = export_formats();
-  return std::find(f.begin(), f.end(), format) != f.end();
+  return find_export_format(format) != nullptr;
 }
 
-bool is_binary_format(std::string_view format) noexcept { return format == "pprof"; }
+namespace {
+
+// A column of `format`'s row; false for a name no row has.
+bool column(std::string_view format, bool ExportFormat::*flag) noexcept {
+  const auto* f = find_export_format(format);
+  return f != nullptr && f->*flag;
+}
+
+}  // namespace
+
+bool is_binary_format(std::string_view format) noexcept {
+  return column(format, &ExportFormat::binary);
+}
 
 bool format_needs_each_sample(std::string_view format) noexcept {
-  return format == "speedscope" || format == "firefox" || format == "json";
+  return column(format, &ExportFormat::needs_each_sample);
 }
 
-bool format_merges_runs(std::string_view format) noexcept { return format == "speedscope"; }
+bool format_merges_runs(std::string_view format) noexcept {
+  return column(format, &ExportFormat::merges_runs);
+}
 
 bool export_wants_source_lines(std::string_view format) noexcept {
-  return format == "pprof" || format == "json";
+  return column(format, &ExportFormat::wants_source_lines);
 }
 
 Result<void> export_profile(std::string_view format, const profile::Profile& profile,
                             std::ostream& out, const ExportOptions& options) {
-  Result<void> r;
-  if (format == "folded") {
-    r = write_folded(profile, out, options);
-  } else if (format == "html") {
-    r = write_flamegraph_html(profile, out, options);
-  } else if (format == "svg") {
-    r = write_flamegraph_svg(profile, out, options);
-  } else if (format == "pprof") {
-    r = write_pprof(profile, out, options);
-  } else if (format == "speedscope") {
-    r = write_speedscope(profile, out, options);
-  } else if (format == "firefox") {
-    r = write_firefox(profile, out, options);
-  } else if (format == "json") {
-    r = write_json_profile(profile, out, options);
-  } else {
-    return fail(Errc::kInvalidArgument,
-                "unknown export format '{}': use one of folded, html, svg, pprof, speedscope, "
-                "firefox, json",
-                format);
+  const auto* f = find_export_format(format);
+  if (f == nullptr) {
+    std::string names;
+    for (const auto& row : kExportFormats)
+      names += (names.empty() ? "" : ", ") + std::string(row.name);
+    return fail(Errc::kInvalidArgument, "unknown export format '{}': use one of {}", format, names);
   }
-  if (!r)
+  if (auto r = f->write(profile, out, options); !r)
     return tl::unexpected(std::move(r).error().context(fmt::format("exporting as {}", format)));
   out.flush();
   if (!out) return fail(Errc::kIo, "exporting as {}: flushing the output failed", format);

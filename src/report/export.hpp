@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,25 @@ namespace perfx::report {
 
 /// Knobs shared by the exporters: public (perfx/exporters.hpp).
 using ExportOptions = perfx::ExportOptions;
+
+/// One export format: its name, its writer and what it needs from the loader. The table
+/// (export_format_table()) is the only place that knows the formats; every predicate
+/// below is read from it.
+struct ExportFormat {
+  std::string_view name;  ///< "folded", "pprof", ...
+  /// Writes a profile in this format (stream errors are export_profile()'s to report).
+  Result<void> (*write)(const profile::Profile&, std::ostream&, const ExportOptions&) = nullptr;
+  bool binary = false;              ///< see is_binary_format()
+  bool needs_each_sample = false;   ///< see format_needs_each_sample()
+  bool merges_runs = false;         ///< see format_merges_runs()
+  bool wants_source_lines = false;  ///< see export_wants_source_lines()
+};
+
+/// Every export format, one row each, in documentation order.
+[[nodiscard]] std::span<const ExportFormat> export_format_table() noexcept;
+
+/// The row of `name`, or nullptr when no format has that name.
+[[nodiscard]] const ExportFormat* find_export_format(std::string_view name) noexcept;
 
 /// The format names export_profile() accepts, in documentation order:
 /// folded, html, svg, pprof, speedscope, firefox, json.

@@ -10,7 +10,8 @@
 
 #include "report/export_util.hpp"
 
-namespace perfx::report {
+// Defined in namespace perfx: declared public in perfx/stat.hpp.
+namespace perfx {
 namespace {
 
 constexpr int kMetricLen = 35;  // perf's METRIC_LEN
@@ -79,7 +80,7 @@ StatMetric blank_metric(std::string unit) {
 
 std::string json_escape(std::string_view s) {
   std::string out;
-  detail::append_json_escaped(out, s);
+  report::detail::append_json_escaped(out, s);
   return out;
 }
 
@@ -452,4 +453,4 @@ RunStats run_stats(const std::vector<double>& samples) {
   return s;
 }
 
-}  // namespace perfx::report
+}  // namespace perfx

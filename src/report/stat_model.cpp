@@ -8,7 +8,8 @@
 
 #include <fmt/format.h>
 
-namespace perfx::report {
+// Defined in namespace perfx: declared public in perfx/stat.hpp.
+namespace perfx {
 namespace {
 
 // Event `index` of the snapshots over the runs (its counts `per_run`).
@@ -169,4 +170,4 @@ std::string describe_stat_target(const std::vector<std::string>& command, bool s
   return s + "'";
 }
 
-}  // namespace perfx::report
+}  // namespace perfx

@@ -154,6 +154,14 @@ class Dso {
 /// perf's short DSO name for a recorded path.
 [[nodiscard]] std::string dso_short_name(std::string_view path);
 
+/// start + size, saturated at the top of the address space: a lying size (an ELF symbol
+/// or a JIT-map line) must not wrap the end below the start, which breaks the sorted-range
+/// lookup (found by the symbolizer fuzzer).
+[[nodiscard]] constexpr std::uint64_t saturating_end(std::uint64_t start,
+                                                     std::uint64_t size) noexcept {
+  return size > ~std::uint64_t{0} - start ? ~std::uint64_t{0} : start + size;
+}
+
 /// Sorts `syms`, drops duplicates the way perf does and fixes up zero-size ends.
 /// `kallsyms`: module boundary rule of perf's symbols__fixup_end.
 void finalize_symbols(SymbolTable& syms, bool kallsyms = false);

@@ -48,16 +48,21 @@ void force_breakpoint_check_for_testing(std::optional<BreakpointCheck> forced) {
   g_forced.store(forced ? static_cast<int>(*forced) : -1, std::memory_order_relaxed);
 }
 
+}  // namespace perfx::sys
+
+namespace perfx {
+
+// Declared public in perfx/events.hpp.
 std::vector<std::string> silent_breakpoint_notes(const CounterSnapshot& counts) {
   std::vector<std::string> notes;
   for (std::size_t i = 0; i < counts.events.size(); ++i) {
     const auto& ev = counts.events[i];
     if (ev.supported && ev.attr.type == PERF_TYPE_BREAKPOINT && counts.total(i).value == 0 &&
-        check_hardware_breakpoints() == BreakpointCheck::kSilent)
-      notes.push_back(ev.name + ": " + kSilentBreakpointsReason +
+        sys::check_hardware_breakpoints() == sys::BreakpointCheck::kSilent)
+      notes.push_back(ev.name + ": " + sys::kSilentBreakpointsReason +
                       ": its count is 0 whatever the program does");
   }
   return notes;
 }
 
-}  // namespace perfx::sys
+}  // namespace perfx

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "perfx/counter.hpp"
+#include "perfx/events.hpp"
 
 namespace perfx::sys {
 
@@ -31,9 +32,7 @@ inline constexpr const char* kSilentBreakpointsReason =
     "hardware breakpoints open but never fire on this machine (the hypervisor delivers no "
     "debug traps)";
 
-/// One line per breakpoint event of `counts` that counted 0 while breakpoints are
-/// kSilent here ("<event>: <reason>: its count is 0 whatever the program does"); empty
-/// otherwise. The check runs only when such an event exists.
-[[nodiscard]] std::vector<std::string> silent_breakpoint_notes(const CounterSnapshot& counts);
+// perfx::silent_breakpoint_notes() (perfx/events.hpp) is defined in breakpoint_check.cpp.
+using perfx::silent_breakpoint_notes;
 
 }  // namespace perfx::sys

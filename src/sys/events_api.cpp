@@ -15,6 +15,7 @@
 #include "event/event_list.hpp"
 #include "event/event_names.hpp"
 #include "event/parse.hpp"
+#include "event/public_kind.hpp"
 #include "perfx/events.hpp"
 #include "sys/breakpoint_check.hpp"
 #include "sys/cpu_list.hpp"
@@ -47,27 +48,7 @@ class ResolverRef {
   const event::Resolver* ptr_ = nullptr;
 };
 
-EventKind to_public(event::EventKind k) {
-  switch (k) {
-    case event::EventKind::kHardware:
-      return EventKind::kHardware;
-    case event::EventKind::kSoftware:
-      return EventKind::kSoftware;
-    case event::EventKind::kHwCache:
-      return EventKind::kHwCache;
-    case event::EventKind::kRaw:
-      return EventKind::kRaw;
-    case event::EventKind::kPmu:
-      return EventKind::kPmu;
-    case event::EventKind::kTracepoint:
-      return EventKind::kTracepoint;
-    case event::EventKind::kBreakpoint:
-      return EventKind::kBreakpoint;
-    case event::EventKind::kUprobe:
-      return EventKind::kUprobe;
-  }
-  return EventKind::kPmu;
-}
+using event::to_public;
 
 EventSpec to_public(event::EventSpec&& e) {
   EventSpec out;
@@ -417,6 +398,7 @@ Result<std::vector<EventListing>> list_events(const ListEventsOptions& options,
   PERFX_TRY(entries, event::list_events(resolver.get(), lo));
   sys::ProbeOptions po;
   po.probe = options.probe;
+  po.full = options.full_probe;
   sys::probe_event_list(entries, resolver.get(), po);
   std::vector<EventListing> out;
   out.reserve(entries.size());

@@ -439,6 +439,10 @@ bool is_unsupported_event_errno(int err) noexcept {
          err == ENODEV;
 }
 
+}  // namespace perfx::sys
+
+namespace perfx {
+
 std::string explain_exec_errno(int err, std::string_view command) {
   switch (err) {
     case ENOENT:
@@ -454,4 +458,4 @@ std::string explain_exec_errno(int err, std::string_view command) {
 
 int exec_failure_exit_code(int err) noexcept { return err == ENOENT ? 127 : 126; }
 
-}  // namespace perfx::sys
+}  // namespace perfx

@@ -15,6 +15,7 @@
 
 #include "perfx/error.hpp"
 #include "perfx/raw.hpp"
+#include "perfx/workload.hpp"
 #include "sys/system_info.hpp"
 
 namespace perfx::sys {
@@ -59,11 +60,9 @@ Error explain_open_error(int err, const OpenRequest& req, const SystemReadings& 
 /// ENXIO and carries on; perfx adds ENODEV ("the CPU lacks a feature").
 bool is_unsupported_event_errno(int err) noexcept;
 
-/// The message for a failed exec of a workload: "command not found: foo" (ENOENT),
-/// "permission denied: foo" (EACCES), ...
-std::string explain_exec_errno(int err, std::string_view command);
-
-/// The shell's exit code for an exec failure: 127 for ENOENT, 126 otherwise.
-int exec_failure_exit_code(int err) noexcept;
+// The words and exit code for a workload that could not be executed (public:
+// perfx/workload.hpp).
+using perfx::exec_failure_exit_code;
+using perfx::explain_exec_errno;
 
 }  // namespace perfx::sys

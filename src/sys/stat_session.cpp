@@ -296,10 +296,14 @@ Result<StatRun> run_once(const StatSessionConfig& cfg) {
 
 }  // namespace
 
+}  // namespace perfx::sys
+
+namespace perfx {
+
 Result<StatThreads> resolve_stat_threads(const StatTargetOptions& target) {
   StatThreads out;
   for (pid_t pid : target.pids) {
-    PERFX_TRY(tids, process_threads(pid));
+    PERFX_TRY(tids, sys::process_threads(pid));
     for (pid_t t : tids) out.tids.push_back(t);
   }
   for (pid_t tid : target.tids) {
@@ -308,12 +312,12 @@ Result<StatThreads> resolve_stat_threads(const StatTargetOptions& target) {
     }
     out.tids.push_back(tid);
   }
-  for (pid_t t : out.tids) out.comms.push_back(thread_comm(t));
+  for (pid_t t : out.tids) out.comms.push_back(sys::thread_comm(t));
   return out;
 }
 
 Result<std::vector<StatRun>> run_stat_session(const StatSessionConfig& cfg) {
-  StopSignals signals;
+  sys::StopSignals signals;
   std::vector<StatRun> runs;
   const int n = cfg.command.empty() ? 1 : std::max(1, cfg.runs);
   for (int i = 0; i < n; ++i) {
@@ -324,11 +328,11 @@ Result<std::vector<StatRun>> run_stat_session(const StatSessionConfig& cfg) {
                     cfg.pre_command, st);
     }
     if (cfg.sync_before_run) ::sync();  // -S: dirty pages written out first, as perf
-    PERFX_TRY(run, run_once(cfg));
+    PERFX_TRY(run, sys::run_once(cfg));
     const bool failed = run.exec_errno != 0;
     runs.push_back(std::move(run));
     if (!cfg.post_command.empty()) (void)std::system(cfg.post_command.c_str());
-    if (failed || g_stop_signal.load() != 0) break;
+    if (failed || sys::g_stop_signal.load() != 0) break;
   }
   return runs;
 }
@@ -340,7 +344,7 @@ Result<void> assign_cgroups(StatSessionConfig& cfg, std::string_view g_list,
   std::size_t events = 0;
   for (const auto& g : cfg.groups) events += g.events.size();
   if (!for_each.empty()) {
-    const auto names = split_commas(for_each);
+    const auto names = sys::split_commas(for_each);
     std::vector<CounterGroupSpec> expanded;
     for (const auto& name : names) {
       if (name.empty())
@@ -356,7 +360,7 @@ Result<void> assign_cgroups(StatSessionConfig& cfg, std::string_view g_list,
     cfg.target.cgroup = std::string(g_list);
     return {};
   }
-  auto names = split_commas(g_list);
+  auto names = sys::split_commas(g_list);
   if (names.size() > events)
     return fail(Errc::kInvalidArgument,
                 "-G '{}' names {} cgroups for {} event{}: one per event, in order", g_list,
@@ -366,4 +370,4 @@ Result<void> assign_cgroups(StatSessionConfig& cfg, std::string_view g_list,
   return {};
 }
 
-}  // namespace perfx::sys
+}  // namespace perfx

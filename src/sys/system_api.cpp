@@ -1,8 +1,11 @@
-// perfx/system.hpp: a facade over sys::read_system_readings().
+// perfx/system.hpp: a facade over sys::read_system_readings() and the CPU and pid list
+// parsers (sys/cpu_list.hpp, sys/process.hpp).
 
 #include <sys/stat.h>
 
 #include "perfx/system.hpp"
+#include "sys/cpu_list.hpp"
+#include "sys/process.hpp"
 #include "sys/system_info.hpp"
 
 namespace perfx {
@@ -24,6 +27,16 @@ PerfSettings perf_settings(const SystemPaths& paths) {
 bool perf_events_supported(const SystemPaths& paths) {
   struct stat st {};
   return ::stat((paths.procfs + "/sys/kernel/perf_event_paranoid").c_str(), &st) == 0;
+}
+
+Result<std::vector<int>> parse_cpu_list(std::string_view text) { return sys::parse_cpus(text); }
+
+Result<std::vector<int>> online_cpus(const SystemPaths& paths) {
+  return sys::read_online_cpus(paths.sysfs + "/devices/system/cpu/online");
+}
+
+Result<std::vector<pid_t>> parse_pid_list(std::string_view text) {
+  return sys::parse_pid_list(text);
 }
 
 }  // namespace perfx

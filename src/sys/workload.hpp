@@ -14,18 +14,11 @@
 #include <vector>
 
 #include "perfx/error.hpp"
+#include "perfx/workload.hpp"
 
 namespace perfx::sys {
 
-/// How a workload ended.
-struct ExitStatus {
-  int wait_status = 0;    ///< raw status from wait4()
-  bool signaled = false;  ///< killed by a signal
-  int signal = 0;         ///< the signal when `signaled`
-  int code = 0;           ///< exit code; 128 + signal when signaled (as a shell reports it)
-  rusage usage{};         ///< the child's resource usage (user/sys time) from wait4()
-  std::chrono::nanoseconds ended{};  ///< CLOCK_MONOTONIC when wait4 returned
-};
+using perfx::ExitStatus;  // how a workload ended (perfx/workload.hpp)
 
 /// Converts a wait status to the shell-style exit code (exit code, or 128 + signal).
 int shell_exit_code(int wait_status) noexcept;

@@ -1,5 +1,5 @@
 // perfx list: every event usable here, grouped like perf list, each probed with a quick
-// perf_event_open to say whether it works on this machine (sys/event_probe.hpp).
+// perf_event_open to say whether it works on this machine (perfx::list_events).
 
 #include <fmt/core.h>
 // CLI11's inlined std::string code trips GCC 12's -Wnull-dereference at -O2 (a false
@@ -11,12 +11,9 @@
 #include <string>
 
 #include "command.hpp"
-#include "event/event_list.hpp"
 #include "option_prefix.hpp"
 #include "perf_options.hpp"
-#include "report/event_list_format.hpp"
-#include "sys/event_probe.hpp"
-#include "sys/event_resolver.hpp"
+#include "perfx/events.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -45,27 +42,24 @@ int run_list(int argc, char** argv) {
   }
   if (parse_only) return 0;
 
-  const auto& resolver = sys::system_resolver();
-  event::ListOptions options;
+  ListEventsOptions options;
   options.filter = filter;
-  auto entries = event::list_events(resolver, options);
-  if (!entries) {
-    fmt::print(stderr, "perfx list: {}\n", entries.error().message());
+  options.probe = !no_probe;
+  options.full_probe = full_probe;
+  auto events = list_events(options);
+  if (!events) {
+    fmt::print(stderr, "perfx list: {}\n", events.error().message());
     return 1;
   }
-  if (entries->empty() && !filter.empty()) {
+  if (events->empty() && !filter.empty()) {
     // perf list prints nothing and exits 0 here; a note on stderr says why it is empty.
     fmt::print(stderr, "perfx list: no event matches '{}'\n", filter);
   }
-  sys::ProbeOptions probe;
-  probe.probe = !no_probe;
-  probe.full = full_probe;
-  sys::probe_event_list(*entries, resolver, probe);
   if (json) {
-    fmt::print("{}", report::format_event_list_json(*entries));
+    fmt::print("{}", format_event_list_json(*events));
   } else {
-    fmt::print("{}", report::format_event_list_text(
-                         *entries, {.descriptions = desc, .banner = filter.empty()}));
+    fmt::print("{}",
+               format_event_list_text(*events, {.descriptions = desc, .banner = filter.empty()}));
   }
   return 0;
 }

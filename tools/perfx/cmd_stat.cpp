@@ -1,4 +1,5 @@
-// perfx stat: argv -> library calls (sys::run_stat_session, report::format_stat).
+// perfx stat: argv -> library calls (perfx/stat.hpp: run_stat_session, build_stat_entries,
+// format_stat).
 
 // g++ 12 -O2 reports a false "potential null pointer dereference" inside CLI11's
 // detail::split (vector<string> relocation); the code is CLI11's, not ours.
@@ -20,18 +21,13 @@
 #include <vector>
 
 #include "command.hpp"
-#include "event/parse.hpp"
 #include "option_prefix.hpp"
 #include "perf_options.hpp"
+#include "perfx/events.hpp"
 #include "perfx/output_file.hpp"
-#include "report/stat_format.hpp"
-#include "report/stat_model.hpp"
-#include "sys/breakpoint_check.hpp"
-#include "sys/cpu_list.hpp"
-#include "sys/event_resolver.hpp"
-#include "sys/explain.hpp"
-#include "sys/process.hpp"
-#include "sys/stat_session.hpp"
+#include "perfx/stat.hpp"
+#include "perfx/system.hpp"
+#include "perfx/workload.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -149,7 +145,7 @@ int run_stat(int argc, char** argv) {
   if (interval_count > 0 && interval_ms == 0) return error_exit("--interval-count needs -I");
   if (append && output.empty()) return error_exit("--append needs -o");
 
-  sys::StatSessionConfig cfg;
+  StatSessionConfig cfg;
   cfg.command = command;
   cfg.runs = repeat;
   cfg.interval = std::chrono::milliseconds(interval_ms);
@@ -167,17 +163,17 @@ int run_stat(int argc, char** argv) {
   cfg.target.system_wide = system_wide;
   cfg.target.inherit = !no_inherit;
   if (!cpu_list.empty()) {
-    auto cpus = sys::parse_cpus(cpu_list);
+    auto cpus = parse_cpu_list(cpu_list);
     if (!cpus) return error_exit(cpus.error().message());
     cfg.target.cpus = *cpus;
   }
   if (!pid_list.empty()) {
-    auto pids = sys::parse_pid_list(pid_list);
+    auto pids = parse_pid_list(pid_list);
     if (!pids) return error_exit(pids.error().message());
     cfg.target.pids = *pids;
   }
   if (!tid_list.empty()) {
-    auto tids = sys::parse_pid_list(tid_list);
+    auto tids = parse_pid_list(tid_list);
     if (!tids) return error_exit(tids.error().message());
     cfg.target.tids = *tids;
   }
@@ -217,19 +213,12 @@ int run_stat(int argc, char** argv) {
   for (int level = 0; level < std::min(detailed, 3); ++level)
     spec += std::string(",") + kDetailedEvents[level];
   if (null_run && !events.empty()) return error_exit("-n/--null counts nothing: drop -e");
-  auto groups =
-      event::parse_event_list(null_run ? std::string("task-clock") : spec, sys::system_resolver());
+  // The probes' config1 points into `groups`: it lives until the session is over.
+  auto groups = parse_events(null_run ? std::string("task-clock") : spec);
   if (!groups) return error_exit(groups.error().message());
   if (null_run) groups->clear();  // perf's null run: no counters at all
-  for (const auto& g : *groups) {
-    CounterGroupSpec cg;
-    cg.grouped = g.is_group;
-    for (const auto& ev : g.events) {
-      cg.events.push_back(CounterEvent{ev.name, ev.attr_for_open(), !ev.explicit_privilege});
-    }
-    cfg.groups.push_back(std::move(cg));
-  }
-  if (auto ok = sys::assign_cgroups(cfg, cgroup, for_each_cgroup); !ok)
+  cfg.groups = counter_groups(*groups);
+  if (auto ok = assign_cgroups(cfg, cgroup, for_each_cgroup); !ok)
     return error_exit(ok.error().message());
   const bool event_cgroups = !cfg.target.event_cgroups.empty();
   if (event_cgroups && !system_wide && cpu_list.empty())
@@ -237,10 +226,10 @@ int run_stat(int argc, char** argv) {
         fmt::format("{} counts each event in a cgroup: it needs -a or -C",
                     for_each_cgroup.empty() ? "-G with several cgroups" : "--for-each-cgroup"));
 
-  report::StatFormatOptions fopts;
-  if (json) fopts.layout = report::StatLayout::kJson;
+  StatFormatOptions fopts;
+  if (json) fopts.layout = StatLayout::kJson;
   if (!csv_sep.empty()) {
-    fopts.layout = report::StatLayout::kCsv;
+    fopts.layout = StatLayout::kCsv;
     fopts.csv_sep = csv_sep;
   }
   if (big_num) {
@@ -266,41 +255,41 @@ int run_stat(int argc, char** argv) {
       return error_exit(fmt::format("cannot write {}: {}", output, std::strerror(errno)));
     }
     out = file.get();
-    fmt::print(out, "{}", report::format_stat_started_on(std::time(nullptr)));
+    fmt::print(out, "{}", format_stat_started_on(std::time(nullptr)));
   }
 
-  report::StatModelOptions mopts;
+  StatModelOptions mopts;
   mopts.event_cgroups = cfg.target.event_cgroups;
-  mopts.aggr = per_thread   ? report::StatAggr::kPerThread
-               : no_aggr    ? report::StatAggr::kPerCpu
-               : per_socket ? report::StatAggr::kPerSocket
-               : per_die    ? report::StatAggr::kPerDie
-               : per_core   ? report::StatAggr::kPerCore
-               : per_node   ? report::StatAggr::kPerNode
-                            : report::StatAggr::kGlobal;
+  mopts.aggr = per_thread   ? StatAggr::kPerThread
+               : no_aggr    ? StatAggr::kPerCpu
+               : per_socket ? StatAggr::kPerSocket
+               : per_die    ? StatAggr::kPerDie
+               : per_core   ? StatAggr::kPerCore
+               : per_node   ? StatAggr::kPerNode
+                            : StatAggr::kGlobal;
   if (per_place) {
-    auto online = sys::read_online_cpus();
+    auto online = online_cpus();
     if (!online) return error_exit(online.error().message());
     std::vector<int> numbers(static_cast<std::size_t>(online->back()) + 1);
     std::iota(numbers.begin(), numbers.end(), 0);
     mopts.cpu_places = cpu_places(numbers);
   }
   if (per_thread) {
-    auto threads = sys::resolve_stat_threads(cfg.target);
+    auto threads = resolve_stat_threads(cfg.target);
     if (!threads) return error_exit(threads.error().message());
     mopts.thread_comms = threads->comms;
   }
-  std::string target = report::describe_stat_target(
+  std::string target = describe_stat_target(
       command, system_wide, system_wide ? std::string() : cpu_list, pid_list, tid_list);
 
   int intervals = 0;
   if (interval_ms > 0) {
     cfg.on_interval = [&](const CounterSnapshot& d, double t, double len_ns) {
-      report::StatReport r;
+      StatReport r;
       r.target = target;
       r.aggr = mopts.aggr;
       r.cgroup = cfg.target.cgroup;
-      r.entries = report::build_stat_entries({d}, mopts);
+      r.entries = build_stat_entries({d}, mopts);
       r.elapsed_ns = len_ns;
       if (interval_clear) {
         // perf's puts(CONSOLE_CLEAR): on stdout, the counts' header again after it.
@@ -308,20 +297,19 @@ int run_stat(int argc, char** argv) {
         std::fflush(stdout);
       }
       if (!quiet)
-        fmt::print(
-            out, "{}",
-            report::format_stat_interval(r, fopts, t, interval_clear || intervals % 25 == 0));
+        fmt::print(out, "{}",
+                   format_stat_interval(r, fopts, t, interval_clear || intervals % 25 == 0));
       std::fflush(out);
       ++intervals;
     };
   }
 
-  auto runs = sys::run_stat_session(cfg);
+  auto runs = run_stat_session(cfg);
   if (!runs) return error_exit(runs.error().message());
   if (!runs->empty() && runs->back().exec_errno != 0) {
     const int err = runs->back().exec_errno;
-    fmt::print(stderr, "perfx: {}\n", sys::explain_exec_errno(err, command.front()));
-    return sys::exec_failure_exit_code(err);
+    fmt::print(stderr, "perfx: {}\n", explain_exec_errno(err, command.front()));
+    return exec_failure_exit_code(err);
   }
 
   if (!runs->empty() && runs->back().exit && runs->back().exit->signaled && !quiet) {
@@ -336,11 +324,11 @@ int run_stat(int argc, char** argv) {
   }
   if (!runs->empty()) {
     // A 0 from a breakpoint that cannot fire here must not pass for an untouched address.
-    for (const auto& note : sys::silent_breakpoint_notes(runs->back().counts))
+    for (const auto& note : silent_breakpoint_notes(runs->back().counts))
       fmt::print(stderr, "perfx stat: {}\n", note);
   }
   if ((interval_ms == 0 || summary) && !quiet) {
-    report::StatReport r;
+    StatReport r;
     r.target = target;
     r.runs = static_cast<int>(runs->size());
     r.aggr = mopts.aggr;
@@ -351,10 +339,10 @@ int run_stat(int argc, char** argv) {
       snaps.push_back(run.counts);
       elapsed.push_back(static_cast<double>(run.elapsed.count()));
     }
-    r.entries = report::build_stat_entries(snaps, mopts);
+    r.entries = build_stat_entries(snaps, mopts);
     r.table = table;
     r.run_elapsed_ns = elapsed;
-    const auto es = report::run_stats(elapsed);
+    const auto es = run_stats(elapsed);
     r.elapsed_ns = es.mean;
     r.elapsed_stddev_ns = es.stddev_of_mean;
     const bool cpu_target = system_wide || !cpu_list.empty() || !cgroup.empty();
@@ -366,8 +354,7 @@ int run_stat(int argc, char** argv) {
       r.sys_s =
           static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) / 1e6;
     }
-    fmt::print(out, "{}",
-               report::format_stat_summary(r, fopts, interval_ms > 0 && !no_csv_summary));
+    fmt::print(out, "{}", format_stat_summary(r, fopts, interval_ms > 0 && !no_csv_summary));
   }
   if (!runs->empty() && runs->back().exit) {
     const auto& ex = *runs->back().exit;

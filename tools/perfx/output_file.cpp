@@ -1,27 +1,25 @@
 #include "output_file.hpp"
 
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <streambuf>
 #include <vector>
 
-#include "core/error_format.hpp"
-#include "core/fd_io.hpp"
 #include "perfx/output_file.hpp"
 
 namespace perfx::cli {
 
-// An unbuffered-for-big-writes streambuf over a file descriptor: small writes gather in
+// An unbuffered-for-big-writes streambuf over a perfx::OutputFile: small writes gather in
 // a 64 KiB buffer, a write larger than that (the exporters hand over 256 KiB chunks)
-// goes straight to write(2). Counts the bytes written and keeps the first error.
+// goes straight to the file. Counts the bytes written and keeps the first error.
 class OutputFile::FdBuf : public std::streambuf {
  public:
-  explicit FdBuf(int fd) : fd_(fd), buffer_(kBufferSize) {
+  explicit FdBuf(perfx::OutputFile& file) : file_(file), buffer_(kBufferSize) {
     setp(buffer_.data(), buffer_.data() + buffer_.size());
   }
-  [[nodiscard]] int error() const { return errno_; }
+  [[nodiscard]] const std::optional<Error>& error() const { return error_; }
   [[nodiscard]] bool touched() const { return written_ != 0 || pptr() != pbase(); }
   bool drain() {
     const auto n = static_cast<std::size_t>(pptr() - pbase());
@@ -52,23 +50,23 @@ class OutputFile::FdBuf : public std::streambuf {
  private:
   static constexpr std::size_t kBufferSize = 64 * 1024;
   bool put(const char* p, std::size_t n) {
-    if (errno_ != 0) return false;
-    if (!core::write_fully(fd_, p, n)) {
-      errno_ = errno;
+    if (error_) return false;
+    if (auto done = file_.write(p, n); !done) {
+      error_ = std::move(done).error();
       return false;
     }
     written_ += n;
     return true;
   }
-  int fd_;
+  perfx::OutputFile& file_;
   std::vector<char> buffer_;
   std::uint64_t written_ = 0;
-  int errno_ = 0;
+  std::optional<Error> error_;
 };
 
 OutputFile::OutputFile(perfx::OutputFile file)
     : file_(std::make_unique<perfx::OutputFile>(std::move(file))),
-      buf_(std::make_unique<FdBuf>(file_->fd())),
+      buf_(std::make_unique<FdBuf>(*file_)),
       own_(std::make_unique<std::ostream>(buf_.get())),
       out_(own_.get()) {}
 
@@ -88,12 +86,11 @@ Result<void> OutputFile::finish() {
     return {};
   }
   (void)buf_->drain();
-  const int err = buf_->error();
+  std::optional<Error> err = buf_->error();
   buf_.reset();
-  if (err != 0) {
-    const std::string path = file_->path();
+  if (err) {
     file_.reset();  // the temporary goes; an existing file stays as it was
-    return fail_errno(err, "cannot write '" + path + "'");
+    return tl::unexpected(std::move(*err));
   }
   auto done = file_->commit();
   file_.reset();

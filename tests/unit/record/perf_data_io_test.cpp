@@ -20,11 +20,13 @@
 #include "record/encoder.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/perf_data_writer.hpp"
+#include "sample_features.hpp"
 
 namespace perfx::record {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::sample_features;
 
 constexpr std::uint64_t kSampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
                                       PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
@@ -142,39 +144,6 @@ std::uint64_t expected_ip_sum(int n) {
   std::uint64_t sum = 0;
   for (int i = 0; i < n; ++i) sum += 0x400100u + static_cast<std::uint64_t>(i);
   return sum;
-}
-
-Features sample_features() {
-  Features f;
-  f.hostname = "testhost";
-  f.osrelease = "6.1.0-test";
-  f.version = "6.1.perfx";
-  f.arch = "x86_64";
-  f.nrcpus = NrCpus{4, 2};
-  f.cpudesc = "Test CPU @ 1GHz";
-  f.cpuid = "GenuineIntel,6,85,4";
-  f.total_mem_kb = 123456;
-  f.cmdline = std::vector<std::string>{"/usr/bin/perfx", "record", "-g", "--", "prog"};
-  CpuTopology t;
-  t.core_siblings = {"0-3"};
-  t.thread_siblings = {"0-1", "2-3"};
-  for (std::uint32_t c = 0; c < 4; ++c) t.cpus.push_back({c / 2, 0, 0});
-  t.has_dies = true;
-  t.die_siblings = {"0-3"};
-  f.cpu_topology = t;
-  f.numa_topology.push_back({0, 1000, 500, "0-3"});
-  f.pmu_mappings = {{1, "software"}, {2, "tracepoint"}};
-  f.group_desc.push_back({"{cpu-clock}", 0, 1});
-  f.cache.push_back({1, 64, 64, 8, "Data", "32K", "0-1"});
-  f.clockid_res_ns = 1;
-  f.clock_data = ClockData{1, 1, 1700000000123456789ULL, 5000};
-  f.build_ids.push_back(
-      {-1, PERF_RECORD_MISC_KERNEL, std::vector<std::uint8_t>(20, 0xab), "[kernel.kallsyms]"});
-  f.build_ids.push_back({7, PERF_RECORD_MISC_USER, {1, 2, 3, 4}, "/usr/bin/prog"});
-  f.cpu_pmu_caps = PmuCaps{"cpu", {{"branches", "32"}}};
-  f.hybrid_topology.push_back({"cpu_core", "0-1"});
-  f.pmu_caps.push_back(PmuCaps{"ibs_op", {{"zen4_ibs_extensions", "1"}}});
-  return f;
 }
 
 // perf's write_buildid() leaves each HEADER_BUILD_ID entry's type at zero: the reader

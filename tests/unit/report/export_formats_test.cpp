@@ -41,6 +41,41 @@ TEST(Export, FormatsAndUnknownFormat) {
   EXPECT_NE(r.error().message().find("speedscope"), std::string::npos);
 }
 
+// One row per format: the names in documentation order, and each predicate the loader
+// and the CLI ask is that row's column.
+TEST(Export, TheFormatTableDrivesEveryPredicate) {
+  const auto table = export_format_table();
+  ASSERT_EQ(table.size(), export_formats().size());
+  std::string names;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const ExportFormat& row = table[i];
+    EXPECT_EQ(export_formats()[i], row.name);
+    EXPECT_EQ(find_export_format(row.name), &row);
+    EXPECT_NE(row.write, nullptr) << row.name;
+    EXPECT_TRUE(is_export_format(row.name));
+    EXPECT_EQ(is_binary_format(row.name), row.binary) << row.name;
+    EXPECT_EQ(format_needs_each_sample(row.name), row.needs_each_sample) << row.name;
+    EXPECT_EQ(format_merges_runs(row.name), row.merges_runs) << row.name;
+    EXPECT_EQ(export_wants_source_lines(row.name), row.wants_source_lines) << row.name;
+    if (row.binary) names += std::string(row.name) + "(bin) ";
+    if (row.needs_each_sample) names += std::string(row.name) + "(each) ";
+    if (row.merges_runs) names += std::string(row.name) + "(runs) ";
+    if (row.wants_source_lines) names += std::string(row.name) + "(lines) ";
+  }
+  EXPECT_EQ(names,
+            "pprof(bin) pprof(lines) speedscope(each) speedscope(runs) firefox(each) json(each) "
+            "json(lines) ");
+  EXPECT_EQ(find_export_format("xml"), nullptr);
+  EXPECT_FALSE(is_binary_format("xml"));
+  EXPECT_FALSE(format_needs_each_sample("xml"));
+  std::ostringstream out;
+  auto r = export_profile("xml", testing::make_test_profile(), out, {});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message(),
+            "unknown export format 'xml': use one of folded, html, svg, pprof, speedscope, "
+            "firefox, json");
+}
+
 TEST(Export, EveryFormatRefusesAProfileWithBadIndices) {
   profile::Profile bad = testing::make_test_profile();
   bad.stacks[0].push_back(static_cast<std::uint32_t>(bad.frames.size()) + 5);
