@@ -69,7 +69,7 @@ TEST(Export, TheFormatTableDrivesEveryPredicate) {
   EXPECT_FALSE(is_binary_format("xml"));
   EXPECT_FALSE(format_needs_each_sample("xml"));
   std::ostringstream out;
-  auto r = export_profile("xml", testing::make_test_profile(), out, {});
+  auto r = report::export_profile("xml", testing::make_test_profile(), out, {});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message(),
             "unknown export format 'xml': use one of folded, html, svg, pprof, speedscope, "
