@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "core/error_format.hpp"
+#include "core/x86_regs.hpp"
 #include "event/parse.hpp"
-#include "record/regs.hpp"
 
 namespace perfx::event {
 namespace {
@@ -84,7 +84,7 @@ Result<void> top_events(RecordPlan& plan) {
 
 std::uint64_t regs_mask(const std::optional<std::string>& regs) {
   if (!regs) return 0;
-  auto mask = record::parse_x86_64_regs(*regs);  // validated by plan_record()
+  auto mask = core::parse_x86_64_regs(*regs);  // validated by plan_record()
   return mask ? *mask : 0;
 }
 
@@ -242,7 +242,7 @@ Result<void> plan_options(RecordPlan& plan, const PlanEnvironment& env) {
   if (o.period && *o.period == 0) return fail(Errc::kInvalidArgument, "-c must be > 0");
   PERFX_TRY(cg, parse_call_graph(o.call_graph));
   for (const auto* regs : {&o.intr_regs, &o.user_regs}) {
-    if (*regs) PERFX_CHECK(record::parse_x86_64_regs(**regs));
+    if (*regs) PERFX_CHECK(core::parse_x86_64_regs(**regs));
   }
   PERFX_TRY(pages, parse_mmap_pages(o.mmap_pages, env.page_size, plan.data_pages_rounded));
   plan.data_pages = pages;

@@ -14,10 +14,8 @@
 
 namespace perfx::record {
 
-/// A register list as perf takes it ("ax,bx,ip", any case) -> mask. Empty = every
-/// register of core::kX86_64RegsMask. kInvalidArgument naming the unknown register and
-/// listing the known ones.
-[[nodiscard]] Result<std::uint64_t> parse_x86_64_regs(std::string_view list);
+/// perf's register-list syntax; parsed in core (the record plan needs it too).
+using core::parse_x86_64_regs;
 
 /// perf script's iregs/uregs text: " ABI:2    AX:0x1    BX:0x2 ..." (each name right-
 /// aligned in 5 columns, a space after each value); "" when the sample has no registers.
