@@ -49,7 +49,7 @@ unsupported() {  # command option  (the option as typed)
 }
 # Pick options from the table that perfx's --help does not list, so the test keeps
 # meaning something as perfx grows.
-table=$(dirname "$0")/../../tools/perfx/perf_options_table.cpp
+table=$(dirname "$0")/../../tools/perfx/data/perf_options.inc
 for cmd in record report script stat; do
   have=$("$PERFX" "$cmd" --help 2>/dev/null | grep -oE -- '--[A-Za-z0-9][A-Za-z0-9-]*' | sort -u)
   n=0
