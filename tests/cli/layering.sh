@@ -13,7 +13,7 @@ ENFORCE=1
 root=${SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$root" || exit 1
 
-modules="core sys event record symbol profile report"
+modules="core sys event record symbol profile report api"
 # module -> the modules its files may include (itself always). The pure modules never
 # include sys/; report presents and never loads (no record/, symbol/).
 allowed() {
@@ -25,6 +25,7 @@ allowed() {
     profile) echo "core event record symbol profile" ;;
     report) echo "core event profile report" ;;
     sys) echo "core event record symbol sys" ;;
+    api) echo "core event record symbol profile report api" ;;
   esac
 }
 
