@@ -13,6 +13,7 @@
 #include "option_prefix.hpp"
 #include "perf_options.hpp"
 #include "perfx/lock.hpp"
+#include "subcommand_args.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -108,27 +109,10 @@ int lock_contention_cmd(std::string input, int argc, char** argv) {
 }
 
 int run_lock(int argc, char** argv) {
-  std::string input = "perf.data";
-  int i = 1;
-  for (; i < argc && argv[i][0] == '-'; ++i) {
-    const std::string_view a = argv[i];
-    if (a == "-h" || a == "--help") {
-      fmt::print("{}", kUsage);
-      return 0;
-    }
-    if ((a == "-i" || a == "--input") && i + 1 < argc) {
-      input = argv[++i];
-    } else if (a.starts_with("--input=")) {
-      input = std::string(a.substr(8));
-    } else {
-      fmt::print(stderr, "perfx lock: unknown option: {}\n{}", a, kUsage);
-      return kUsageExit;
-    }
-  }
-  if (i >= argc) {
-    fmt::print(stderr, "{}", kUsage);
-    return kUsageExit;
-  }
+  const LeadingArgs lead = parse_leading_args(argc, argv, "lock", kUsage);
+  if (lead.exit) return *lead.exit;
+  const std::string& input = lead.input;
+  const int i = lead.sub;
   const std::string_view sub = argv[i];
   std::string prog = "perfx lock " + std::string(sub);
   argv[i] = prog.data();
@@ -137,10 +121,7 @@ int run_lock(int argc, char** argv) {
     return lock_record(argc, argv, i + 1);
   }
   if (sub == "contention" || sub == "con") return lock_contention_cmd(input, argc - i, argv + i);
-  const std::string near = nearest_name(sub, {"record", "contention"});
-  fmt::print(stderr, "perfx lock: unknown subcommand '{}'{}\n{}", sub,
-             near.empty() ? "" : "; did you mean '" + near + "'?", kUsage);
-  return kUsageExit;
+  return unknown_subcommand("lock", sub, {"record", "contention"}, kUsage);
 }
 
 const Registration kReg{{"lock", "Kernel lock contention", &run_lock, true}};

@@ -13,6 +13,7 @@
 #include "option_prefix.hpp"
 #include "perf_options.hpp"
 #include "perfx/sched.hpp"
+#include "subcommand_args.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -142,30 +143,10 @@ int sched_map_cmd(std::string input, int argc, char** argv) {
 }
 
 int run_sched(int argc, char** argv) {
-  std::string input = "perf.data";
-  int i = 1;
-  // perf sched's own options come before the subcommand: -i FILE (and --input=FILE).
-  for (; i < argc && argv[i][0] == '-'; ++i) {
-    const std::string_view a = argv[i];
-    if (a == "-h" || a == "--help") {
-      fmt::print("{}", kUsage);
-      return 0;
-    }
-    if ((a == "-i" || a == "--input") && i + 1 < argc) {
-      input = argv[++i];
-    } else if (a.starts_with("--input=")) {
-      input = std::string(a.substr(8));
-    } else if (a.starts_with("-i") && a.size() > 2) {
-      input = std::string(a.substr(2));
-    } else {
-      fmt::print(stderr, "perfx sched: unknown option: {}\n{}", a, kUsage);
-      return kUsageExit;
-    }
-  }
-  if (i >= argc) {
-    fmt::print(stderr, "{}", kUsage);
-    return kUsageExit;
-  }
+  const LeadingArgs lead = parse_leading_args(argc, argv, "sched", kUsage);
+  if (lead.exit) return *lead.exit;
+  const std::string& input = lead.input;
+  const int i = lead.sub;
   const std::string_view sub = argv[i];
   std::string prog = "perfx sched " + std::string(sub);
   argv[i] = prog.data();
@@ -178,10 +159,7 @@ int run_sched(int argc, char** argv) {
   if (sub == "latency" || sub == "lat") return sched_latency_cmd(input, sub_argc, sub_argv);
   if (sub == "timehist") return sched_timehist_cmd(input, sub_argc, sub_argv);
   if (sub == "map") return sched_map_cmd(input, sub_argc, sub_argv);
-  const std::string near = nearest_name(sub, {"record", "latency", "timehist", "map"});
-  fmt::print(stderr, "perfx sched: unknown subcommand '{}'{}\n{}", sub,
-             near.empty() ? "" : "; did you mean '" + near + "'?", kUsage);
-  return kUsageExit;
+  return unknown_subcommand("sched", sub, {"record", "latency", "timehist", "map"}, kUsage);
 }
 
 const Registration kReg{
