@@ -157,6 +157,8 @@ class TimehistModel {
     if (!comm.empty()) payload_comm_[tid] = comm;
   }
   std::string task_name(std::int32_t tid, const std::string& fallback) const {
+    // perf's timehist_get_commstr: the idle task (pid 0) is its comm alone, "swapper"
+    if (tid == 0) return "swapper";
     std::string comm;
     std::int32_t pid = -1;
     if (auto it = threads_.find(tid); it != threads_.end()) {
