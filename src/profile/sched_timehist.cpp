@@ -65,13 +65,7 @@ class TimehistModel {
           ++r.totals.migrations;
           r.migrated = ev.time;
           if (options_.migrations) {
-            SchedTimehistLine line;
-            line.kind = ev.kind;
-            line.time = ev.time;
-            line.cpu = ev.cpu;
-            line.task = task_name(ev.sample_tid, {});
-            line.tid = ev.sample_tid;
-            line.target = task_name(ev.task, ev.comm);
+            SchedTimehistLine line = event_line(ev);
             line.orig_cpu = ev.orig_cpu;
             line.dest_cpu = ev.dest_cpu;
             out.lines.push_back(std::move(line));
@@ -87,13 +81,7 @@ class TimehistModel {
           Runtime& r = runtime_[ev.task];
           if (r.ready_to_run == 0) r.ready_to_run = ev.time;
           if (options_.wakeups) {
-            SchedTimehistLine line;
-            line.kind = ev.kind;
-            line.time = ev.time;
-            line.cpu = ev.cpu;
-            line.task = task_name(ev.sample_tid, {});
-            line.tid = ev.sample_tid;
-            line.target = task_name(ev.task, ev.comm);
+            SchedTimehistLine line = event_line(ev);
             out.lines.push_back(std::move(line));
           }
           break;
@@ -155,6 +143,17 @@ class TimehistModel {
  private:
   void seen_comm(std::int32_t tid, const std::string& comm) {
     if (!comm.empty()) payload_comm_[tid] = comm;
+  }
+  // A -w/-M line: the event's time and cpu, the task that caused it, the task it names.
+  SchedTimehistLine event_line(const SchedEvent& ev) const {
+    SchedTimehistLine line;
+    line.kind = ev.kind;
+    line.time = ev.time;
+    line.cpu = ev.cpu;
+    line.task = task_name(ev.sample_tid, {});
+    line.tid = ev.sample_tid;
+    line.target = task_name(ev.task, ev.comm);
+    return line;
   }
   std::string task_name(std::int32_t tid, const std::string& fallback) const {
     // perf's timehist_get_commstr: the idle task (pid 0) is its comm alone, "swapper"
