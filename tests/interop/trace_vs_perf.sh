@@ -31,10 +31,18 @@ rows() { awk '$1 ~ /^[a-z_0-9]+$/ && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ && NF ==
 # 1. -s on a forked command
 n=300
 "$PERFX" trace -s --errno-summary -o "$tmp/perfx.txt" -- "$prog" $n || fail "perfx trace -s exited $?"
-perf trace -s --errno-summary -o "$tmp/perf.txt" -- "$prog" $n 2>/dev/null || fail "perf trace -s exited $?"
 rows "$tmp/perfx.txt" >"$tmp/perfx.rows"
-rows "$tmp/perf.txt" >"$tmp/perf.rows"
-if ! diff -u "$tmp/perf.rows" "$tmp/perfx.rows"; then fail "-s rows differ from perf trace -s"; fi
+# perf trace itself now and then misses a syscall pair on a loaded machine (CI saw
+# "openat 600 299" once for the 602/300 the program makes, under the ASan stage's load),
+# so perf gets up to three runs to agree; perfx's own counts are checked exactly below.
+for attempt in 1 2 3; do
+  perf trace -s --errno-summary -o "$tmp/perf.txt" -- "$prog" $n 2>/dev/null || fail "perf trace -s exited $?"
+  rows "$tmp/perf.txt" >"$tmp/perf.rows"
+  cmp -s "$tmp/perf.rows" "$tmp/perfx.rows" && break
+  echo "perf trace -s run $attempt differs from perfx:"
+  diff -u "$tmp/perf.rows" "$tmp/perfx.rows"
+  [ $attempt = 3 ] && fail "-s rows differ from perf trace -s in three runs"
+done
 grep -q "^openat $((2 * n + 2)) $n\$" "$tmp/perfx.rows" ||
   fail "openat row is not '$((2 * n + 2)) calls, $n errors': $(grep openat "$tmp/perfx.rows")"
 grep -q "^read $((n + 1)) 0\$" "$tmp/perfx.rows" || fail "read row: $(grep '^read' "$tmp/perfx.rows")"
