@@ -19,6 +19,7 @@
 #include <map>
 #include <string>
 
+#include "example_support.hpp"
 #include "perfx/perf_data.hpp"
 #include "perfx/sampler.hpp"
 
@@ -33,49 +34,15 @@ perfx::Result<void> record_self(const std::string& path) {
   attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
   attr.mmap2 = attr.mmap = attr.comm = attr.sample_id_all = 1;
   attr.disabled = 1;
-  perfx::SamplerOptions opt;
-  opt.events.push_back({"task-clock", attr});
-  opt.pids = {0};
-  opt.cpus = {-1};
-  PERFX_TRY(sampler, perfx::Sampler::open(std::move(opt)));
-  const auto& ev = sampler.options().events[0];
-  PERFX_TRY(writer, perfx::PerfDataWriter::create(path, {{ev.name, ev.attr, sampler.ids(0)}}));
-  auto to_file = [&](std::span<const std::byte> a, std::span<const std::byte> b,
-                     int) -> perfx::Result<void> {
-    PERFX_CHECK(writer.write_bytes(a));
-    return writer.write_bytes(b);
-  };
-  PERFX_CHECK(sampler.enable());
-  timespec t0{}, t{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-  volatile unsigned x = 0;
-  do {
-    for (int i = 0; i < 100000; ++i) x = x + 1;
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    PERFX_CHECK(sampler.drain(to_file));
-  } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 50);
-  PERFX_CHECK(sampler.disable());
-  PERFX_CHECK(sampler.drain(to_file));
-  return writer.finalize();
+  return example::record_self(path, "task-clock", attr, [] { example::burn_cpu(50); });
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string path, tmpdir;
-  if (argc > 1) {
-    path = argv[1];
-  } else {
-    char tmpl[] = "/tmp/perfx_example_XXXXXX";
-    if (::mkdtemp(tmpl) == nullptr) return 1;
-    tmpdir = tmpl;
-    path = tmpdir + "/perf.data";
-    if (auto r = record_self(path); !r) {
-      std::fprintf(stderr, "read_perf_data: recording: %s\n", r.error().message().c_str());
-      return 1;
-    }
-    std::printf("(no file given: recorded %s)\n", path.c_str());
-  }
+  const example::InputPerfData input(argc, argv, "perfx_example", record_self);
+  if (!input.ready("read_perf_data")) return 1;
+  const std::string& path = input.path();
 
   auto file = perfx::PerfDataRecords::open(path);
   if (!file) {
@@ -108,10 +75,6 @@ int main(int argc, char** argv) {
     sep = ", ";
   }
   std::printf("), malformed %" PRIu64 ", lost %" PRIu64 "\n", info.malformed, info.lost);
-  if (!tmpdir.empty()) {
-    ::unlink(path.c_str());
-    ::rmdir(tmpdir.c_str());
-  }
   if (file->error() != nullptr) {
     std::fprintf(stderr, "read_perf_data: %s\n", file->error()->message().c_str());
     return 1;

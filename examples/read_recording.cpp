@@ -27,6 +27,7 @@
 #include <sstream>
 #include <string>
 
+#include "example_support.hpp"
 #include "perfx/exporters.hpp"
 #include "perfx/perf_data.hpp"
 #include "perfx/recording.hpp"
@@ -38,12 +39,10 @@ volatile unsigned sink = 0;
 
 // The work the recording sees: ~50 ms of this thread's CPU time.
 __attribute__((noinline)) void spin() {
-  timespec t0{}, t{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+  const long start = example::thread_cpu_ms();
   do {
     for (int i = 0; i < 100000; ++i) sink = sink + 1;
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 50);
+  } while (example::thread_cpu_ms() - start < 50);
 }
 
 // The executable's mappings from /proc/self/maps as MMAP2 records (perf record
@@ -85,24 +84,7 @@ perfx::Result<void> record_self(const std::string& path) {
   attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
   attr.disabled = 1;
   attr.exclude_kernel = attr.exclude_hv = 1;  // allowed at perf_event_paranoid 2
-  perfx::SamplerOptions opt;
-  opt.events.push_back({"task-clock", attr});
-  opt.pids = {0};
-  opt.cpus = {-1};
-  PERFX_TRY(sampler, perfx::Sampler::open(std::move(opt)));
-  const auto& ev = sampler.options().events[0];
-  PERFX_TRY(writer, perfx::PerfDataWriter::create(path, {{ev.name, ev.attr, sampler.ids(0)}}));
-  PERFX_CHECK(write_own_maps(writer));
-  auto to_file = [&](std::span<const std::byte> a, std::span<const std::byte> b,
-                     int) -> perfx::Result<void> {
-    PERFX_CHECK(writer.write_bytes(a));
-    return writer.write_bytes(b);
-  };
-  PERFX_CHECK(sampler.enable());
-  spin();
-  PERFX_CHECK(sampler.disable());
-  PERFX_CHECK(sampler.drain(to_file));
-  return writer.finalize();
+  return example::record_self(path, "task-clock", attr, spin, write_own_maps);
 }
 
 int fail(const char* what, const perfx::Error& e) {
@@ -113,17 +95,9 @@ int fail(const char* what, const perfx::Error& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string path, tmpdir;
-  if (argc > 1) {
-    path = argv[1];
-  } else {
-    char tmpl[] = "/tmp/perfx_recording_XXXXXX";
-    if (::mkdtemp(tmpl) == nullptr) return 1;
-    tmpdir = tmpl;
-    path = tmpdir + "/perf.data";
-    if (auto r = record_self(path); !r) return fail("recording", r.error());
-    std::printf("(no file given: recorded %s)\n", path.c_str());
-  }
+  const example::InputPerfData input(argc, argv, "perfx_recording", record_self);
+  if (!input.ready("read_recording")) return 1;
+  const std::string& path = input.path();
 
   auto rec = perfx::Recording::open(path);  // perf's owner check, header, attrs, features
   if (!rec) return fail("opening", rec.error());
@@ -177,6 +151,5 @@ int main(int argc, char** argv) {
               text.substr(0, text.find('\n')).c_str(), lines ? "\"" : "");
   if (!prof->damage.empty()) std::printf("damage: %s\n", prof->damage.c_str());
 
-  if (!tmpdir.empty()) std::filesystem::remove_all(tmpdir);
   return 0;
 }

@@ -19,22 +19,8 @@
 #include <cstdio>
 #include <string>
 
+#include "example_support.hpp"
 #include "perfx/sampler.hpp"
-
-namespace {
-
-// Burns `ms` of this thread's CPU time.
-void burn(int ms) {
-  timespec t0{}, t{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-  volatile unsigned x = 0;
-  do {
-    for (int i = 0; i < 100000; ++i) x = x + 1;
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
-}
-
-}  // namespace
 
 int main() {
   perfx::raw::EventAttr attr{};
@@ -88,7 +74,7 @@ int main() {
     return {};
   };
   for (int round = 0; round < 10; ++round) {  // 100 ms of CPU, read every 10 ms
-    burn(10);
+    example::burn_cpu(10);
     if (auto n = sampler->for_each_record(print); !n) {
       std::fprintf(stderr, "sampling_typed_records: %s\n", n.error().message().c_str());
       return 1;

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "scratch_dir.hpp"
 #include "symbol/cache_dir.hpp"
 #include "symbol/section_cache.hpp"
 
@@ -30,19 +31,6 @@ namespace sym = perfx::symbol;
 
 void check(bool cond) {
   if (!cond) __builtin_trap();
-}
-
-const std::string& scratch_dir() {
-  static const std::string dir = [] {
-    std::string d = "/tmp/perfx-fuzz-sections-" + std::to_string(::getpid());
-    std::filesystem::create_directories(d);
-    std::atexit([] {
-      std::error_code ec;
-      std::filesystem::remove_all("/tmp/perfx-fuzz-sections-" + std::to_string(::getpid()), ec);
-    });
-    return d;
-  }();
-  return dir;
 }
 
 std::uint64_t take_u64(const std::uint8_t*& data, std::size_t& size) {
@@ -68,19 +56,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     s.in_size = take_u64(data, size);
     s.out_size = take_u64(data, size);
   }
-  const std::string path = scratch_dir() + "/" + std::string(kBuildId);
   std::string bytes = "PERFXDS2";
-  const auto id_size = static_cast<std::uint32_t>(kBuildId.size());
-  bytes.append(reinterpret_cast<const char*>(&id_size), sizeof id_size);
-  bytes += kBuildId;
+  perfx_fuzz::append_sized(bytes, kBuildId);
   bytes.append(reinterpret_cast<const char*>(data), size);
-  std::filesystem::remove(path);
-  if (std::FILE* f = std::fopen(path.c_str(), "wb")) {
-    std::fwrite(bytes.data(), 1, bytes.size(), f);
-    std::fclose(f);
-  } else {
-    return 0;
-  }
+  const std::string path = perfx_fuzz::write_scratch_file("sections", kBuildId, bytes);
+  if (path.empty()) return 0;
 
   auto file = sym::load_section_cache(path, want);
   (void)sym::take_cache_warnings();

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "scratch_dir.hpp"
 #include "symbol/cache_dir.hpp"
 #include "symbol/srcline_cache.hpp"
 
@@ -36,39 +37,17 @@ void check_finds(const perfx::symbol::SrclineCache& cache, std::uint64_t addr,
   check(found.has_value() && *found == answer);
 }
 
-const std::string& scratch_dir() {
-  static const std::string dir = [] {
-    std::string d = "/tmp/perfx-fuzz-srclines-" + std::to_string(::getpid());
-    std::filesystem::create_directories(d);
-    std::atexit([] {
-      std::error_code ec;
-      std::filesystem::remove_all("/tmp/perfx-fuzz-srclines-" + std::to_string(::getpid()), ec);
-    });
-    return d;
-  }();
-  return dir;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   constexpr std::string_view kIdentity = "lib.so\n1\n2";
   constexpr std::string_view kBuildId = "0123abcd";  // the file's name, said again inside
-  const std::string path = scratch_dir() + "/" + std::string(kBuildId);
   std::string bytes = "PERFXSL3";
-  const auto build_id_size = static_cast<std::uint32_t>(kBuildId.size());
-  bytes.append(reinterpret_cast<const char*>(&build_id_size), sizeof build_id_size);
-  bytes += kBuildId;
-  const auto id_size = static_cast<std::uint32_t>(kIdentity.size());
-  bytes.append(reinterpret_cast<const char*>(&id_size), sizeof id_size);
-  bytes += kIdentity;
+  perfx_fuzz::append_sized(bytes, kBuildId);
+  perfx_fuzz::append_sized(bytes, kIdentity);
   bytes.append(reinterpret_cast<const char*>(data), size);
-  if (std::FILE* f = std::fopen(path.c_str(), "wb")) {
-    std::fwrite(bytes.data(), 1, bytes.size(), f);
-    std::fclose(f);
-  } else {
-    return 0;
-  }
+  const std::string path = perfx_fuzz::write_scratch_file("srclines", kBuildId, bytes);
+  if (path.empty()) return 0;
 
   const auto cache = sym::SrclineCache::load(path, kIdentity);
   (void)sym::take_cache_warnings();

@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "scratch_dir.hpp"
 #include "symbol/demangle.hpp"
 #include "symbol/dso.hpp"
 
@@ -39,16 +40,7 @@ void check_sorted(const sym::SymbolTable& syms) {
 
 // Debug-section cache files (symbol/section_cache.hpp) go to a directory of this run,
 // not the user's cache: inputs with compressed debug sections write and read them.
-void use_fuzz_cache_dir() {
-  static char dir[64];  // no destructor: the atexit handler below runs after statics die
-  if (dir[0] != '\0') return;
-  std::snprintf(dir, sizeof dir, "/tmp/perfx-fuzz-cache-%d", static_cast<int>(::getpid()));
-  ::setenv("PERFX_CACHE_DIR", dir, 1);
-  std::atexit([] {
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  });
-}
+void use_fuzz_cache_dir() { ::setenv("PERFX_CACHE_DIR", perfx_fuzz::scratch_dir("cache"), 1); }
 
 void fuzz_elf(const std::uint8_t* data, std::size_t size) {
   use_fuzz_cache_dir();

@@ -1,14 +1,26 @@
-// The PERF_SAMPLE_* names, shared by the attr dump and the event-description printer.
+// The PERF_SAMPLE_* and PERF_FORMAT_* names, shared by the attr dump and the event-description
+// printer.
 #include <fmt/format.h>
-
-#include <utility>
 
 #include "core/attr_flags.hpp"
 
 namespace perfx::core {
 
+std::string bit_names(std::uint64_t value, std::span<const BitName> names, bool show_unknown) {
+  std::string out;
+  for (const auto& [bit, name] : names) {
+    if (value & bit) {
+      if (!out.empty()) out += '|';
+      out += name;
+      value &= ~bit;
+    }
+  }
+  if (show_unknown && value != 0) out += fmt::format("{}{:#x}", out.empty() ? "" : "|", value);
+  return out;
+}
+
 std::string sample_type_names(std::uint64_t st) {
-  static constexpr std::pair<std::uint64_t, const char*> kBits[] = {
+  static constexpr BitName kBits[] = {
       {PERF_SAMPLE_IP, "IP"},
       {PERF_SAMPLE_TID, "TID"},
       {PERF_SAMPLE_TIME, "TIME"},
@@ -35,16 +47,11 @@ std::string sample_type_names(std::uint64_t st) {
       {PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"},
       {PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT"},
   };
-  std::string out;
-  for (const auto& [bit, name] : kBits) {
-    if (st & bit) {
-      if (!out.empty()) out += '|';
-      out += name;
-      st &= ~bit;
-    }
-  }
-  if (st != 0) out += fmt::format("{}{:#x}", out.empty() ? "" : "|", st);
-  return out;
+  return bit_names(st, kBits, true);
+}
+
+std::string read_format_names(std::uint64_t read_format) {
+  return bit_names(read_format, kReadFormatBits, false);
 }
 
 }  // namespace perfx::core

@@ -4,15 +4,39 @@
 // event-description printer (evlist -v, report --header) both walk this list.
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "perfx/raw.hpp"
 
 namespace perfx::core {
 
+/// One named bit of a flag word.
+struct BitName {
+  std::uint64_t bit;
+  const char* name;
+};
+
+/// The bits of `value` that `names` names, in table order and joined with '|' ("ID|GROUP");
+/// with `show_unknown`, the bits left over end it in hex ("|0x4000000").
+std::string bit_names(std::uint64_t value, std::span<const BitName> names, bool show_unknown);
+
 /// The set bits of a sample_type as perf names them ("IP|TID|TIME|CALLCHAIN"); bits it
 /// does not know end it in hex ("|0x4000000").
 std::string sample_type_names(std::uint64_t sample_type);
+
+/// perf's names of the PERF_FORMAT_* bits.
+inline constexpr BitName kReadFormatBits[] = {
+    {PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED"},
+    {PERF_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING"},
+    {PERF_FORMAT_ID, "ID"},
+    {PERF_FORMAT_GROUP, "GROUP"},
+    {PERF_FORMAT_LOST, "LOST"},
+};
+
+/// The set bits of a read_format as perf names them ("TOTAL_TIME_ENABLED|ID"); bits it does
+/// not know are left out.
+std::string read_format_names(std::uint64_t read_format);
 
 /// Calls `fn(name, value)` for each flag bit of `a`, in the kernel's declaration order.
 template <typename Fn>

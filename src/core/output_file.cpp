@@ -64,15 +64,21 @@ std::string temp_name(const std::string& name) {
   return out + ".tmp";
 }
 
+// openat() of an existing entry for writing; ELOOP (O_NOFOLLOW met a symlink swapped in)
+// is a lost race, other errors say "<what> '<path>'".
+Result<int> open_existing(int dir_fd, const std::string& name, const std::string& path, int extra,
+                          const char* what) {
+  const int fd = ::openat(dir_fd, name.c_str(), kWriteFlags | extra);
+  if (fd >= 0) return fd;
+  const int err = errno;
+  if (err == ELOOP) return lost_race(path);
+  return fail_errno(err, fmt::format("{} '{}'", what, path));
+}
+
 // Opens an existing FIFO/device in place: it must still be one once opened (O_NOFOLLOW
 // refuses a symlink swapped in, the fstat a regular file linked in).
 Result<int> open_stream(int dir_fd, const std::string& name, const std::string& path, int extra) {
-  const int fd = ::openat(dir_fd, name.c_str(), kWriteFlags | extra);
-  if (fd < 0) {
-    const int err = errno;
-    if (err == ELOOP) return lost_race(path);
-    return fail_errno(err, "cannot write '" + path + "'");
-  }
+  PERFX_TRY(fd, open_existing(dir_fd, name, path, extra, "cannot write"));
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !is_stream(st.st_mode)) {
     ::close(fd);
@@ -188,12 +194,7 @@ Result<OutputFile> OutputFile::make(int dir_fd, const std::string& name, const s
     }
     case CreateMode::kAppend:
       if (exists) {
-        const int fd = ::openat(dir_fd, name.c_str(), kWriteFlags | O_APPEND);
-        if (fd < 0) {
-          const int err = errno;
-          if (err == ELOOP) return lost_race(path);
-          return fail_errno(err, "cannot append to '" + path + "'");
-        }
+        PERFX_TRY(fd, open_existing(dir_fd, name, path, O_APPEND, "cannot append to"));
         struct stat now {};
         // The entry checked above, and the only name of that file: appending through a
         // hard link someone else made to a file of ours would write into that file.

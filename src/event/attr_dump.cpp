@@ -16,31 +16,6 @@
 namespace perfx::event {
 namespace {
 
-struct BitName {
-  std::uint64_t bit;
-  const char* name;
-};
-
-std::string bits_text(std::uint64_t value, std::initializer_list<BitName> names) {
-  std::string out;
-  for (const BitName& b : names) {
-    if ((value & b.bit) == 0) continue;
-    if (!out.empty()) out += '|';
-    out += b.name;
-    value &= ~b.bit;
-  }
-  if (value != 0) out += fmt::format("{}{:#x}", out.empty() ? "" : "|", value);
-  return out;
-}
-
-std::string read_format_text(std::uint64_t v) {
-  return bits_text(v, {{PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED"},
-                       {PERF_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING"},
-                       {PERF_FORMAT_ID, "ID"},
-                       {PERF_FORMAT_GROUP, "GROUP"},
-                       {1U << 4, "LOST"}});
-}
-
 std::string type_text(std::uint32_t type) {
   switch (type) {
     case PERF_TYPE_HARDWARE:
@@ -96,16 +71,13 @@ std::string dump_attr(const raw::EventAttr& a) {
     add(a.freq ? "sample_freq" : "sample_period", std::to_string(a.sample_period));
   }
   if (a.sample_type != 0) add("sample_type", core::sample_type_names(a.sample_type));
-  if (a.read_format != 0) add("read_format", read_format_text(a.read_format));
+  if (a.read_format != 0)
+    add("read_format", core::bit_names(a.read_format, core::kReadFormatBits, true));
   core::for_each_attr_flag(a, num);
   num(a.watermark ? "wakeup_watermark" : "wakeup_events", a.wakeup_events);
   if (a.type == PERF_TYPE_BREAKPOINT) {
     if (a.bp_type != 0) {
-      std::string t;
-      if (a.bp_type & HW_BREAKPOINT_R) t += 'r';
-      if (a.bp_type & HW_BREAKPOINT_W) t += 'w';
-      if (a.bp_type & HW_BREAKPOINT_X) t += 'x';
-      add("bp_type", fmt::format("{} ({})", a.bp_type, t));
+      add("bp_type", fmt::format("{} ({})", a.bp_type, breakpoint_access_text(a.bp_type)));
     }
     hex("bp_addr", a.bp_addr);
     num("bp_len", a.bp_len);

@@ -1,6 +1,9 @@
 #include "event/event_spec.hpp"
 
 #include <fmt/format.h>
+#include <linux/hw_breakpoint.h>
+
+#include <iterator>
 
 namespace perfx::event {
 
@@ -11,26 +14,18 @@ struct KindNames {
   const char* key;    // perfx list --json
 };
 
+// By EventKind, in enumerator order.
+constexpr KindNames kKindNames[] = {
+    {"Hardware event", "hardware"},        {"Software event", "software"},
+    {"Hardware cache event", "hw_cache"},  {"Raw hardware event descriptor", "raw"},
+    {"Kernel PMU event", "pmu"},           {"Tracepoint event", "tracepoint"},
+    {"Hardware breakpoint", "breakpoint"}, {"Uprobe", "uprobe"},
+};
+static_assert(std::size(kKindNames) == static_cast<std::size_t>(EventKind::kUprobe) + 1);
+
 constexpr KindNames names_of(EventKind kind) noexcept {
-  switch (kind) {
-    case EventKind::kHardware:
-      return {"Hardware event", "hardware"};
-    case EventKind::kSoftware:
-      return {"Software event", "software"};
-    case EventKind::kHwCache:
-      return {"Hardware cache event", "hw_cache"};
-    case EventKind::kRaw:
-      return {"Raw hardware event descriptor", "raw"};
-    case EventKind::kPmu:
-      return {"Kernel PMU event", "pmu"};
-    case EventKind::kTracepoint:
-      return {"Tracepoint event", "tracepoint"};
-    case EventKind::kBreakpoint:
-      return {"Hardware breakpoint", "breakpoint"};
-    case EventKind::kUprobe:
-      return {"Uprobe", "uprobe"};
-  }
-  return {"Unknown", "unknown"};
+  const auto i = static_cast<std::size_t>(kind);
+  return i < std::size(kKindNames) ? kKindNames[i] : KindNames{"Unknown", "unknown"};
 }
 
 }  // namespace
@@ -38,6 +33,14 @@ constexpr KindNames names_of(EventKind kind) noexcept {
 const char* kind_name(EventKind kind) noexcept { return names_of(kind).label; }
 
 const char* kind_key(EventKind kind) noexcept { return names_of(kind).key; }
+
+std::string breakpoint_access_text(std::uint32_t bp_type) {
+  std::string text;
+  if (bp_type & HW_BREAKPOINT_R) text += 'r';
+  if (bp_type & HW_BREAKPOINT_W) text += 'w';
+  if (bp_type & HW_BREAKPOINT_X) text += 'x';
+  return text;
+}
 
 raw::EventAttr EventSpec::attr_for_open() const {
   raw::EventAttr a = attr;

@@ -35,6 +35,10 @@ const char* kind_name(EventKind kind) noexcept;
 /// "pmu", "tracepoint", "breakpoint", "uprobe".
 const char* kind_key(EventKind kind) noexcept;
 
+/// The access letters of a breakpoint's bp_type as perf's mem: syntax writes them ("r",
+/// "w", "rw", "x"; "" for none).
+std::string breakpoint_access_text(std::uint32_t bp_type);
+
 /// One resolved event.
 ///
 /// `attr` holds everything the spec string determines: type, size (136), config,

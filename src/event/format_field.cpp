@@ -1,23 +1,16 @@
 // sysfs PMU format fields ("config1:0-7,32-40") and writing values into them.
 
 #include <charconv>
+#include <iterator>
+#include <optional>
 #include <string>
 
 #include "core/error_format.hpp"
+#include "core/text.hpp"
 #include "event/resolver.hpp"
 
 namespace perfx::event {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
 
 bool parse_uint(std::string_view s, unsigned* out) {
   if (s.empty()) return false;
@@ -33,8 +26,16 @@ unsigned FormatField::width() const noexcept {
   return w;
 }
 
+std::optional<ConfigWord> config_word(std::string_view name) noexcept {
+  static constexpr std::string_view kNames[] = {"config", "config1", "config2", "config3"};
+  for (std::size_t i = 0; i < std::size(kNames); ++i) {
+    if (name == kNames[i]) return static_cast<ConfigWord>(i);
+  }
+  return std::nullopt;
+}
+
 Result<FormatField> parse_format_field(std::string_view name, std::string_view text) {
-  const std::string_view original = trim(text);
+  const std::string_view original = core::trim(text);
   std::string_view t = original;
   const auto bad = [&](std::string_view why) {
     return fail(Errc::kMalformedData, "PMU format field '{}': cannot parse '{}': {}", name,
@@ -45,17 +46,9 @@ Result<FormatField> parse_format_field(std::string_view name, std::string_view t
   FormatField field;
   field.name = std::string(name);
   const std::string_view word = t.substr(0, colon);
-  if (word == "config") {
-    field.word = ConfigWord::kConfig;
-  } else if (word == "config1") {
-    field.word = ConfigWord::kConfig1;
-  } else if (word == "config2") {
-    field.word = ConfigWord::kConfig2;
-  } else if (word == "config3") {
-    field.word = ConfigWord::kConfig3;
-  } else {
-    return bad("unknown config word '" + std::string(word) + "'");
-  }
+  const std::optional<ConfigWord> config = config_word(word);
+  if (!config) return bad("unknown config word '" + std::string(word) + "'");
+  field.word = *config;
   t.remove_prefix(colon + 1);
   while (true) {
     const auto comma = t.find(',');

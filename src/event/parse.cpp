@@ -19,20 +19,22 @@ constexpr std::string_view kModifierChars = "ukhHGIpSDWe";
 constexpr std::string_view kSeeList = " (see 'perfx list')";
 
 // Errors carry the 1-based column of the offending token in the whole spec.
-template <typename... Args>
-tl::unexpected<Error> syntax_error(std::size_t offset, fmt::format_string<Args...> f,
-                                   Args&&... args) {
+tl::unexpected<Error> column_error(Errc code, std::size_t offset, std::string_view what) {
   return tl::unexpected<Error>(
-      Error(Errc::kInvalidArgument, fmt::format("event syntax error at column {}: {}", offset + 1,
-                                                fmt::format(f, std::forward<Args>(args)...))));
+      Error(code, fmt::format("event syntax error at column {}: {}", offset + 1, what)));
 }
 
 template <typename... Args>
+tl::unexpected<Error> syntax_error(std::size_t offset, fmt::format_string<Args...> f,
+                                   Args&&... args) {
+  return column_error(Errc::kInvalidArgument, offset, fmt::format(f, std::forward<Args>(args)...));
+}
+
+// An unknown name (kNotFound) rather than a malformed spec.
+template <typename... Args>
 tl::unexpected<Error> unknown_error(std::size_t offset, fmt::format_string<Args...> f,
                                     Args&&... args) {
-  return tl::unexpected<Error>(
-      Error(Errc::kNotFound, fmt::format("event syntax error at column {}: {}", offset + 1,
-                                         fmt::format(f, std::forward<Args>(args)...))));
+  return column_error(Errc::kNotFound, offset, fmt::format(f, std::forward<Args>(args)...));
 }
 
 // A failure from the resolver (system lookup): keep its category and message.
@@ -525,10 +527,7 @@ Result<std::vector<EventSpec>> Parser::parse_breakpoint(std::size_t begin, std::
     return syntax_error(addr_begin, "an execute breakpoint needs length {} (sizeof(long))",
                         sizeof(long));
   }
-  std::string access_text;
-  if (type & HW_BREAKPOINT_R) access_text += 'r';
-  if (type & HW_BREAKPOINT_W) access_text += 'w';
-  if (type & HW_BREAKPOINT_X) access_text += 'x';
+  const std::string access_text = breakpoint_access_text(type);
   EventSpec e = new_spec(EventKind::kBreakpoint, spec_.substr(begin, end - begin));
   e.canonical = fmt::format("mem:{:#x}/{}:{}", addr, len, access_text);
   e.attr.type = PERF_TYPE_BREAKPOINT;
@@ -654,10 +653,9 @@ Result<void> Parser::apply_terms(EventSpec& e, const PmuInfo& pmu, std::string_v
       }
       return {};
     };
-    if (key == "config" || key == "config1" || key == "config2" || key == "config3") {
+    if (const std::optional<ConfigWord> word = config_word(key)) {
       PERFX_CHECK(need_value());
-      const std::size_t w = key == "config" ? 0 : static_cast<std::size_t>(key[6] - '0');
-      words[w] = value;
+      words[static_cast<std::size_t>(*word)] = value;
     } else if (key == "period") {
       PERFX_CHECK(need_value());
       e.attr.sample_period = value;

@@ -6,6 +6,7 @@
 /// unit tests use a fake with canned data.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,6 +18,10 @@ namespace perfx::event {
 
 /// Which attr word a sysfs format field writes.
 enum class ConfigWord : std::uint8_t { kConfig, kConfig1, kConfig2, kConfig3 };
+
+/// The attr word a PMU term or format file names: "config", "config1", "config2" or
+/// "config3"; nullopt for any other name.
+[[nodiscard]] std::optional<ConfigWord> config_word(std::string_view name) noexcept;
 
 /// One sysfs `format/<name>` file: "config:0-7,32-35" = field `name` occupies bits 0..7
 /// then 32..35 of attr.config (low bits of the value go to the first range).

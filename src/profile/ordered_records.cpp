@@ -185,11 +185,8 @@ class BatchQueue {
     ready_.notify_one();
     return true;
   }
-  void close() {
-    std::lock_guard lock(mutex_);
-    closed_ = true;
-    ready_.notify_one();
-  }
+  // Producer: no more batches.
+  void close() { raise(closed_, ready_); }
   // Consumer: false at the end. `out`'s old buffers go back to the producer (spare()).
   bool pop(Batch& out) {
     std::unique_lock lock(mutex_);
@@ -214,13 +211,17 @@ class BatchQueue {
     spares_.pop_back();
     return b;
   }
-  void cancel() {
-    std::lock_guard lock(mutex_);
-    cancelled_ = true;
-    space_.notify_one();
-  }
+  // Consumer: stop the producer.
+  void cancel() { raise(cancelled_, space_); }
 
  private:
+  // Sets `flag` under the lock and wakes the other side, which waits on `wake`.
+  void raise(bool& flag, std::condition_variable& wake) {
+    std::lock_guard lock(mutex_);
+    flag = true;
+    wake.notify_one();
+  }
+
   static constexpr std::size_t kDepth = 4;
   std::mutex mutex_;
   std::condition_variable ready_, space_;

@@ -7,6 +7,7 @@
 
 #include "core/error_format.hpp"
 #include "perfx/sched.hpp"
+#include "profile/sched_cpus.hpp"
 
 namespace perfx {
 namespace {
@@ -29,20 +30,17 @@ class LatencyModel {
 
   void run(SchedLatency& out) {
     const std::size_t ncpu = std::min<std::size_t>(trace_.nr_cpus, kSchedMaxCpus) + 1;
-    std::vector<std::uint64_t> cpu_in(ncpu, 0);    // switch-in time per cpu
-    std::vector<std::int32_t> cpu_curr(ncpu, -1);  // current task per cpu
+    profile::PerCpu<std::uint64_t> cpu_in(ncpu, 0);    // switch-in time per cpu
+    profile::PerCpu<std::int32_t> cpu_curr(ncpu, -1);  // current task per cpu
     for (const SchedEvent& ev : trace_.events) {
       switch (ev.kind) {
         case SchedEventKind::kComm:
           comm_[ev.task] = ev.comm;
           break;
         case SchedEventKind::kSwitch: {
-          if (ev.cpu < 0 || ev.cpu >= kSchedMaxCpus) break;
-          const auto cpu = static_cast<std::size_t>(ev.cpu);
-          if (cpu >= cpu_in.size()) {
-            cpu_in.resize(cpu + 1, 0);
-            cpu_curr.resize(cpu + 1, -1);
-          }
+          const std::optional<std::size_t> at = profile::sched_cpu(ev);
+          if (!at) break;
+          const std::size_t cpu = *at;
           if (cpu_curr[cpu] != -1 && cpu_curr[cpu] != ev.task) ++out.context_switch_bugs;
           note_comm(ev.task, ev.comm);
           note_comm(ev.other, ev.other_comm);

@@ -96,23 +96,17 @@ Result<SchedTrace> load_sched_trace(const std::string& path) {
           trace.events.push_back(std::move(ev));
           return;
         }
-        if (const auto* f = rec.get<record::Fork>()) {
-          ev.kind = SchedEventKind::kFork;
-          ev.time = f->time;
-          ev.task = static_cast<std::int32_t>(f->tid);
-          ev.pid = static_cast<std::int32_t>(f->pid);
-          ev.ppid = static_cast<std::int32_t>(f->ppid);
+        // FORK and EXIT have the same fields; only a fork's parent is kept.
+        const auto task_event = [&](SchedEventKind kind, const auto& t) {
+          ev.kind = kind;
+          ev.time = t.time;
+          ev.task = static_cast<std::int32_t>(t.tid);
+          ev.pid = static_cast<std::int32_t>(t.pid);
+          if (kind == SchedEventKind::kFork) ev.ppid = static_cast<std::int32_t>(t.ppid);
           trace.events.push_back(std::move(ev));
-          return;
-        }
-        if (const auto* x = rec.get<record::Exit>()) {
-          ev.kind = SchedEventKind::kExit;
-          ev.time = x->time;
-          ev.task = static_cast<std::int32_t>(x->tid);
-          ev.pid = static_cast<std::int32_t>(x->pid);
-          trace.events.push_back(std::move(ev));
-          return;
-        }
+        };
+        if (const auto* f = rec.get<record::Fork>()) return task_event(SchedEventKind::kFork, *f);
+        if (const auto* x = rec.get<record::Exit>()) return task_event(SchedEventKind::kExit, *x);
         const auto* s = rec.get<record::Sample>();
         if (s == nullptr || format == nullptr) return;
         ++trace.samples;

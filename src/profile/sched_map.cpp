@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "perfx/sched.hpp"
+#include "profile/sched_cpus.hpp"
 
 namespace perfx {
 
@@ -18,7 +19,7 @@ std::string format_sched_map(const SchedTrace& trace) {
   std::unordered_map<std::int32_t, Task> tasks;
   std::unordered_map<std::int32_t, std::string> comm;  // current names (COMM records)
   std::unordered_map<std::int32_t, std::string> payload_comm;
-  std::vector<std::int32_t> current(std::min<std::size_t>(trace.nr_cpus, kSchedMaxCpus), -1);
+  profile::PerCpu<std::int32_t> current(std::min<std::size_t>(trace.nr_cpus, kSchedMaxCpus), -1);
   char next1 = 'A', next2 = '0';
   std::string out;
   auto it = std::back_inserter(out);
@@ -36,9 +37,9 @@ std::string format_sched_map(const SchedTrace& trace) {
     }
     if (ev.kind != SchedEventKind::kSwitch) continue;
     if (!ev.other_comm.empty()) payload_comm[ev.other] = ev.other_comm;
-    if (ev.cpu < 0 || ev.cpu >= kSchedMaxCpus) continue;
-    const auto cpu = static_cast<std::size_t>(ev.cpu);
-    if (cpu >= current.size()) current.resize(cpu + 1, -1);
+    const std::optional<std::size_t> at = profile::sched_cpu(ev);
+    if (!at) continue;
+    const std::size_t cpu = *at;
     current[cpu] = ev.other;
     Task& in = tasks[ev.other];
     bool show_name = false;

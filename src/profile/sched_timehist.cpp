@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "perfx/sched.hpp"
+#include "profile/sched_cpus.hpp"
 
 namespace perfx {
 namespace {
@@ -36,8 +37,8 @@ class TimehistModel {
   SchedTimehist run() {
     SchedTimehist out;
     const std::size_t ncpu = std::min<std::size_t>(trace_.nr_cpus, kSchedMaxCpus) + 1;
-    std::vector<std::uint64_t> cpu_last(ncpu, 0);
-    std::vector<Runtime> idle(ncpu);
+    profile::PerCpu<std::uint64_t> cpu_last(ncpu, 0);
+    profile::PerCpu<Runtime> idle(ncpu, Runtime{});
     bool first = true;
     for (const SchedEvent& ev : trace_.events) {
       switch (ev.kind) {
@@ -87,12 +88,9 @@ class TimehistModel {
           break;
         }
         case SchedEventKind::kSwitch: {
-          if (ev.cpu < 0 || ev.cpu >= kSchedMaxCpus) break;
-          const auto cpu = static_cast<std::size_t>(ev.cpu);
-          if (cpu >= cpu_last.size()) {
-            cpu_last.resize(cpu + 1, 0);
-            idle.resize(cpu + 1);
-          }
+          const std::optional<std::size_t> at = profile::sched_cpu(ev);
+          if (!at) break;
+          const std::size_t cpu = *at;
           out.max_cpu = std::max(out.max_cpu, static_cast<std::uint32_t>(ev.cpu));
           if (first) out.first_time = ev.time;
           first = false;

@@ -3,11 +3,15 @@
 // header.size bytes; a leftover or a short read is malformed data.
 #include "record/decoder.hpp"
 
+#include <array>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 
 #include "core/byte_reader.hpp"
 #include "core/error_format.hpp"
 #include "record/read_format.hpp"
+#include "record/record_layout.hpp"
 
 namespace perfx::record {
 
@@ -60,6 +64,19 @@ std::string_view read_string(ByteReader& r) {
   return r.cstring_in(r.remaining());
 }
 
+// One field of a record_layout.hpp layout.
+template <typename T>
+void read_field(ByteReader& r, T& v) {
+  if constexpr (std::is_same_v<T, std::string_view>) {
+    v = read_string(r);
+  } else if constexpr (std::is_integral_v<T>) {
+    v = r.read<T>();
+  } else {  // std::array<std::uint8_t, N>
+    auto b = r.take(v.size());
+    if (r.ok()) std::memcpy(v.data(), b.data(), v.size());
+  }
+}
+
 // Fills `s` (default-constructed) in place: a Sample is a few hundred bytes and this runs
 // once per sample, so it is never copied on the way to the caller's Record.
 Result<void> sample_body(std::span<const std::byte> rec, std::uint16_t size, const SampleLayout& l,
@@ -67,21 +84,9 @@ Result<void> sample_body(std::span<const std::byte> rec, std::uint16_t size, con
   ByteReader r(rec.subspan(kHeaderSize, size - kHeaderSize), o.swap);
   const std::uint64_t st = l.sample_type;
   s.sample_type = st;
-  if (st & PERF_SAMPLE_IDENTIFIER) s.identifier = r.u64();
-  if (st & PERF_SAMPLE_IP) s.ip = r.u64();
-  if (st & PERF_SAMPLE_TID) {
-    s.pid = r.u32();
-    s.tid = r.u32();
-  }
-  if (st & PERF_SAMPLE_TIME) s.time = r.u64();
-  if (st & PERF_SAMPLE_ADDR) s.addr = r.u64();
-  if (st & PERF_SAMPLE_ID) s.id = r.u64();
-  if (st & PERF_SAMPLE_STREAM_ID) s.stream_id = r.u64();
-  if (st & PERF_SAMPLE_CPU) {
-    s.cpu = r.u32();
-    s.cpu_res = r.u32();
-  }
-  if (st & PERF_SAMPLE_PERIOD) s.period = r.u64();
+  for_each_sample_head_field(s, [&](std::uint64_t bit, auto&... fields) {
+    if (st & bit) (read_field(r, fields), ...);
+  });
   if (st & PERF_SAMPLE_READ) s.read = decode_read_values(r, l.read_format);
   if (st & PERF_SAMPLE_CALLCHAIN) {
     const std::uint64_t nr = r.u64();
@@ -136,18 +141,9 @@ SampleId parse_sample_id(ByteReader& r, std::uint64_t st) {
   SampleId id;
   id.fields = st & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
                     PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER);
-  if (st & PERF_SAMPLE_TID) {
-    id.pid = r.u32();
-    id.tid = r.u32();
-  }
-  if (st & PERF_SAMPLE_TIME) id.time = r.u64();
-  if (st & PERF_SAMPLE_ID) id.id = r.u64();
-  if (st & PERF_SAMPLE_STREAM_ID) id.stream_id = r.u64();
-  if (st & PERF_SAMPLE_CPU) {
-    id.cpu = r.u32();
-    id.cpu_res = r.u32();
-  }
-  if (st & PERF_SAMPLE_IDENTIFIER) id.id = r.u64();
+  for_each_sample_id_field(id, [&](std::uint64_t bit, auto&... fields) {
+    if (st & bit) (read_field(r, fields), ...);
+  });
   return id;
 }
 
@@ -165,279 +161,189 @@ SampleId sample_id_of(const Sample& s) {
   return id;
 }
 
-// Body of a kernel (non-sample) record: r covers [header end, trailer start).
-Result<Record::Body> kernel_body(std::uint32_t type, std::uint16_t misc, ByteReader& r,
-                                 const SampleLayout& l, const DecodeOptions& o) {
-  auto done = [&](Record::Body body) -> Result<Record::Body> {
-    if (!r.ok()) return malformed(o.offset, type, "record shorter than its fields");
-    if (!r.at_end()) {
-      return malformed(o.offset, type,
-                       fmt::format("{} bytes left after the last field", r.remaining()));
-    }
-    return body;
-  };
-  switch (type) {
-    case PERF_RECORD_MMAP: {
-      Mmap m;
-      m.pid = r.u32();
-      m.tid = r.u32();
-      m.addr = r.u64();
-      m.len = r.u64();
-      m.pgoff = r.u64();
-      m.filename = read_string(r);
-      return done(m);
-    }
-    case PERF_RECORD_LOST: {
-      Lost m;
-      m.id = r.u64();
-      m.lost = r.u64();
-      return done(m);
-    }
-    case PERF_RECORD_COMM: {
-      Comm m;
-      m.pid = r.u32();
-      m.tid = r.u32();
-      m.comm = read_string(r);
-      return done(m);
-    }
-    case PERF_RECORD_EXIT:
-    case PERF_RECORD_FORK: {
-      std::uint32_t v[4];
-      for (auto& x : v) x = r.u32();
-      const std::uint64_t time = r.u64();
-      if (type == PERF_RECORD_EXIT) return done(Exit{v[0], v[1], v[2], v[3], time});
-      return done(Fork{v[0], v[1], v[2], v[3], time});
-    }
-    case PERF_RECORD_THROTTLE:
-    case PERF_RECORD_UNTHROTTLE: {
-      Throttle m;
-      m.time = r.u64();
-      m.id = r.u64();
-      m.stream_id = r.u64();
-      return done(m);
-    }
-    case PERF_RECORD_READ: {
-      Read m;
-      m.pid = r.u32();
-      m.tid = r.u32();
-      m.values = decode_read_values(r, l.read_format);
-      return done(m);
-    }
-    case PERF_RECORD_MMAP2: {
-      Mmap2 m;
-      m.pid = r.u32();
-      m.tid = r.u32();
-      m.addr = r.u64();
-      m.len = r.u64();
-      m.pgoff = r.u64();
-      if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-        m.has_build_id = true;
-        m.build_id_size = r.u8();
-        (void)r.u8();
-        (void)r.u16();
-        auto b = r.take(20);
-        if (r.ok()) std::memcpy(m.build_id.data(), b.data(), 20);
-        if (m.build_id_size > 20) return malformed(o.offset, type, "build_id_size > 20");
-      } else {
-        m.maj = r.u32();
-        m.min = r.u32();
-        m.ino = r.u64();
-        m.ino_generation = r.u64();
-      }
-      m.prot = r.u32();
-      m.flags = r.u32();
-      m.filename = read_string(r);
-      return done(m);
-    }
-    case PERF_RECORD_AUX: {
-      Aux m;
-      m.aux_offset = r.u64();
-      m.aux_size = r.u64();
-      m.flags = r.u64();
-      return done(m);
-    }
-    case PERF_RECORD_ITRACE_START: {
-      ItraceStart m;
-      m.pid = r.u32();
-      m.tid = r.u32();
-      return done(m);
-    }
-    case PERF_RECORD_LOST_SAMPLES: {
-      LostSamples m;
-      m.lost = r.u64();
-      return done(m);
-    }
-    case PERF_RECORD_SWITCH:
-      return done(Switch{});
-    case PERF_RECORD_SWITCH_CPU_WIDE: {
-      SwitchCpuWide m;
-      m.next_prev_pid = r.u32();
-      m.next_prev_tid = r.u32();
-      return done(m);
-    }
-    case PERF_RECORD_NAMESPACES: {
-      Namespaces m;
-      m.pid = r.u32();
-      m.tid = r.u32();
-      m.nr_namespaces = r.u64();
-      m.link_info = U64Array(r.take_array(m.nr_namespaces, 16), o.swap);
-      return done(m);
-    }
-    case PERF_RECORD_KSYMBOL: {
-      Ksymbol m;
-      m.addr = r.u64();
-      m.len = r.u32();
-      m.ksym_type = r.u16();
-      m.flags = r.u16();
-      m.name = read_string(r);
-      return done(m);
-    }
-    case PERF_RECORD_BPF_EVENT: {
-      BpfEvent m;
-      m.type = r.u16();
-      m.flags = r.u16();
-      m.id = r.u32();
-      auto t = r.take(8);
-      if (r.ok()) std::memcpy(m.tag.data(), t.data(), 8);
-      return done(m);
-    }
-    case PERF_RECORD_CGROUP: {
-      Cgroup m;
-      m.id = r.u64();
-      m.path = read_string(r);
-      return done(m);
-    }
-    case PERF_RECORD_TEXT_POKE: {
-      TextPoke m;
-      m.addr = r.u64();
-      m.old_len = r.u16();
-      m.new_len = r.u16();
-      m.old_bytes = r.take(m.old_len);
-      m.new_bytes = r.take(m.new_len);
-      // zero padding to 8 (kernel: ALIGN(tot, sizeof(u64)))
-      if (r.ok() && r.remaining() < 8) r.skip(r.remaining());
-      return done(m);
-    }
-    case PERF_RECORD_AUX_OUTPUT_HW_ID: {
-      AuxOutputHwId m;
-      m.hw_id = r.u64();
-      return done(m);
-    }
-    default:
-      break;
+// The body of one non-sample record being decoded: `r` covers [header end, trailer start).
+struct BodyIn {
+  ByteReader& r;
+  std::uint32_t type;
+  std::uint16_t misc;
+  const SampleLayout& layout;
+  std::span<const std::byte> tail;  // the payload after HEADER_TRACING_DATA / AUXTRACE
+  const DecodeOptions& o;
+
+  [[nodiscard]] tl::unexpected<Error> bad(std::string_view why) const {
+    return malformed(o.offset, type, why);
   }
-  return Unknown{r.take(r.remaining())};
+};
+
+// A fixed-size name field ("char name[N]"): up to its first NUL.
+std::string_view fixed_string(std::span<const std::byte> bytes) {
+  // An empty span has a null data(): strnlen(nullptr, 0) is undefined behaviour.
+  if (bytes.empty()) return {};
+  const auto* c = reinterpret_cast<const char*>(bytes.data());
+  return std::string_view(c, strnlen(c, bytes.size()));
 }
 
-Result<Record::Body> user_body(std::uint32_t type, std::uint16_t misc, ByteReader& r,
-                               std::span<const std::byte> tail_source, const DecodeOptions& o) {
-  auto done = [&](Record::Body body) -> Result<Record::Body> {
-    if (!r.ok()) return malformed(o.offset, type, "record shorter than its fields");
-    if (!r.at_end()) {
-      return malformed(o.offset, type,
-                       fmt::format("{} bytes left after the last field", r.remaining()));
-    }
-    return body;
-  };
-  switch (type) {
-    case raw::PERF_RECORD_HEADER_ATTR: {
-      HeaderAttr m;
-      auto rest = r.bytes().subspan(r.offset());
-      if (rest.size() < 8) return malformed(o.offset, type, "too short for an attr");
-      ByteReader sz(rest.subspan(4, 4), o.swap);
-      m.attr_size = sz.u32();
-      if (m.attr_size == 0) m.attr_size = PERF_ATTR_SIZE_VER0;
-      if (m.attr_size < PERF_ATTR_SIZE_VER0 || m.attr_size > rest.size()) {
-        return malformed(o.offset, type, fmt::format("bad attr size {}", m.attr_size));
-      }
-      m.attr = attr_from_bytes(r.take(m.attr_size), o.swap);
-      if (r.remaining() % 8 != 0) return malformed(o.offset, type, "ids not a multiple of 8");
-      m.ids = U64Array(r.take(r.remaining()), o.swap);
-      return done(m);
-    }
-    case raw::PERF_RECORD_HEADER_EVENT_TYPE: {
-      HeaderEventType m;
-      m.event_id = r.u64();
-      auto name = r.take(r.remaining());
-      const auto* c = reinterpret_cast<const char*>(name.data());
-      if (!name.empty()) m.name = std::string_view(c, strnlen(c, name.size()));
-      return done(m);
-    }
-    case raw::PERF_RECORD_HEADER_TRACING_DATA: {
-      HeaderTracingData m;
-      m.size = r.u32();
-      if (r.remaining() < 8) r.skip(r.remaining());  // struct padding
-      m.data = tail_source;
-      return done(m);
-    }
-    case raw::PERF_RECORD_HEADER_BUILD_ID: {
-      HeaderBuildId m;
-      m.pid = static_cast<std::int32_t>(r.u32());
-      auto b = r.take(24);
-      if (r.ok()) {
-        std::memcpy(m.build_id.data(), b.data(), 20);
-        m.build_id_size = (misc & kMiscBuildIdSize) ? std::to_integer<std::uint8_t>(b[20]) : 20;
-        if (m.build_id_size > 20) m.build_id_size = 20;
-      }
-      auto name = r.take(r.remaining());
-      const auto* c = reinterpret_cast<const char*>(name.data());
-      // An empty tail has a null data(): strnlen(nullptr, 0) is undefined behaviour.
-      if (!name.empty()) m.filename = std::string_view(c, strnlen(c, name.size()));
-      return done(m);
-    }
-    case raw::PERF_RECORD_FINISHED_ROUND:
-      return done(FinishedRound{});
-    case raw::PERF_RECORD_FINISHED_INIT:
-      return done(FinishedInit{});
-    case raw::PERF_RECORD_ID_INDEX: {
-      IdIndex m;
-      m.nr = r.u64();
-      m.entries = U64Array(r.take_array(m.nr, 32), o.swap);
-      r.skip(r.remaining());  // perf >= 6.0 may append {machine_pid, vcpu} entries
-      return done(m);
-    }
-    case raw::PERF_RECORD_AUXTRACE: {
-      Auxtrace m;
-      m.size = r.u64();
-      m.offset = r.u64();
-      m.reference = r.u64();
-      m.idx = r.u32();
-      m.tid = r.u32();
-      m.cpu = r.u32();
-      (void)r.u32();
-      m.data = tail_source;
-      return done(m);
-    }
-    case raw::PERF_RECORD_TIME_CONV: {
-      TimeConv m;
-      m.time_shift = r.u64();
-      m.time_mult = r.u64();
-      m.time_zero = r.u64();
-      if (r.remaining() >= 24) {
-        m.extended = true;
-        m.time_cycles = r.u64();
-        m.time_mask = r.u64();
-        m.cap_user_time_zero = r.u8();
-        m.cap_user_time_short = r.u8();
-        r.skip(6);
-      }
-      return done(m);
-    }
-    case raw::PERF_RECORD_HEADER_FEATURE: {
-      HeaderFeature m;
-      m.feat_id = r.u64();
-      m.data = r.take(r.remaining());
-      return done(m);
-    }
-    case raw::PERF_RECORD_COMPRESSED: {
-      Compressed m;
-      m.data = r.take(r.remaining());
-      return done(m);
-    }
-    default:
-      break;
+template <typename T, typename Fields>
+void read_fields(ByteReader& r, T& m, const Fields& fields) {
+  for_each_field(m, fields, [&](auto& field) { read_field(r, field); });
+}
+
+template <FixedLayout T>
+Result<void> read_body(BodyIn& in, T& m) {
+  read_fields(in.r, m, kFields<T>);
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, Unknown& m) {
+  m.payload = in.r.take(in.r.remaining());
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, Sample&) {  // decode_impl reads samples itself
+  return in.bad("a SAMPLE body needs its attr's layout");
+}
+
+Result<void> read_body(BodyIn& in, Read& m) {
+  read_fields(in.r, m, kReadHead);
+  m.values = decode_read_values(in.r, in.layout.read_format);
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, Mmap2& m) {
+  ByteReader& r = in.r;
+  read_fields(r, m, kMmap2Head);
+  if (in.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+    m.has_build_id = true;
+    m.build_id_size = r.u8();
+    (void)r.u8();
+    (void)r.u16();
+    read_field(r, m.build_id);
+    if (m.build_id_size > 20) return in.bad("build_id_size > 20");
+  } else {
+    read_fields(r, m, kMmap2Inode);
   }
-  return Unknown{r.take(r.remaining())};
+  read_fields(r, m, kMmap2Tail);
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, Namespaces& m) {
+  read_fields(in.r, m, kNamespacesHead);
+  m.link_info = U64Array(in.r.take_array(m.nr_namespaces, 16), in.o.swap);
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, TextPoke& m) {
+  read_fields(in.r, m, kTextPokeHead);
+  m.old_bytes = in.r.take(m.old_len);
+  m.new_bytes = in.r.take(m.new_len);
+  // zero padding to 8 (kernel: ALIGN(tot, sizeof(u64)))
+  if (in.r.ok() && in.r.remaining() < 8) in.r.skip(in.r.remaining());
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, HeaderAttr& m) {
+  ByteReader& r = in.r;
+  auto rest = r.bytes().subspan(r.offset());
+  if (rest.size() < 8) return in.bad("too short for an attr");
+  ByteReader sz(rest.subspan(4, 4), in.o.swap);
+  m.attr_size = sz.u32();
+  if (m.attr_size == 0) m.attr_size = PERF_ATTR_SIZE_VER0;
+  if (m.attr_size < PERF_ATTR_SIZE_VER0 || m.attr_size > rest.size()) {
+    return in.bad(fmt::format("bad attr size {}", m.attr_size));
+  }
+  m.attr = attr_from_bytes(r.take(m.attr_size), in.o.swap);
+  if (r.remaining() % 8 != 0) return in.bad("ids not a multiple of 8");
+  m.ids = U64Array(r.take(r.remaining()), in.o.swap);
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, HeaderEventType& m) {
+  m.event_id = in.r.u64();
+  m.name = fixed_string(in.r.take(in.r.remaining()));
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, HeaderTracingData& m) {
+  m.size = in.r.u32();
+  if (in.r.remaining() < 8) in.r.skip(in.r.remaining());  // struct padding
+  m.data = in.tail;
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, HeaderBuildId& m) {
+  m.pid = static_cast<std::int32_t>(in.r.u32());
+  auto b = in.r.take(24);
+  if (in.r.ok()) {
+    std::memcpy(m.build_id.data(), b.data(), 20);
+    m.build_id_size = (in.misc & kMiscBuildIdSize) ? std::to_integer<std::uint8_t>(b[20]) : 20;
+    if (m.build_id_size > 20) m.build_id_size = 20;
+  }
+  m.filename = fixed_string(in.r.take(in.r.remaining()));
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, IdIndex& m) {
+  m.nr = in.r.u64();
+  m.entries = U64Array(in.r.take_array(m.nr, 32), in.o.swap);
+  in.r.skip(in.r.remaining());  // perf >= 6.0 may append {machine_pid, vcpu} entries
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, Auxtrace& m) {
+  read_fields(in.r, m, kAuxtraceHead);
+  (void)in.r.u32();  // reserved
+  m.data = in.tail;
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, TimeConv& m) {
+  ByteReader& r = in.r;
+  read_fields(r, m, kTimeConvBase);
+  if (r.remaining() >= 24) {
+    m.extended = true;
+    read_fields(r, m, kTimeConvExtended);
+    r.skip(6);
+  }
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, HeaderFeature& m) {
+  m.feat_id = in.r.u64();
+  m.data = in.r.take(in.r.remaining());
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, Compressed& m) {
+  m.data = in.r.take(in.r.remaining());
+  return {};
+}
+
+// One reader per Record::Body alternative, indexed like the variant.
+using BodyReader = Result<void> (*)(BodyIn&, Record::Body&);
+
+template <std::size_t I>
+Result<void> read_alternative(BodyIn& in, Record::Body& body) {
+  return read_body(in, body.emplace<I>());
+}
+
+template <std::size_t... I>
+constexpr std::array<BodyReader, sizeof...(I)> body_readers(std::index_sequence<I...>) {
+  return {&read_alternative<I>...};
+}
+
+constexpr auto kBodyReaders =
+    body_readers(std::make_index_sequence<std::variant_size_v<Record::Body>>{});
+
+// Decodes the body of a non-sample record; a known record must fill it exactly.
+Result<void> read_record_body(BodyIn& in, Record::Body& body) {
+  const std::size_t index = body_index(in.type);
+  if (index == 0) return read_body(in, body.emplace<Unknown>());
+  PERFX_CHECK(kBodyReaders[index](in, body));
+  if (!in.r.ok()) return in.bad("record shorter than its fields");
+  if (!in.r.at_end()) {
+    return in.bad(fmt::format("{} bytes left after the last field", in.r.remaining()));
+  }
+  return {};
 }
 
 // Decodes into `rec` (reused by the caller: a Record is a few hundred bytes and this runs
@@ -464,11 +370,10 @@ Result<void> decode_impl(std::span<const std::byte> bytes, const SampleLayout* l
     std::span<const std::byte> tail;
     const std::uint64_t extra = trailing_payload_size(*h, rec_bytes, o.swap);
     if (extra != 0 && bytes.size() - h->size >= extra) tail = bytes.subspan(h->size, extra);
-    auto body = user_body(h->type, h->misc, r, tail, o);
-    if (!body) return tl::unexpected(std::move(body).error());
-    rec.body = std::move(*body);
+    static const SampleLayout kNoLayout{};
+    BodyIn in{r, h->type, h->misc, kNoLayout, tail, o};
     rec.attr_index = -1;
-    return {};
+    return read_record_body(in, rec.body);
   }
   if (h->type == PERF_RECORD_SAMPLE) {
     if (layout == nullptr) {
@@ -493,10 +398,8 @@ Result<void> decode_impl(std::span<const std::byte> bytes, const SampleLayout* l
   }
   ByteReader r(rec_bytes.subspan(kHeaderSize, body_end - kHeaderSize), o.swap);
   static const SampleLayout kEmpty{};
-  auto body = kernel_body(h->type, h->misc, r, layout ? *layout : kEmpty, o);
-  if (!body) return tl::unexpected(std::move(body).error());
-  rec.body = std::move(*body);
-  return {};
+  BodyIn in{r, h->type, h->misc, layout ? *layout : kEmpty, {}, o};
+  return read_record_body(in, rec.body);
 }
 
 }  // namespace

@@ -5,8 +5,11 @@
 
 #include <bit>
 #include <cstring>
+#include <type_traits>
 
+#include "core/byte_writer.hpp"
 #include "core/error_format.hpp"
+#include "record/record_layout.hpp"
 
 namespace perfx::record {
 
@@ -14,22 +17,13 @@ namespace {
 
 constexpr std::uint16_t kMiscBuildIdSize = 1u << 15;
 
-class Out {
+// The record writer: ByteWriter plus the record-level pieces.
+class Out : public core::ByteWriter {
  public:
-  explicit Out(std::vector<std::byte>& v) : v_(v), start_(v.size()) {}
-  void u8(std::uint8_t x) { v_.push_back(static_cast<std::byte>(x)); }
-  void u16(std::uint16_t x) { put(&x, 2); }
-  void u32(std::uint32_t x) { put(&x, 4); }
-  void u64(std::uint64_t x) { put(&x, 8); }
-  void bytes(std::span<const std::byte> b) { v_.insert(v_.end(), b.begin(), b.end()); }
-  void zeros(std::size_t n) { v_.insert(v_.end(), n, std::byte{0}); }
-  void pad_to(std::size_t align) {
-    const std::size_t len = v_.size() - start_;
-    zeros((align - len % align) % align);
-  }
+  using ByteWriter::ByteWriter;
+  // NUL-terminated, zero padded to 8 like the kernel's ALIGN(strlen + 1, sizeof(u64)).
   void string(std::string_view s) {
-    v_.insert(v_.end(), reinterpret_cast<const std::byte*>(s.data()),
-              reinterpret_cast<const std::byte*>(s.data()) + s.size());
+    bytes(std::as_bytes(std::span(s.data(), s.size())));
     u8(0);
     pad_to(8);
   }
@@ -41,18 +35,20 @@ class Out {
       for (std::uint64_t x : a) u64(x);
     }
   }
-  [[nodiscard]] std::size_t size() const noexcept { return v_.size() - start_; }
-  void rollback() { v_.resize(start_); }
-  void patch_size(std::uint16_t size) { std::memcpy(v_.data() + start_ + 6, &size, 2); }
-
- private:
-  void put(const void* p, std::size_t n) {
-    const auto* b = static_cast<const std::byte*>(p);
-    v_.insert(v_.end(), b, b + n);
-  }
-  std::vector<std::byte>& v_;
-  std::size_t start_;
+  void patch_size(std::uint16_t size) { std::memcpy(buffer().data() + start() + 6, &size, 2); }
 };
+
+// One field of a record_layout.hpp layout.
+template <typename T>
+void write_field(Out& o, const T& v) {
+  if constexpr (std::is_same_v<T, std::string_view>) {
+    o.string(v);
+  } else if constexpr (std::is_integral_v<T>) {
+    o.put(v);
+  } else {  // std::array<std::uint8_t, N>
+    o.bytes(std::as_bytes(std::span(v)));
+  }
+}
 
 void read_values(Out& o, const ReadValues& v, std::uint64_t read_format) {
   if (read_format & PERF_FORMAT_GROUP) {
@@ -89,21 +85,9 @@ Result<void> regs(Out& o, const Regs& r, std::uint32_t count, const char* what) 
 
 Result<void> sample(Out& o, const Sample& s, const SampleLayout& l) {
   const std::uint64_t st = l.sample_type;
-  if (st & PERF_SAMPLE_IDENTIFIER) o.u64(s.identifier);
-  if (st & PERF_SAMPLE_IP) o.u64(s.ip);
-  if (st & PERF_SAMPLE_TID) {
-    o.u32(s.pid);
-    o.u32(s.tid);
-  }
-  if (st & PERF_SAMPLE_TIME) o.u64(s.time);
-  if (st & PERF_SAMPLE_ADDR) o.u64(s.addr);
-  if (st & PERF_SAMPLE_ID) o.u64(s.id);
-  if (st & PERF_SAMPLE_STREAM_ID) o.u64(s.stream_id);
-  if (st & PERF_SAMPLE_CPU) {
-    o.u32(s.cpu);
-    o.u32(s.cpu_res);
-  }
-  if (st & PERF_SAMPLE_PERIOD) o.u64(s.period);
+  for_each_sample_head_field(s, [&](std::uint64_t bit, const auto&... fields) {
+    if (st & bit) (write_field(o, fields), ...);
+  });
   if (st & PERF_SAMPLE_READ) {
     if ((s.read.read_format & PERF_FORMAT_GROUP) != (l.read_format & PERF_FORMAT_GROUP) &&
         s.read.read_format != 0) {
@@ -172,285 +156,160 @@ Result<void> sample(Out& o, const Sample& s, const SampleLayout& l) {
   return {};
 }
 
-struct BodyWriter {
+// The body of one record being encoded.
+struct BodyOut {
   Out& o;
   std::uint16_t misc;
+  const SampleLayout& layout;
+};
 
-  Result<void> operator()(const Unknown& m) {
-    o.bytes(m.payload);
-    return {};
-  }
-  Result<void> operator()(const Mmap& m) {
-    o.u32(m.pid);
-    o.u32(m.tid);
-    o.u64(m.addr);
-    o.u64(m.len);
-    o.u64(m.pgoff);
-    o.string(m.filename);
-    return {};
-  }
-  Result<void> operator()(const Lost& m) {
-    o.u64(m.id);
-    o.u64(m.lost);
-    return {};
-  }
-  Result<void> operator()(const Comm& m) {
-    o.u32(m.pid);
-    o.u32(m.tid);
-    o.string(m.comm);
-    return {};
-  }
-  Result<void> operator()(const Exit& m) {
-    task(m.pid, m.ppid, m.tid, m.ptid, m.time);
-    return {};
-  }
-  Result<void> operator()(const Fork& m) {
-    task(m.pid, m.ppid, m.tid, m.ptid, m.time);
-    return {};
-  }
-  void task(std::uint32_t pid, std::uint32_t ppid, std::uint32_t tid, std::uint32_t ptid,
-            std::uint64_t time) {
-    o.u32(pid);
-    o.u32(ppid);
-    o.u32(tid);
-    o.u32(ptid);
-    o.u64(time);
-  }
-  Result<void> operator()(const Throttle& m) {
-    o.u64(m.time);
-    o.u64(m.id);
-    o.u64(m.stream_id);
-    return {};
-  }
-  Result<void> operator()(const Read&) { return {}; }    // handled by the caller (needs layout)
-  Result<void> operator()(const Sample&) { return {}; }  // handled by the caller
-  Result<void> operator()(const Mmap2& m) {
-    o.u32(m.pid);
-    o.u32(m.tid);
-    o.u64(m.addr);
-    o.u64(m.len);
-    o.u64(m.pgoff);
-    if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-      if (m.build_id_size > 20) return fail(Errc::kInvalidArgument, "mmap2: build_id_size > 20");
-      o.u8(m.build_id_size);
-      o.u8(0);
-      o.u16(0);
-      o.bytes(std::as_bytes(std::span(m.build_id)));
-    } else {
-      o.u32(m.maj);
-      o.u32(m.min);
-      o.u64(m.ino);
-      o.u64(m.ino_generation);
-    }
-    o.u32(m.prot);
-    o.u32(m.flags);
-    o.string(m.filename);
-    return {};
-  }
-  Result<void> operator()(const Aux& m) {
-    o.u64(m.aux_offset);
-    o.u64(m.aux_size);
-    o.u64(m.flags);
-    return {};
-  }
-  Result<void> operator()(const ItraceStart& m) {
-    o.u32(m.pid);
-    o.u32(m.tid);
-    return {};
-  }
-  Result<void> operator()(const LostSamples& m) {
-    o.u64(m.lost);
-    return {};
-  }
-  Result<void> operator()(const Switch&) { return {}; }
-  Result<void> operator()(const SwitchCpuWide& m) {
-    o.u32(m.next_prev_pid);
-    o.u32(m.next_prev_tid);
-    return {};
-  }
-  Result<void> operator()(const Namespaces& m) {
-    if (m.link_info.size() != 2 * m.nr_namespaces) {
-      return fail(Errc::kInvalidArgument, "namespaces: nr {} but {} link values", m.nr_namespaces,
-                  m.link_info.size());
-    }
-    o.u32(m.pid);
-    o.u32(m.tid);
-    o.u64(m.nr_namespaces);
-    o.array(m.link_info);
-    return {};
-  }
-  Result<void> operator()(const Ksymbol& m) {
-    o.u64(m.addr);
-    o.u32(m.len);
-    o.u16(m.ksym_type);
-    o.u16(m.flags);
-    o.string(m.name);
-    return {};
-  }
-  Result<void> operator()(const BpfEvent& m) {
-    o.u16(m.type);
-    o.u16(m.flags);
-    o.u32(m.id);
-    o.bytes(std::as_bytes(std::span(m.tag)));
-    return {};
-  }
-  Result<void> operator()(const Cgroup& m) {
-    o.u64(m.id);
-    o.string(m.path);
-    return {};
-  }
-  Result<void> operator()(const TextPoke& m) {
-    if (m.old_bytes.size() != m.old_len || m.new_bytes.size() != m.new_len) {
-      return fail(Errc::kInvalidArgument, "text_poke: lengths do not match the byte spans");
-    }
-    o.u64(m.addr);
-    o.u16(m.old_len);
-    o.u16(m.new_len);
-    o.bytes(m.old_bytes);
-    o.bytes(m.new_bytes);
-    o.pad_to(8);
-    return {};
-  }
-  Result<void> operator()(const AuxOutputHwId& m) {
-    o.u64(m.hw_id);
-    return {};
-  }
-  Result<void> operator()(const HeaderAttr& m) {
-    raw::EventAttr a = m.attr;
-    // perf 6.1 knows 128-byte attrs; config3 (136) only when it is used.
-    const std::uint32_t size = a.config3 != 0 ? raw::kAttrSizeVer8 : raw::kAttrSizeVer7;
-    a.size = size;
-    o.bytes(std::as_bytes(std::span(&a, 1)).first(size));
-    o.array(m.ids);
-    return {};
-  }
-  Result<void> operator()(const HeaderEventType& m) {
-    o.u64(m.event_id);
-    const std::size_t n = std::min<std::size_t>(m.name.size(), 63);
-    o.bytes(std::as_bytes(std::span(m.name.data(), n)));
-    o.zeros(64 - n);
-    return {};
-  }
-  Result<void> operator()(const HeaderTracingData& m) {
-    o.u32(m.size);
-    o.u32(0);
-    return {};
-  }
-  Result<void> operator()(const HeaderBuildId& m) {
-    if (m.build_id_size > 20) return fail(Errc::kInvalidArgument, "build id longer than 20");
-    o.u32(static_cast<std::uint32_t>(m.pid));
-    o.bytes(std::as_bytes(std::span(m.build_id)));
+template <typename T, typename Fields>
+void write_fields(Out& o, const T& m, const Fields& fields) {
+  for_each_field(m, fields, [&](const auto& field) { write_field(o, field); });
+}
+
+template <FixedLayout T>
+Result<void> write_body(BodyOut& out, const T& m) {
+  write_fields(out.o, m, kFields<T>);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const Unknown& m) {
+  out.o.bytes(m.payload);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const Sample& m) { return sample(out.o, m, out.layout); }
+
+Result<void> write_body(BodyOut& out, const Read& m) {
+  write_fields(out.o, m, kReadHead);
+  read_values(out.o, m.values, out.layout.read_format);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const Mmap2& m) {
+  Out& o = out.o;
+  write_fields(o, m, kMmap2Head);
+  if (out.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+    if (m.build_id_size > 20) return fail(Errc::kInvalidArgument, "mmap2: build_id_size > 20");
     o.u8(m.build_id_size);
     o.u8(0);
     o.u16(0);
-    // perf: filename NUL-terminated, padded to NAME_ALIGN (64)
-    o.bytes(std::as_bytes(std::span(m.filename.data(), m.filename.size())));
-    const std::size_t len = m.filename.size() + 1;
-    o.zeros(((len + 63) & ~std::size_t{63}) - m.filename.size());
-    return {};
+    write_field(o, m.build_id);
+  } else {
+    write_fields(o, m, kMmap2Inode);
   }
-  Result<void> operator()(const FinishedRound&) { return {}; }
-  Result<void> operator()(const FinishedInit&) { return {}; }
-  Result<void> operator()(const IdIndex& m) {
-    if (m.entries.size() != 4 * m.nr) {
-      return fail(Errc::kInvalidArgument, "id_index: nr {} but {} values", m.nr, m.entries.size());
-    }
-    o.u64(m.nr);
-    o.array(m.entries);
-    return {};
+  write_fields(o, m, kMmap2Tail);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const Namespaces& m) {
+  if (m.link_info.size() != 2 * m.nr_namespaces) {
+    return fail(Errc::kInvalidArgument, "namespaces: nr {} but {} link values", m.nr_namespaces,
+                m.link_info.size());
   }
-  Result<void> operator()(const Auxtrace& m) {
-    o.u64(m.size);
-    o.u64(m.offset);
-    o.u64(m.reference);
-    o.u32(m.idx);
-    o.u32(m.tid);
-    o.u32(m.cpu);
-    o.u32(0);
-    return {};
+  write_fields(out.o, m, kNamespacesHead);
+  out.o.array(m.link_info);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const TextPoke& m) {
+  if (m.old_bytes.size() != m.old_len || m.new_bytes.size() != m.new_len) {
+    return fail(Errc::kInvalidArgument, "text_poke: lengths do not match the byte spans");
   }
-  Result<void> operator()(const TimeConv& m) {
-    o.u64(m.time_shift);
-    o.u64(m.time_mult);
-    o.u64(m.time_zero);
-    if (m.extended) {
-      o.u64(m.time_cycles);
-      o.u64(m.time_mask);
-      o.u8(m.cap_user_time_zero);
-      o.u8(m.cap_user_time_short);
-      o.zeros(6);
-    }
-    return {};
+  write_fields(out.o, m, kTextPokeHead);
+  out.o.bytes(m.old_bytes);
+  out.o.bytes(m.new_bytes);
+  out.o.pad_to(8);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const HeaderAttr& m) {
+  raw::EventAttr a = m.attr;
+  // perf 6.1 knows 128-byte attrs; config3 (136) only when it is used.
+  const std::uint32_t size = a.config3 != 0 ? raw::kAttrSizeVer8 : raw::kAttrSizeVer7;
+  a.size = size;
+  out.o.bytes(std::as_bytes(std::span(&a, 1)).first(size));
+  out.o.array(m.ids);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const HeaderEventType& m) {
+  out.o.u64(m.event_id);
+  const std::size_t n = std::min<std::size_t>(m.name.size(), 63);
+  out.o.bytes(std::as_bytes(std::span(m.name.data(), n)));
+  out.o.zeros(64 - n);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const HeaderTracingData& m) {
+  out.o.u32(m.size);
+  out.o.u32(0);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const HeaderBuildId& m) {
+  if (m.build_id_size > 20) return fail(Errc::kInvalidArgument, "build id longer than 20");
+  Out& o = out.o;
+  o.u32(static_cast<std::uint32_t>(m.pid));
+  write_field(o, m.build_id);
+  o.u8(m.build_id_size);
+  o.u8(0);
+  o.u16(0);
+  // perf: filename NUL-terminated, padded to NAME_ALIGN (64)
+  o.bytes(std::as_bytes(std::span(m.filename.data(), m.filename.size())));
+  const std::size_t len = m.filename.size() + 1;
+  o.zeros(((len + 63) & ~std::size_t{63}) - m.filename.size());
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const IdIndex& m) {
+  if (m.entries.size() != 4 * m.nr) {
+    return fail(Errc::kInvalidArgument, "id_index: nr {} but {} values", m.nr, m.entries.size());
   }
-  Result<void> operator()(const HeaderFeature& m) {
-    o.u64(m.feat_id);
-    o.bytes(m.data);
-    o.pad_to(8);
-    return {};
+  out.o.u64(m.nr);
+  out.o.array(m.entries);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const Auxtrace& m) {
+  write_fields(out.o, m, kAuxtraceHead);
+  out.o.u32(0);  // reserved
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const TimeConv& m) {
+  write_fields(out.o, m, kTimeConvBase);
+  if (m.extended) {
+    write_fields(out.o, m, kTimeConvExtended);
+    out.o.zeros(6);
   }
-  Result<void> operator()(const Compressed& m) {
-    o.bytes(m.data);
-    return {};
-  }
-};
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const HeaderFeature& m) {
+  out.o.u64(m.feat_id);
+  out.o.bytes(m.data);
+  out.o.pad_to(8);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const Compressed& m) {
+  out.o.bytes(m.data);
+  return {};
+}
 
 }  // namespace
 
-std::uint32_t type_of_body(const Record::Body& body) noexcept {
-  static constexpr std::uint32_t kTypes[] = {
-      0,
-      PERF_RECORD_MMAP,
-      PERF_RECORD_LOST,
-      PERF_RECORD_COMM,
-      PERF_RECORD_EXIT,
-      PERF_RECORD_THROTTLE,
-      PERF_RECORD_FORK,
-      PERF_RECORD_READ,
-      PERF_RECORD_SAMPLE,
-      PERF_RECORD_MMAP2,
-      PERF_RECORD_AUX,
-      PERF_RECORD_ITRACE_START,
-      PERF_RECORD_LOST_SAMPLES,
-      PERF_RECORD_SWITCH,
-      PERF_RECORD_SWITCH_CPU_WIDE,
-      PERF_RECORD_NAMESPACES,
-      PERF_RECORD_KSYMBOL,
-      PERF_RECORD_BPF_EVENT,
-      PERF_RECORD_CGROUP,
-      PERF_RECORD_TEXT_POKE,
-      PERF_RECORD_AUX_OUTPUT_HW_ID,
-      raw::PERF_RECORD_HEADER_ATTR,
-      raw::PERF_RECORD_HEADER_EVENT_TYPE,
-      raw::PERF_RECORD_HEADER_TRACING_DATA,
-      raw::PERF_RECORD_HEADER_BUILD_ID,
-      raw::PERF_RECORD_FINISHED_ROUND,
-      raw::PERF_RECORD_FINISHED_INIT,
-      raw::PERF_RECORD_ID_INDEX,
-      raw::PERF_RECORD_AUXTRACE,
-      raw::PERF_RECORD_TIME_CONV,
-      raw::PERF_RECORD_HEADER_FEATURE,
-      raw::PERF_RECORD_COMPRESSED,
-  };
-  static_assert(std::size(kTypes) == std::variant_size_v<Record::Body>);
-  return kTypes[body.index()];
-}
+std::uint32_t type_of_body(const Record::Body& body) noexcept { return kBodyTypes[body.index()]; }
 
 void encode_sample_id(const SampleId& id, const SampleLayout& layout, std::vector<std::byte>& out) {
   if (!layout.sample_id_all) return;
   Out o(out);
   const std::uint64_t st = layout.sample_type;
-  if (st & PERF_SAMPLE_TID) {
-    o.u32(id.pid);
-    o.u32(id.tid);
-  }
-  if (st & PERF_SAMPLE_TIME) o.u64(id.time);
-  if (st & PERF_SAMPLE_ID) o.u64(id.id);
-  if (st & PERF_SAMPLE_STREAM_ID) o.u64(id.stream_id);
-  if (st & PERF_SAMPLE_CPU) {
-    o.u32(id.cpu);
-    o.u32(id.cpu_res);
-  }
-  if (st & PERF_SAMPLE_IDENTIFIER) o.u64(id.id);
+  for_each_sample_id_field(id, [&](std::uint64_t bit, const auto&... fields) {
+    if (st & bit) (write_field(o, fields), ...);
+  });
 }
 
 Result<void> encode_record(const Record& record, const SampleLayout& layout,
@@ -466,16 +325,8 @@ Result<void> encode_record(const Record& record, const SampleLayout& layout,
   o.u32(type);
   o.u16(record.header.misc);
   o.u16(0);
-  Result<void> r;
-  if (const auto* s = std::get_if<Sample>(&record.body)) {
-    r = sample(o, *s, layout);
-  } else if (const auto* rd = std::get_if<Read>(&record.body)) {
-    o.u32(rd->pid);
-    o.u32(rd->tid);
-    read_values(o, rd->values, layout.read_format);
-  } else {
-    r = std::visit(BodyWriter{o, record.header.misc}, record.body);
-  }
+  BodyOut body{o, record.header.misc, layout};
+  Result<void> r = std::visit([&](const auto& m) { return write_body(body, m); }, record.body);
   if (!r) {
     o.rollback();
     return r;

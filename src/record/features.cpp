@@ -8,9 +8,12 @@
 #include <cinttypes>
 #include <cstring>
 #include <ctime>
+#include <tuple>
+#include <type_traits>
 
 #include "core/attr_flags.hpp"
 #include "core/byte_reader.hpp"
+#include "core/byte_writer.hpp"
 #include "core/error_format.hpp"
 #include "record/decoder.hpp"
 #include "record/encoder.hpp"
@@ -33,31 +36,79 @@ std::string read_string(ByteReader& r) {
   return std::string(c, strnlen(c, b.size()));
 }
 
-class Writer {
+// The feature-section writer: ByteWriter plus perf's strings and lists.
+class Writer : public core::ByteWriter {
  public:
-  void u32(std::uint32_t v) { put(&v, 4); }
-  void u64(std::uint64_t v) { put(&v, 8); }
-  void bytes(std::span<const std::byte> b) { out.insert(out.end(), b.begin(), b.end()); }
+  using ByteWriter::ByteWriter;
   // perf's do_write_string: u32 len = ALIGN(strlen + 1, NAME_ALIGN), zero padded.
   void string(std::string_view s) {
     const std::size_t len = (s.size() + 1 + kNameAlign - 1) / kNameAlign * kNameAlign;
     u32(static_cast<std::uint32_t>(len));
     bytes(std::as_bytes(std::span(s.data(), s.size())));
-    out.insert(out.end(), len - s.size(), std::byte{0});
+    zeros(len - s.size());
   }
   template <typename T, typename F>
   void list(const std::vector<T>& items, F&& each) {  // u32 count, then each item
     u32(static_cast<std::uint32_t>(items.size()));
     for (const auto& item : items) each(item);
   }
-  std::vector<std::byte> out;
-
- private:
-  void put(const void* p, std::size_t n) {
-    const auto* b = static_cast<const std::byte*>(p);
-    out.insert(out.end(), b, b + n);
+  template <typename T>
+  void list(const std::vector<T>& items) {  // each item by write_value()
+    list(items, [this](const T& item) { write_value(*this, item); });
   }
 };
+
+// The fields of the fixed-form parts of feature sections, in file order: a u32 or u64
+// member is that integer, a std::string is perf's string (do_write_string).
+template <typename T>
+inline constexpr auto kSectionFields = nullptr;
+// clang-format off
+template <> inline constexpr auto kSectionFields<NrCpus> =
+    std::tuple(&NrCpus::available, &NrCpus::online);
+template <> inline constexpr auto kSectionFields<NumaNode> = std::tuple(
+    &NumaNode::node, &NumaNode::mem_total_kb, &NumaNode::mem_free_kb, &NumaNode::cpus);
+template <> inline constexpr auto kSectionFields<PmuMapping> =
+    std::tuple(&PmuMapping::type, &PmuMapping::name);
+template <> inline constexpr auto kSectionFields<GroupDesc> =
+    std::tuple(&GroupDesc::name, &GroupDesc::leader_idx, &GroupDesc::nr_members);
+template <> inline constexpr auto kSectionFields<CacheLevel> = std::tuple(
+    &CacheLevel::level, &CacheLevel::line_size, &CacheLevel::sets, &CacheLevel::ways,
+    &CacheLevel::type, &CacheLevel::size, &CacheLevel::map);
+template <> inline constexpr auto kSectionFields<SampleTime> =
+    std::tuple(&SampleTime::first_ns, &SampleTime::last_ns);
+template <> inline constexpr auto kSectionFields<CompressedInfo> = std::tuple(
+    &CompressedInfo::version, &CompressedInfo::type, &CompressedInfo::level,
+    &CompressedInfo::ratio, &CompressedInfo::mmap_len);
+template <> inline constexpr auto kSectionFields<ClockData> = std::tuple(
+    &ClockData::version, &ClockData::clockid, &ClockData::wall_clock_ns,
+    &ClockData::clockid_time_ns);
+template <> inline constexpr auto kSectionFields<HybridNode> =
+    std::tuple(&HybridNode::pmu_name, &HybridNode::cpus);
+// clang-format on
+
+// Reads one value: an integer, a string, or a struct with kSectionFields.
+template <typename T>
+void read_value(ByteReader& r, T& v) {
+  if constexpr (std::is_integral_v<T>) {
+    v = r.read<T>();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    v = read_string(r);
+  } else {
+    std::apply([&](auto... member) { (read_value(r, v.*member), ...); }, kSectionFields<T>);
+  }
+}
+
+// Writes one value, the inverse of read_value().
+template <typename T>
+void write_value(Writer& w, const T& v) {
+  if constexpr (std::is_integral_v<T>) {
+    w.put(v);
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    w.string(v);
+  } else {
+    std::apply([&](auto... member) { (write_value(w, v.*member), ...); }, kSectionFields<T>);
+  }
+}
 
 struct FeatureDesc;
 
@@ -80,11 +131,17 @@ struct Decoding {
     if (n > section.size()) return bad(fmt::format("bad {} count", what));
     return n;
   }
-  // perf's count-prefixed string list.
-  [[nodiscard]] Result<std::vector<std::string>> strings(std::string_view what) {
+  // perf's count-prefixed list (of strings, of structs with kSectionFields).
+  template <typename T = std::string>
+  [[nodiscard]] Result<std::vector<T>> list(std::string_view what) {
     PERFX_TRY(n, count(what));
-    std::vector<std::string> v;
-    for (std::uint32_t i = 0; i < n && r.ok(); ++i) v.push_back(read_string(r));
+    return items<T>(n);
+  }
+  // `n` values in a row.
+  template <typename T>
+  [[nodiscard]] std::vector<T> items(std::uint32_t n) {
+    std::vector<T> v;
+    for (std::uint32_t i = 0; i < n && r.ok(); ++i) read_value(r, v.emplace_back());
     return v;
   }
 };
@@ -107,7 +164,7 @@ struct FeatureDesc {
   void (*print)(const FeatureDesc&, const Printing&) = nullptr;
   // The one-string features (hostname, osrelease, ...): the field and its header label.
   std::optional<std::string> Features::*text = nullptr;
-  std::string_view label;
+  std::string_view label;  // (list features: the name of an entry, for errors)
 };
 
 tl::unexpected<Error> Decoding::bad(std::string_view why, std::uint64_t at) const {
@@ -144,6 +201,35 @@ bool encode_text(const FeatureDesc& desc, const Features& in, Writer& w) {
 }
 void print_text(const FeatureDesc& desc, const Printing& p) {
   if (const auto& v = p.f.*desc.text) p.o += fmt::format("# {} : {}\n", desc.label, *v);
+}
+
+// A feature held in one optional value (NRCPUS, TOTAL_MEM, SAMPLE_TIME, CLOCK_DATA, ...).
+template <auto Field>
+Result<void> decode_one(Decoding& d) {
+  read_value(d.r, (d.out.*Field).emplace());
+  return d.check();
+}
+template <auto Field>
+bool encode_one(const FeatureDesc&, const Features& in, Writer& w) {
+  if (!(in.*Field)) return false;
+  write_value(w, *(in.*Field));
+  return true;
+}
+
+// A count-prefixed list of one kind of entry (NUMA_TOPOLOGY, PMU_MAPPINGS, GROUP_DESC,
+// HYBRID_TOPOLOGY); desc.label names an entry in errors ("bad node count").
+template <auto Field>
+Result<void> decode_list(Decoding& d) {
+  using Entry = typename std::remove_reference_t<decltype(d.out.*Field)>::value_type;
+  PERFX_TRY(entries, d.list<Entry>(d.desc.label));
+  d.out.*Field = std::move(entries);
+  return d.check();
+}
+template <auto Field>
+bool encode_list(const FeatureDesc&, const Features& in, Writer& w) {
+  if ((in.*Field).empty()) return false;
+  w.list(in.*Field);
+  return true;
 }
 
 // Topologies perf only summarizes without -I.
@@ -229,42 +315,17 @@ bool encode_build_id(const FeatureDesc&, const Features& in, Writer& w) {
     if (hb.build_id_size > 0) std::memcpy(hb.build_id.data(), b.build_id.data(), hb.build_id_size);
     hb.filename = b.filename;
     rec.body = hb;
-    if (!encode_record(rec, SampleLayout{}, w.out)) return false;
+    if (!encode_record(rec, SampleLayout{}, w.buffer())) return false;
   }
   return true;
 }
 
-Result<void> decode_nrcpus(Decoding& d) {
-  NrCpus n;
-  n.available = d.r.u32();
-  n.online = d.r.u32();
-  d.out.nrcpus = n;
-  return d.check();
-}
-bool encode_nrcpus(const FeatureDesc&, const Features& in, Writer& w) {
-  if (!in.nrcpus) return false;
-  w.u32(in.nrcpus->available);
-  w.u32(in.nrcpus->online);
-  return true;
-}
 void print_nrcpus(const FeatureDesc&, const Printing& p) {
   if (!p.f.nrcpus) return;
   p.o += fmt::format("# nrcpus online : {}\n# nrcpus avail : {}\n", p.f.nrcpus->online,
                      p.f.nrcpus->available);
 }
 
-// The one-u64 features: TOTAL_MEM, CLOCKID, DIR_FORMAT.
-template <std::optional<std::uint64_t> Features::*Field>
-Result<void> decode_u64(Decoding& d) {
-  d.out.*Field = d.r.u64();
-  return d.check();
-}
-template <std::optional<std::uint64_t> Features::*Field>
-bool encode_u64(const FeatureDesc&, const Features& in, Writer& w) {
-  if (!(in.*Field)) return false;
-  w.u64(*(in.*Field));
-  return true;
-}
 void print_total_mem(const FeatureDesc&, const Printing& p) {
   if (p.f.total_mem_kb) p.o += fmt::format("# total memory : {} kB\n", *p.f.total_mem_kb);
 }
@@ -278,13 +339,13 @@ void print_dir_format(const FeatureDesc&, const Printing& p) {
 }
 
 Result<void> decode_cmdline(Decoding& d) {
-  PERFX_TRY(args, d.strings("argument"));
+  PERFX_TRY(args, d.list("argument"));
   d.out.cmdline = std::move(args);
   return d.check();
 }
 bool encode_cmdline(const FeatureDesc&, const Features& in, Writer& w) {
   if (!in.cmdline) return false;
-  w.list(*in.cmdline, [&](const std::string& a) { w.string(a); });
+  w.list(*in.cmdline);
   return true;
 }
 void print_cmdline(const FeatureDesc&, const Printing& p) {
@@ -343,9 +404,9 @@ void print_event_desc(const FeatureDesc&, const Printing& p) {
 
 Result<void> decode_cpu_topology(Decoding& d) {
   CpuTopology t;
-  PERFX_TRY(cores, d.strings("sibling"));
+  PERFX_TRY(cores, d.list("sibling"));
   t.core_siblings = std::move(cores);
-  PERFX_TRY(threads, d.strings("sibling"));
+  PERFX_TRY(threads, d.list("sibling"));
   t.thread_siblings = std::move(threads);
   PERFX_CHECK(d.check());
   // Newer perf appends per-cpu core/socket ids, then die siblings and die ids.
@@ -359,7 +420,7 @@ Result<void> decode_cpu_topology(Decoding& d) {
     }
     if (d.r.remaining() >= 4) {
       t.has_dies = true;
-      PERFX_TRY(dies, d.strings("die"));
+      PERFX_TRY(dies, d.list("die"));
       t.die_siblings = std::move(dies);
       for (std::uint32_t i = 0; i < ncpu && d.r.ok(); ++i) t.cpus[i].die_id = d.r.u32();
     }
@@ -370,43 +431,18 @@ Result<void> decode_cpu_topology(Decoding& d) {
 bool encode_cpu_topology(const FeatureDesc&, const Features& in, Writer& w) {
   if (!in.cpu_topology) return false;
   const auto& t = *in.cpu_topology;
-  const auto string = [&](const std::string& s) { w.string(s); };
-  w.list(t.core_siblings, string);
-  w.list(t.thread_siblings, string);
+  w.list(t.core_siblings);
+  w.list(t.thread_siblings);
   if (!t.cpus.empty()) {
     for (const auto& c : t.cpus) {
       w.u32(c.core_id);
       w.u32(c.socket_id);
     }
     if (t.has_dies) {
-      w.list(t.die_siblings, string);
+      w.list(t.die_siblings);
       for (const auto& c : t.cpus) w.u32(c.die_id);
     }
   }
-  return true;
-}
-
-Result<void> decode_numa_topology(Decoding& d) {
-  PERFX_TRY(n, d.count("node"));
-  d.out.numa_topology.clear();
-  for (std::uint32_t i = 0; i < n && d.r.ok(); ++i) {
-    NumaNode node;
-    node.node = d.r.u32();
-    node.mem_total_kb = d.r.u64();
-    node.mem_free_kb = d.r.u64();
-    node.cpus = read_string(d.r);
-    d.out.numa_topology.push_back(std::move(node));
-  }
-  return d.check();
-}
-bool encode_numa_topology(const FeatureDesc&, const Features& in, Writer& w) {
-  if (in.numa_topology.empty()) return false;
-  w.list(in.numa_topology, [&](const NumaNode& n) {
-    w.u32(n.node);
-    w.u64(n.mem_total_kb);
-    w.u64(n.mem_free_kb);
-    w.string(n.cpus);
-  });
   return true;
 }
 
@@ -421,25 +457,6 @@ void print_branch_stack(const FeatureDesc&, const Printing& p) {
   p.o += "# contains samples with branch stack\n";
 }
 
-Result<void> decode_pmu_mappings(Decoding& d) {
-  PERFX_TRY(n, d.count("pmu"));
-  d.out.pmu_mappings.clear();
-  for (std::uint32_t i = 0; i < n && d.r.ok(); ++i) {
-    PmuMapping m;
-    m.type = d.r.u32();
-    m.name = read_string(d.r);
-    d.out.pmu_mappings.push_back(std::move(m));
-  }
-  return d.check();
-}
-bool encode_pmu_mappings(const FeatureDesc&, const Features& in, Writer& w) {
-  if (in.pmu_mappings.empty()) return false;
-  w.list(in.pmu_mappings, [&](const PmuMapping& m) {
-    w.u32(m.type);
-    w.string(m.name);
-  });
-  return true;
-}
 void print_pmu_mappings(const FeatureDesc&, const Printing& p) {
   const auto& maps = p.f.pmu_mappings;
   p.o += "# pmu mappings: ";
@@ -449,27 +466,6 @@ void print_pmu_mappings(const FeatureDesc&, const Printing& p) {
   p.o += "\n";
 }
 
-Result<void> decode_group_desc(Decoding& d) {
-  PERFX_TRY(n, d.count("group"));
-  d.out.group_desc.clear();
-  for (std::uint32_t i = 0; i < n && d.r.ok(); ++i) {
-    GroupDesc g;
-    g.name = read_string(d.r);
-    g.leader_idx = d.r.u32();
-    g.nr_members = d.r.u32();
-    d.out.group_desc.push_back(std::move(g));
-  }
-  return d.check();
-}
-bool encode_group_desc(const FeatureDesc&, const Features& in, Writer& w) {
-  if (in.group_desc.empty()) return false;
-  w.list(in.group_desc, [&](const GroupDesc& g) {
-    w.string(g.name);
-    w.u32(g.leader_idx);
-    w.u32(g.nr_members);
-  });
-  return true;
-}
 void print_group_desc(const FeatureDesc&, const Printing& p) {
   for (const auto& g : p.f.group_desc) {
     if (g.nr_members <= 1) continue;
@@ -495,48 +491,16 @@ Result<void> decode_cache(Decoding& d) {
   if (!d.r.ok() || version != 1 || n > d.section.size()) {
     return d.bad("unknown cache version or bad count");
   }
-  d.out.cache.clear();
-  for (std::uint32_t i = 0; i < n && d.r.ok(); ++i) {
-    CacheLevel c;
-    c.level = d.r.u32();
-    c.line_size = d.r.u32();
-    c.sets = d.r.u32();
-    c.ways = d.r.u32();
-    c.type = read_string(d.r);
-    c.size = read_string(d.r);
-    c.map = read_string(d.r);
-    d.out.cache.push_back(std::move(c));
-  }
+  d.out.cache = d.items<CacheLevel>(n);
   return d.check();
 }
 bool encode_cache(const FeatureDesc&, const Features& in, Writer& w) {
   if (in.cache.empty()) return false;
   w.u32(1);  // version
-  w.list(in.cache, [&](const CacheLevel& c) {
-    w.u32(c.level);
-    w.u32(c.line_size);
-    w.u32(c.sets);
-    w.u32(c.ways);
-    w.string(c.type);
-    w.string(c.size);
-    w.string(c.map);
-  });
+  w.list(in.cache);
   return true;
 }
 
-Result<void> decode_sample_time(Decoding& d) {
-  SampleTime t;
-  t.first_ns = d.r.u64();
-  t.last_ns = d.r.u64();
-  d.out.sample_time = t;
-  return d.check();
-}
-bool encode_sample_time(const FeatureDesc&, const Features& in, Writer& w) {
-  if (!in.sample_time) return false;
-  w.u64(in.sample_time->first_ns);
-  w.u64(in.sample_time->last_ns);
-  return true;
-}
 void print_sample_time(const FeatureDesc&, const Printing& p) {
   const auto& t = p.f.sample_time;
   if (!t) return;
@@ -546,22 +510,6 @@ void print_sample_time(const FeatureDesc&, const Printing& p) {
   p.o += fmt::format("# sample duration : {:10.3f} ms\n", ms);
 }
 
-Result<void> decode_compressed(Decoding& d) {
-  CompressedInfo c;
-  c.version = d.r.u32();
-  c.type = d.r.u32();
-  c.level = d.r.u32();
-  c.ratio = d.r.u32();
-  c.mmap_len = d.r.u32();
-  d.out.compressed = c;
-  return d.check();
-}
-bool encode_compressed(const FeatureDesc&, const Features& in, Writer& w) {
-  if (!in.compressed) return false;
-  const auto& c = *in.compressed;
-  for (std::uint32_t v : {c.version, c.type, c.level, c.ratio, c.mmap_len}) w.u32(v);
-  return true;
-}
 void print_compressed(const FeatureDesc&, const Printing& p) {
   if (const auto& c = p.f.compressed) {
     p.o += fmt::format("# compressed : {}, level = {}, ratio = {}\n",
@@ -587,23 +535,6 @@ void print_cpu_pmu_caps(const FeatureDesc&, const Printing& p) {
   p.o += caps_text(*p.f.cpu_pmu_caps) + "\n";
 }
 
-Result<void> decode_clock_data(Decoding& d) {
-  ClockData c;
-  c.version = d.r.u32();
-  c.clockid = d.r.u32();
-  c.wall_clock_ns = d.r.u64();
-  c.clockid_time_ns = d.r.u64();
-  d.out.clock_data = c;
-  return d.check();
-}
-bool encode_clock_data(const FeatureDesc&, const Features& in, Writer& w) {
-  if (!in.clock_data) return false;
-  w.u32(in.clock_data->version);
-  w.u32(in.clock_data->clockid);
-  w.u64(in.clock_data->wall_clock_ns);
-  w.u64(in.clock_data->clockid_time_ns);
-  return true;
-}
 void print_clock_data(const FeatureDesc&, const Printing& p) {
   if (!p.f.clock_data) return;
   const auto& c = *p.f.clock_data;
@@ -624,26 +555,6 @@ void print_clock_data(const FeatureDesc&, const Printing& p) {
                      (c.wall_clock_ns % 1000000000u) / 1000u, c.wall_clock_ns / 1000000000u,
                      (c.wall_clock_ns % 1000000000u) / 1000u, c.clockid_time_ns / 1000000000u,
                      c.clockid_time_ns % 1000000000u, clk);
-}
-
-Result<void> decode_hybrid_topology(Decoding& d) {
-  PERFX_TRY(n, d.count("node"));
-  d.out.hybrid_topology.clear();
-  for (std::uint32_t i = 0; i < n && d.r.ok(); ++i) {
-    HybridNode h;
-    h.pmu_name = read_string(d.r);
-    h.cpus = read_string(d.r);
-    d.out.hybrid_topology.push_back(std::move(h));
-  }
-  return d.check();
-}
-bool encode_hybrid_topology(const FeatureDesc&, const Features& in, Writer& w) {
-  if (in.hybrid_topology.empty()) return false;
-  w.list(in.hybrid_topology, [&](const HybridNode& h) {
-    w.string(h.pmu_name);
-    w.string(h.cpus);
-  });
-  return true;
 }
 
 Result<void> decode_pmu_caps(Decoding& d) {
@@ -682,6 +593,12 @@ constexpr FeatureDesc feature(Feature id, std::string_view name, DecodeFn decode
   return FeatureDesc{id, name, decode, encode, print, nullptr, {}};
 }
 
+// A list feature: `entry` names one entry in errors.
+constexpr FeatureDesc list_feature(Feature id, std::string_view name, DecodeFn decode,
+                                   EncodeFn encode, PrintFn print, std::string_view entry) {
+  return FeatureDesc{id, name, decode, encode, print, nullptr, entry};
+}
+
 // A one-string feature: `field` holds it, the header shows "# <label> : <value>".
 constexpr FeatureDesc text_feature(Feature id, std::string_view name,
                                    std::optional<std::string> Features::*field,
@@ -699,44 +616,46 @@ constexpr std::array<FeatureDesc, 32> kFeatures = {
     text_feature(Feature::kOsRelease, "osrelease", &Features::osrelease, "os release"),
     text_feature(Feature::kVersion, "version", &Features::version, "perf version"),
     text_feature(Feature::kArch, "arch", &Features::arch, "arch"),
-    feature(Feature::kNrCpus, "nrcpus", &decode_nrcpus, &encode_nrcpus, &print_nrcpus),
+    feature(Feature::kNrCpus, "nrcpus", &decode_one<&Features::nrcpus>,
+            &encode_one<&Features::nrcpus>, &print_nrcpus),
     text_feature(Feature::kCpuDesc, "cpudesc", &Features::cpudesc, "cpudesc"),
     text_feature(Feature::kCpuId, "cpuid", &Features::cpuid, "cpuid"),
-    feature(Feature::kTotalMem, "total_mem", &decode_u64<&Features::total_mem_kb>,
-            &encode_u64<&Features::total_mem_kb>, &print_total_mem),
+    feature(Feature::kTotalMem, "total_mem", &decode_one<&Features::total_mem_kb>,
+            &encode_one<&Features::total_mem_kb>, &print_total_mem),
     feature(Feature::kCmdline, "cmdline", &decode_cmdline, &encode_cmdline, &print_cmdline),
     feature(Feature::kEventDesc, "event_desc", &decode_event_desc, &encode_event_desc,
             &print_event_desc),
     feature(Feature::kCpuTopology, "cpu_topology", &decode_cpu_topology, &encode_cpu_topology,
             &print_info_available),
-    feature(Feature::kNumaTopology, "numa_topology", &decode_numa_topology, &encode_numa_topology,
-            &print_info_available),
+    list_feature(Feature::kNumaTopology, "numa_topology", &decode_list<&Features::numa_topology>,
+                 &encode_list<&Features::numa_topology>, &print_info_available, "node"),
     feature(Feature::kBranchStack, "branch_stack", &decode_branch_stack, &encode_branch_stack,
             &print_branch_stack),
-    feature(Feature::kPmuMappings, "pmu_mappings", &decode_pmu_mappings, &encode_pmu_mappings,
-            &print_pmu_mappings),
-    feature(Feature::kGroupDesc, "group_desc", &decode_group_desc, &encode_group_desc,
-            &print_group_desc),
+    list_feature(Feature::kPmuMappings, "pmu_mappings", &decode_list<&Features::pmu_mappings>,
+                 &encode_list<&Features::pmu_mappings>, &print_pmu_mappings, "pmu"),
+    list_feature(Feature::kGroupDesc, "group_desc", &decode_list<&Features::group_desc>,
+                 &encode_list<&Features::group_desc>, &print_group_desc, "group"),
     feature(Feature::kAuxtrace, "auxtrace", nullptr, nullptr, &print_auxtrace),
     feature(Feature::kStat, "stat", nullptr, nullptr, &print_stat),
     feature(Feature::kCache, "cache", &decode_cache, &encode_cache, &print_info_available),
-    feature(Feature::kSampleTime, "sample_time", &decode_sample_time, &encode_sample_time,
-            &print_sample_time),
+    feature(Feature::kSampleTime, "sample_time", &decode_one<&Features::sample_time>,
+            &encode_one<&Features::sample_time>, &print_sample_time),
     feature(Feature::kMemTopology, "mem_topology", nullptr, nullptr, &print_info_available),
-    feature(Feature::kClockId, "clockid", &decode_u64<&Features::clockid_res_ns>,
-            &encode_u64<&Features::clockid_res_ns>, &print_clockid),
-    feature(Feature::kDirFormat, "dir_format", &decode_u64<&Features::dir_format_version>,
-            &encode_u64<&Features::dir_format_version>, &print_dir_format),
+    feature(Feature::kClockId, "clockid", &decode_one<&Features::clockid_res_ns>,
+            &encode_one<&Features::clockid_res_ns>, &print_clockid),
+    feature(Feature::kDirFormat, "dir_format", &decode_one<&Features::dir_format_version>,
+            &encode_one<&Features::dir_format_version>, &print_dir_format),
     feature(Feature::kBpfProgInfo, "bpf_prog_info"),
     feature(Feature::kBpfBtf, "bpf_btf"),
-    feature(Feature::kCompressed, "compressed", &decode_compressed, &encode_compressed,
-            &print_compressed),
+    feature(Feature::kCompressed, "compressed", &decode_one<&Features::compressed>,
+            &encode_one<&Features::compressed>, &print_compressed),
     feature(Feature::kCpuPmuCaps, "cpu_pmu_caps", &decode_cpu_pmu_caps, &encode_cpu_pmu_caps,
             &print_cpu_pmu_caps),
-    feature(Feature::kClockData, "clock_data", &decode_clock_data, &encode_clock_data,
-            &print_clock_data),
-    feature(Feature::kHybridTopology, "hybrid_topology", &decode_hybrid_topology,
-            &encode_hybrid_topology, &print_info_available),
+    feature(Feature::kClockData, "clock_data", &decode_one<&Features::clock_data>,
+            &encode_one<&Features::clock_data>, &print_clock_data),
+    list_feature(Feature::kHybridTopology, "hybrid_topology",
+                 &decode_list<&Features::hybrid_topology>, &encode_list<&Features::hybrid_topology>,
+                 &print_info_available, "node"),
     feature(Feature::kPmuCaps, "pmu_caps", &decode_pmu_caps, &encode_pmu_caps, &print_pmu_caps),
 };
 
@@ -774,9 +693,10 @@ std::optional<std::vector<std::byte>> encode_feature(int bit, const Features& in
   if (auto it = in.raw.find(bit); it != in.raw.end()) return it->second;
   const FeatureDesc* desc = find_feature(bit);
   if (desc == nullptr || desc->encode == nullptr) return std::nullopt;
-  Writer w;
+  std::vector<std::byte> out;
+  Writer w(out);
   if (!desc->encode(*desc, in, w)) return std::nullopt;
-  return std::move(w.out);
+  return out;
 }
 
 std::string format_header(const Features& f, std::span<const AttrEntry> attrs,
@@ -806,28 +726,6 @@ std::string format_header(const Features& f, std::span<const AttrEntry> attrs,
   return o;
 }
 
-namespace {
-
-std::string read_format_names(std::uint64_t rf) {
-  static constexpr std::pair<std::uint64_t, const char*> kBits[] = {
-      {PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED"},
-      {PERF_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING"},
-      {PERF_FORMAT_ID, "ID"},
-      {PERF_FORMAT_GROUP, "GROUP"},
-      {PERF_FORMAT_LOST, "LOST"},
-  };
-  std::string out;
-  for (const auto& [bit, name] : kBits) {
-    if (rf & bit) {
-      if (!out.empty()) out += '|';
-      out += name;
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
 std::string attr_fields(const raw::EventAttr& a, std::string_view assign) {
   std::string out;
   auto add = [&](std::string_view name, std::string value) {
@@ -844,7 +742,7 @@ std::string attr_fields(const raw::EventAttr& a, std::string_view assign) {
   hex("config", a.config);
   num("{ sample_period, sample_freq }", a.sample_period);
   if (a.sample_type) add("sample_type", core::sample_type_names(a.sample_type));
-  if (a.read_format) add("read_format", read_format_names(a.read_format));
+  if (a.read_format) add("read_format", core::read_format_names(a.read_format));
   core::for_each_attr_flag(a, num);
   num("{ wakeup_events, wakeup_watermark }", a.wakeup_events);
   num("bp_type", a.bp_type);

@@ -113,6 +113,13 @@ struct PerfDataReader::Impl {
     if (stats.malformed_records++ == 0) stats.first_malformed = e.message();
   }
 
+  // The data is corrupt from here: the error "<file>: <why>", and `left` bytes skipped.
+  bool stop_corrupt(std::uint64_t left, std::string_view why) {
+    error = Error(Errc::kMalformedData, fmt::format("{}: {}", name, why));
+    stats.skipped_bytes += left;
+    return false;
+  }
+
   void warn(std::string w) {
     if (stats.warnings.size() < kMaxWarnings) stats.warnings.push_back(std::move(w));
   }
@@ -528,35 +535,27 @@ struct PerfDataReader::Impl {
       }
       if (h.size < kHeaderSize) {
         const std::uint64_t left = from_fd ? 0 : mem_end - mem_pos;
-        error = Error(Errc::kMalformedData,
-                      fmt::format("{}: corrupt record at offset {:#x}: size {} (type {}) is below "
-                                  "8; {} bytes skipped",
-                                  name, at, h.size, h.type, left));
-        stats.skipped_bytes += left;
-        return false;
+        return stop_corrupt(left, fmt::format("corrupt record at offset {:#x}: size {} (type {}) "
+                                              "is below 8; {} bytes skipped",
+                                              at, h.size, h.type, left));
       }
       auto rec = peek(h.size);
       if (rec.empty()) {
         const std::uint64_t left = available_hint();
         if (cut_short(at, left)) return false;
-        error = Error(Errc::kMalformedData,
-                      fmt::format("{}: record at offset {:#x} (type {}, size {}) extends past the "
-                                  "end of the data ({} bytes left)",
-                                  name, at, h.type, h.size, left));
-        stats.skipped_bytes += left;
-        return false;
+        return stop_corrupt(left, fmt::format("record at offset {:#x} (type {}, size {}) extends "
+                                              "past the end of the data ({} bytes left)",
+                                              at, h.type, h.size, left));
       }
       std::uint64_t tail = trailing_payload_size(h, rec, swap);
       std::span<const std::byte> all = rec;
       if (tail != 0) {
         all = peek(h.size + tail);
         if (all.empty()) {
-          error = Error(Errc::kMalformedData,
-                        fmt::format("{}: {} record at offset {:#x}: its {} payload bytes extend "
-                                    "past the end of the data",
-                                    name, record_type_name(h.type), at, tail));
-          stats.skipped_bytes += available_hint();
-          return false;
+          return stop_corrupt(available_hint(),
+                              fmt::format("{} record at offset {:#x}: its {} payload bytes "
+                                          "extend past the end of the data",
+                                          record_type_name(h.type), at, tail));
         }
       }
       advance(h.size + tail);

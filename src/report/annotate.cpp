@@ -10,6 +10,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/enum_names.hpp"
 #include "core/error_format.hpp"
 #include "profile/code_source.hpp"
 
@@ -91,53 +92,48 @@ std::vector<Entry> collect(const profile::Profile& p, std::uint32_t e, profile::
   std::map<std::pair<std::string, std::string>, std::size_t> entry_of_name;  // no-code ones
   // Per frame: its entry (-1: none) and its address in symbol space.
   std::vector<std::pair<std::int64_t, std::uint64_t>> of_frame(p.frames.size(), {-2, 0});
-  auto resolve = [&](std::uint32_t fi) -> std::pair<std::int64_t, std::uint64_t> {
+  using Slot = std::pair<std::int64_t, std::uint64_t>;
+  // The index of the entry under `key` in `index`, and the entry itself when it is new
+  // (named `name`, in `dso_path`; the caller fills the rest).
+  auto entry_at = [&](auto& index, const auto& key, const std::string& name,
+                      const std::string& dso_path) -> std::pair<std::int64_t, Entry*> {
+    auto [it, fresh] = index.try_emplace(key, entries.size());
+    const auto at = static_cast<std::int64_t>(it->second);
+    if (!fresh) return {at, nullptr};
+    Entry& en = entries.emplace_back();
+    en.name = name;
+    en.dso_path = dso_path;
+    return {at, &en};
+  };
+  // A named frame perfx has no code for: one entry per DSO and name saying why.
+  auto without_code = [&](const profile::Frame& f, std::string problem) -> Slot {
+    if (!o.symbols.empty() && !listed(o.symbols, f.function)) return {-1, 0};
+    auto [at, made] =
+        entry_at(entry_of_name, std::pair(f.dso_path, f.function), f.function, f.dso_path);
+    if (made != nullptr) made->problem = std::move(problem);
+    return {at, f.address};
+  };
+  auto resolve = [&](std::uint32_t fi) -> Slot {
     const profile::Frame& f = p.frames[fi];
     if (f.function == "[unknown]") return {-1, 0};  // perf annotates symbols only
     if (!o.dsos.empty() && !listed(o.dsos, f.dso) && !listed(o.dsos, f.dso_path)) return {-1, 0};
-    if (std::string why = no_code_reason(f); !why.empty()) {
-      if (!o.symbols.empty() && !listed(o.symbols, f.function)) return {-1, 0};
-      auto [it, fresh] = entry_of_name.try_emplace({f.dso_path, f.function}, entries.size());
-      if (fresh) {
-        Entry en;
-        en.name = f.function;
-        en.dso_path = f.dso_path;
-        en.problem = std::move(why);
-        entries.push_back(std::move(en));
-      }
-      return {static_cast<std::int64_t>(it->second), f.address};
-    }
+    if (std::string why = no_code_reason(f); !why.empty()) return without_code(f, std::move(why));
     const std::string build_id =
         f.mapping >= 0 && static_cast<std::size_t>(f.mapping) < p.mappings.size()
             ? p.mappings[static_cast<std::size_t>(f.mapping)].build_id
             : std::string();
     profile::CodeSymbol sym = code.lookup(f, build_id);
-    if (sym.dso == nullptr) {
-      // The profile named the frame, but this DSO's lookup finds no symbol there: say so
-      // rather than leaving the symbol out with nothing printed.
-      if (!o.symbols.empty() && !listed(o.symbols, f.function)) return {-1, 0};
-      auto [it, fresh] = entry_of_name.try_emplace({f.dso_path, f.function}, entries.size());
-      if (fresh) {
-        Entry en;
-        en.name = f.function;
-        en.dso_path = f.dso_path;
-        en.problem = std::move(sym.problem);
-        entries.push_back(std::move(en));
-      }
-      return {static_cast<std::int64_t>(it->second), f.address};
-    }
+    // The profile named the frame, but this DSO's lookup finds no symbol there: say so
+    // rather than leaving the symbol out with nothing printed.
+    if (sym.dso == nullptr) return without_code(f, std::move(sym.problem));
     if (!o.symbols.empty() && !listed(o.symbols, sym.name) && !listed(o.symbols, f.function))
       return {-1, 0};
     const std::uint64_t addr = sym.address;
-    auto [it, fresh] = entry_of_sym.try_emplace({sym.dso, sym.start}, entries.size());
-    if (fresh) {
-      Entry en;
-      en.name = sym.name;
-      en.dso_path = f.dso_path;
-      en.sym = std::move(sym);
-      entries.push_back(std::move(en));
-    }
-    return {static_cast<std::int64_t>(it->second), addr};
+    auto [at, made] =
+        entry_at(entry_of_sym, std::pair<const void*, std::uint64_t>(sym.dso, sym.start), sym.name,
+                 f.dso_path);
+    if (made != nullptr) made->sym = std::move(sym);
+    return {at, addr};
   };
   for (const auto& s : p.samples) {
     if (s.event != e) continue;
@@ -160,17 +156,10 @@ std::vector<Entry> collect(const profile::Profile& p, std::uint32_t e, profile::
 }
 
 const char* percent_type_name(PercentType t) {
-  switch (t) {
-    case PercentType::kLocalPeriod:
-      return "local period";
-    case PercentType::kGlobalPeriod:
-      return "global period";
-    case PercentType::kLocalHits:
-      return "local hits";
-    case PercentType::kGlobalHits:
-      return "global hits";
-  }
-  return "local period";
+  static constexpr const char* kNames[] = {"local period", "global period", "local hits",
+                                           "global hits"};
+  static_assert(std::size(kNames) == static_cast<std::size_t>(PercentType::kGlobalHits) + 1);
+  return core::enum_name(kNames, t, kNames[0]);
 }
 
 // One symbol's listing.

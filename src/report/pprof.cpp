@@ -14,22 +14,10 @@
 #include "core/error_format.hpp"
 #include "core/utf8.hpp"
 #include "report/export_util.hpp"
-
-// protoc's generated code is not written for our warning set.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#pragma GCC diagnostic ignored "-Wnull-dereference"
-#pragma GCC diagnostic ignored "-Woverloaded-virtual"
-#include "profile.pb.h"
-#pragma GCC diagnostic pop
+#include "report/pprof_proto.hpp"
 
 namespace perfx::report {
 namespace {
-
-namespace pb = perftools::profiles;
 
 class StringTable {
  public:

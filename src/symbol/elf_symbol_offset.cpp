@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <memory>
 #include <optional>
 
 #include "core/error_format.hpp"
@@ -15,32 +16,35 @@
 namespace perfx::symbol {
 namespace {
 
-class FdGuard {
+// An ELF file open for reading: libelf's handle and its descriptor, closed together.
+class ElfFile {
  public:
-  explicit FdGuard(int fd) : fd_(fd) {}
-  ~FdGuard() {
+  ElfFile(const ElfFile&) = delete;
+  ElfFile& operator=(const ElfFile&) = delete;
+  ~ElfFile() {
+    if (elf_ != nullptr) elf_end(elf_);
     if (fd_ >= 0) ::close(fd_);
   }
-  FdGuard(const FdGuard&) = delete;
-  FdGuard& operator=(const FdGuard&) = delete;
-  [[nodiscard]] int get() const { return fd_; }
 
- private:
-  int fd_;
-};
-
-class ElfGuard {
- public:
-  explicit ElfGuard(Elf* e) : elf_(e) {}
-  ~ElfGuard() {
-    if (elf_ != nullptr) elf_end(elf_);
+  static Result<std::unique_ptr<ElfFile>> open(const std::string& path) {
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+      return fail(Errc::kSystem, "libelf initialisation failed: {}", elf_errmsg(-1));
+    }
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail_errno(errno, "opening '" + path + "'");
+    std::unique_ptr<ElfFile> file(new ElfFile(fd));
+    file->elf_ = elf_begin(fd, ELF_C_READ, nullptr);
+    if (file->elf_ == nullptr || elf_kind(file->elf_) != ELF_K_ELF) {
+      return fail(Errc::kMalformedData, "'{}' is not an ELF file", path);
+    }
+    return file;
   }
-  ElfGuard(const ElfGuard&) = delete;
-  ElfGuard& operator=(const ElfGuard&) = delete;
   [[nodiscard]] Elf* get() const { return elf_; }
 
  private:
-  Elf* elf_;
+  explicit ElfFile(int fd) : fd_(fd) {}
+  int fd_;
+  Elf* elf_ = nullptr;
 };
 
 struct Found {
@@ -84,32 +88,25 @@ std::optional<std::uint64_t> segment_offset(Elf* elf, GElf_Addr vaddr) {
 }  // namespace
 
 Result<std::uint64_t> elf_symbol_file_offset(const std::string& path, std::string_view symbol) {
-  if (elf_version(EV_CURRENT) == EV_NONE) {
-    return fail(Errc::kSystem, "libelf initialisation failed: {}", elf_errmsg(-1));
-  }
-  FdGuard fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) return fail_errno(errno, "opening '" + path + "'");
-  ElfGuard elf(elf_begin(fd.get(), ELF_C_READ, nullptr));
-  if (elf.get() == nullptr || elf_kind(elf.get()) != ELF_K_ELF) {
-    return fail(Errc::kMalformedData, "'{}' is not an ELF file", path);
-  }
+  PERFX_TRY(file, ElfFile::open(path));
+  Elf* elf = file->get();
   GElf_Ehdr ehdr;
-  if (gelf_getehdr(elf.get(), &ehdr) == nullptr) {
+  if (gelf_getehdr(elf, &ehdr) == nullptr) {
     return fail(Errc::kMalformedData, "'{}': bad ELF header: {}", path, elf_errmsg(-1));
   }
   std::optional<Found> best;
   for (const Elf64_Word want : {Elf64_Word{SHT_SYMTAB}, Elf64_Word{SHT_DYNSYM}}) {
     Elf_Scn* scn = nullptr;
-    while ((scn = elf_nextscn(elf.get(), scn)) != nullptr) {
+    while ((scn = elf_nextscn(elf, scn)) != nullptr) {
       GElf_Shdr shdr;
       if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != want) continue;
-      search_symtab(elf.get(), scn, shdr, symbol, best);
+      search_symtab(elf, scn, shdr, symbol, best);
     }
     if (best) break;
   }
   if (!best) return fail(Errc::kNotFound, "no symbol '{}' in '{}'", symbol, path);
 
-  auto off = segment_offset(elf.get(), best->value);
+  auto off = segment_offset(elf, best->value);
   if (!off) {
     return fail(Errc::kMalformedData,
                 "symbol '{}' in '{}' (address {:#x}) is in no loadable segment of the file", symbol,
@@ -119,16 +116,9 @@ Result<std::uint64_t> elf_symbol_file_offset(const std::string& path, std::strin
 }
 
 Result<std::uint64_t> elf_address_file_offset(const std::string& path, std::uint64_t vaddr) {
-  if (elf_version(EV_CURRENT) == EV_NONE) {
-    return fail(Errc::kSystem, "libelf initialisation failed: {}", elf_errmsg(-1));
-  }
-  FdGuard fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) return fail_errno(errno, "opening '" + path + "'");
-  ElfGuard elf(elf_begin(fd.get(), ELF_C_READ, nullptr));
-  if (elf.get() == nullptr || elf_kind(elf.get()) != ELF_K_ELF) {
-    return fail(Errc::kMalformedData, "'{}' is not an ELF file", path);
-  }
-  auto off = segment_offset(elf.get(), vaddr);
+  PERFX_TRY(file, ElfFile::open(path));
+  Elf* elf = file->get();
+  auto off = segment_offset(elf, vaddr);
   if (!off) {
     return fail(Errc::kMalformedData, "address {:#x} is in no loadable segment of '{}'", vaddr,
                 path);

@@ -7,11 +7,11 @@
 
 #include <bit>
 #include <cerrno>
-#include <fstream>
 #include <string>
 
 #include "perfx/aux.hpp"
 #include "sys/mapping.hpp"
+#include "sys/text_files.hpp"
 
 namespace perfx {
 
@@ -77,17 +77,6 @@ AuxChunk aux_slices(std::span<const std::byte> ring, std::uint64_t begin,
   return c;
 }
 
-namespace {
-
-std::string read_first_line(const char* path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
-}  // namespace
-
 struct AuxBuffer::Impl {
   sys::Mapping map;
   MmapPageView page;
@@ -112,29 +101,27 @@ Result<AuxBuffer> AuxBuffer::map(int fd, MmapPageView page, std::size_t aux_page
     const int err = errno;
     page.set_aux_area(0, 0);
     const std::string what = "mapping a " + std::to_string(area.size / 1024) + " KiB AUX area";
+    // The errors the man page gives for an AUX mmap, in words; others as fail_errno says.
+    Errc code = Errc::kIo;
+    std::string why;
     if (err == EOPNOTSUPP) {
-      return tl::unexpected(Error(Errc::kNotSupported,
-                                  what + ": the event's PMU has no AUX area support "
-                                         "(EOPNOTSUPP; AUX needs a tracing PMU such as "
-                                         "intel_pt or cs_etm, not a software event)",
-                                  err));
+      code = Errc::kNotSupported;
+      why =
+          "the event's PMU has no AUX area support (EOPNOTSUPP; AUX needs a tracing PMU "
+          "such as intel_pt or cs_etm, not a software event)";
+    } else if (err == EPERM || err == ENOMEM) {
+      code = Errc::kResourceLimit;
+      why = std::string(err == EPERM ? "EPERM" : "ENOMEM") +
+            " (AUX pages count against perf_event_mlock_kb, " +
+            sys::read_first_line("/proc/sys/kernel/perf_event_mlock_kb") +
+            " KiB per user, and RLIMIT_MEMLOCK: use fewer pages or raise them)";
+    } else if (err == EINVAL) {
+      code = Errc::kInvalidArgument;
+      why =
+          "EINVAL (the AUX area must be a power-of-two number of pages after the data area, "
+          "and an existing AUX mapping of the event must have the same size)";
     }
-    if (err == EPERM || err == ENOMEM) {
-      return tl::unexpected(
-          Error(Errc::kResourceLimit,
-                what + ": " + (err == EPERM ? "EPERM" : "ENOMEM") +
-                    " (AUX pages count against perf_event_mlock_kb, " +
-                    read_first_line("/proc/sys/kernel/perf_event_mlock_kb") +
-                    " KiB per user, and RLIMIT_MEMLOCK: use fewer pages or raise them)",
-                err));
-    }
-    if (err == EINVAL) {
-      return tl::unexpected(Error(Errc::kInvalidArgument,
-                                  what + ": EINVAL (the AUX area must be a power-of-two number "
-                                         "of pages after the data area, and an existing AUX "
-                                         "mapping of the event must have the same size)",
-                                  err));
-    }
+    if (!why.empty()) return tl::unexpected(Error(code, what + ": " + why, err));
     return fail_errno(err, what);
   }
   auto impl = std::make_unique<Impl>();

@@ -10,34 +10,8 @@
 namespace perfx::sys {
 
 Result<std::string> find_cgroup2_mount(std::string_view text) {
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    const std::string_view line = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    // "<source> <mountpoint> <fstype> <options> 0 0"
-    const std::size_t a = line.find(' ');
-    if (a == std::string_view::npos) continue;
-    const std::size_t b = line.find(' ', a + 1);
-    if (b == std::string_view::npos) continue;
-    const std::size_t c = line.find(' ', b + 1);
-    const std::string_view fstype =
-        line.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1);
-    if (fstype != "cgroup2") continue;
-    std::string mount;
-    // /proc/mounts escapes spaces etc. as \040 (octal).
-    const std::string_view raw = line.substr(a + 1, b - a - 1);
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-      if (raw[i] == '\\' && i + 3 < raw.size()) {
-        const int v = (raw[i + 1] - '0') * 64 + (raw[i + 2] - '0') * 8 + (raw[i + 3] - '0');
-        mount += static_cast<char>(v);
-        i += 3;
-      } else {
-        mount += raw[i];
-      }
-    }
-    return mount;
+  for (MountEntry& mount : parse_mounts(text)) {
+    if (mount.fstype == "cgroup2") return std::move(mount.mount_point);
   }
   return fail(Errc::kNotFound,
               "no cgroup2 file system is mounted (mount -t cgroup2 none /sys/fs/cgroup)");

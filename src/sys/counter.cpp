@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "core/enum_names.hpp"
 #include "core/error_format.hpp"
 #include "event/record_plan.hpp"
 #include "perfx/event_handle.hpp"
@@ -25,19 +26,10 @@
 namespace perfx {
 
 const char* trust_name(Trust trust) noexcept {
-  switch (trust) {
-    case Trust::kCounted:
-      return "counted";
-    case Trust::kScaled:
-      return "scaled";
-    case Trust::kNotCounted:
-      return "not counted";
-    case Trust::kNotSupported:
-      return "not supported";
-    case Trust::kCannotFire:
-      return "cannot fire";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"counted", "scaled", "not counted", "not supported",
+                                           "cannot fire"};
+  static_assert(std::size(kNames) == static_cast<std::size_t>(Trust::kCannotFire) + 1);
+  return core::enum_name(kNames, trust, "?");
 }
 
 std::string explain_count(const Count& c) {
@@ -178,6 +170,20 @@ Count with_event_trust(const CounterSnapshot::Event& e, Count c) {
   return c;
 }
 
+/// The sum of the instances of `e` that `pick(e, part)` appends to `part` (a cpu's, a
+/// thread's); an event not supported here has no count.
+template <typename Pick>
+Count sum_of_some(const CounterSnapshot::Event& e, Pick&& pick) {
+  if (!e.supported) {
+    Count c;
+    c.trust = Trust::kNotSupported;
+    return c;
+  }
+  std::vector<RawCount> part;
+  pick(e, part);
+  return with_event_trust(e, sum_counts(part));
+}
+
 }  // namespace
 
 Count CounterSnapshot::total(std::size_t ev) const {
@@ -196,32 +202,20 @@ Count CounterSnapshot::for_cpu(std::size_t ev, std::size_t cpu_index) const {
 }
 
 Count CounterSnapshot::for_cpus(std::size_t ev, std::span<const std::size_t> cpu_indices) const {
-  const Event& e = events.at(ev);
-  if (!e.supported) {
-    Count c;
-    c.trust = Trust::kNotSupported;
-    return c;
-  }
   const std::size_t nt = threads.size();
-  std::vector<RawCount> part;
-  for (std::size_t ci : cpu_indices)
-    for (std::size_t t = 0; t < nt; ++t) part.push_back(e.instances.at(ci * nt + t));
-  return with_event_trust(e, sum_counts(part));
+  return sum_of_some(events.at(ev), [&](const Event& e, std::vector<RawCount>& part) {
+    for (std::size_t ci : cpu_indices)
+      for (std::size_t t = 0; t < nt; ++t) part.push_back(e.instances.at(ci * nt + t));
+  });
 }
 
 Count CounterSnapshot::for_thread(std::size_t ev, std::size_t thread_index) const {
-  const Event& e = events.at(ev);
-  if (!e.supported) {
-    Count c;
-    c.trust = Trust::kNotSupported;
-    return c;
-  }
   const std::size_t nt = threads.size();
-  std::vector<RawCount> part;
-  for (std::size_t c = 0; c < cpus.size(); ++c) {
-    part.push_back(e.instances.at(c * nt + thread_index));
-  }
-  return with_event_trust(e, sum_counts(part));
+  return sum_of_some(events.at(ev), [&](const Event& e, std::vector<RawCount>& part) {
+    for (std::size_t c = 0; c < cpus.size(); ++c) {
+      part.push_back(e.instances.at(c * nt + thread_index));
+    }
+  });
 }
 
 CounterSnapshot delta(const CounterSnapshot& now, const CounterSnapshot& before) {

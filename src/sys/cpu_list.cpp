@@ -6,23 +6,14 @@
 #include <fmt/format.h>
 
 #include "core/error_format.hpp"
+#include "core/text.hpp"
 #include "sys/pmu_sysfs.hpp"
 
 namespace perfx::sys {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
 bool parse_int(std::string_view s, int& out) {
-  s = trim(s);
+  s = core::trim(s);
   if (s.empty()) return false;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && ptr == s.data() + s.size() && out >= 0;
@@ -33,14 +24,14 @@ constexpr int kMaxCpu = 1 << 16;
 }  // namespace
 
 Result<std::vector<int>> parse_cpus(std::string_view text) {
-  const std::string_view all = trim(text);
+  const std::string_view all = core::trim(text);
   if (all.empty()) return fail(Errc::kInvalidArgument, "empty CPU list");
   std::vector<int> cpus;
   std::size_t pos = 0;
   while (pos <= all.size()) {
     std::size_t comma = all.find(',', pos);
     if (comma == std::string_view::npos) comma = all.size();
-    const std::string_view item = trim(all.substr(pos, comma - pos));
+    const std::string_view item = core::trim(all.substr(pos, comma - pos));
     const std::size_t dash = item.find('-');
     int lo = 0;
     int hi = 0;

@@ -92,27 +92,9 @@ bool has_glob(std::string_view s) { return s.find_first_of("*?[],{}/") != std::s
 }  // namespace
 
 const char* event_kind_name(EventKind kind) noexcept {
-  switch (kind) {
-    case EventKind::kHardware:
-      return "hardware";
-    case EventKind::kSoftware:
-      return "software";
-    case EventKind::kHwCache:
-      return "hw_cache";
-    case EventKind::kRaw:
-      return "raw";
-    case EventKind::kPmu:
-      return "pmu";
-    case EventKind::kTracepoint:
-      return "tracepoint";
-    case EventKind::kBreakpoint:
-      return "breakpoint";
-    case EventKind::kUprobe:
-      return "uprobe";
-    case EventKind::kKprobe:
-      return "kprobe";
-  }
-  return "unknown";
+  // The parser's kinds (event::kind_key) and the kprobe PMU, which has no syntax of its own.
+  if (kind == EventKind::kKprobe) return "kprobe";
+  return event::kind_key(event::from_public(kind));
 }
 
 raw::EventAttr EventSpec::attr_for_open() const {
@@ -244,23 +226,10 @@ Result<EventSpec> tracepoint_event(std::string_view subsys, std::string_view nam
 }
 
 Result<EventSpec> breakpoint_event(std::uint64_t addr, BreakpointAccess access, std::uint64_t len) {
-  const char* rwx = "rw";
-  switch (access) {
-    case BreakpointAccess::kRead:
-      rwx = "r";
-      break;
-    case BreakpointAccess::kWrite:
-      rwx = "w";
-      break;
-    case BreakpointAccess::kReadWrite:
-      rwx = "rw";
-      break;
-    case BreakpointAccess::kExecute:
-      rwx = "x";
-      break;
-    default:
-      return fail(Errc::kInvalidArgument, "attr.bp_type {} is not a breakpoint access type",
-                  static_cast<std::uint32_t>(access));
+  const std::string rwx = event::breakpoint_access_text(static_cast<std::uint32_t>(access));
+  if (rwx != "r" && rwx != "w" && rwx != "rw" && rwx != "x") {
+    return fail(Errc::kInvalidArgument, "attr.bp_type {} is not a breakpoint access type",
+                static_cast<std::uint32_t>(access));
   }
   if (access == BreakpointAccess::kExecute && len != sizeof(long)) {
     return fail(Errc::kInvalidArgument,

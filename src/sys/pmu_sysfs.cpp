@@ -18,48 +18,16 @@ namespace {
 
 std::vector<std::string> list_dir(const std::string& dir, bool dirs_only) {
   std::vector<std::string> out;
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return out;
-  while (const dirent* ent = ::readdir(d)) {
-    const std::string_view n = ent->d_name;
-    if (n == "." || n == "..") continue;
+  for (DirEntry& e : read_dir(dir)) {
     // sysfs PMU entries are symlinks to the device directories.
-    if (dirs_only && ent->d_type != DT_DIR && ent->d_type != DT_LNK && ent->d_type != DT_UNKNOWN) {
-      continue;
+    if (!dirs_only || e.type == DT_DIR || e.type == DT_LNK || e.type == DT_UNKNOWN) {
+      out.push_back(std::move(e.name));
     }
-    out.emplace_back(n);
   }
-  ::closedir(d);
-  std::sort(out.begin(), out.end());
   return out;
-}
-
-bool plain_name(std::string_view n) {
-  return !n.empty() && n != "." && n != ".." && n.find('/') == std::string_view::npos;
 }
 
 }  // namespace
-
-Result<std::string> read_text_file(const std::string& path) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) return fail_errno(errno, "opening " + path);
-  std::string out;
-  char buf[4096];
-  while (true) {
-    const ssize_t n = ::read(fd.get(), buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail_errno(errno, "reading " + path);
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-    if (out.size() > (1U << 20)) break;  // sysfs/tracefs files are small; stay bounded
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ' || out.back() == '\t')) {
-    out.pop_back();
-  }
-  return out;
-}
 
 std::vector<std::string> list_pmus(const std::string& pmu_dir) { return list_dir(pmu_dir, true); }
 

@@ -8,12 +8,9 @@
 
 #include "event/resolver.hpp"
 #include "perfx/error.hpp"
+#include "sys/text_files.hpp"
 
 namespace perfx::sys {
-
-/// Reads a small text file whole, trailing whitespace trimmed. Errors: kNotFound,
-/// kPermission or kIo with the path in the message.
-Result<std::string> read_text_file(const std::string& path);
 
 /// Names of the sub-directories of `pmu_dir` (one per PMU), sorted. Empty when the
 /// directory cannot be read.

@@ -22,6 +22,16 @@
 namespace perfx {
 namespace {
 
+// Fails with "<prefix>'<arg>': <why>" at the first of `args` that is not a raw fetch
+// argument (a register, $argN, $retval, +8(%sp):u32), which needs no DWARF to place.
+Result<void> require_fetch_args(const std::vector<std::string>& args, Errc code,
+                                std::string_view prefix, std::string_view why) {
+  for (const auto& a : args) {
+    if (!event::is_raw_fetch_arg(a)) return fail(code, "{}'{}': {}", prefix, a, why);
+  }
+  return {};
+}
+
 const char* probe_file(ProbeType t) {
   return t == ProbeType::kUprobe ? "uprobe_events" : "kprobe_events";
 }
@@ -105,15 +115,10 @@ Result<ProbeDefinition> resolve_kprobe(const event::ProbePoint& pt) {
   d.retprobe = pt.retprobe;
   d.target = pt.function;
   d.offset = pt.offset;
-  for (const auto& a : pt.args) {
-    if (!event::is_raw_fetch_arg(a)) {
-      return fail(Errc::kNotSupported,
-                  "kernel probe argument '{}': variables need the kernel's DWARF; write a "
-                  "fetch argument (%di, $arg1, $retval, +8(%sp):u32)",
-                  a);
-    }
-    d.args.push_back(a);
-  }
+  PERFX_CHECK(require_fetch_args(pt.args, Errc::kNotSupported, "kernel probe argument ",
+                                 "variables need the kernel's DWARF; write a fetch argument "
+                                 "(%di, $arg1, $retval, +8(%sp):u32)"));
+  d.args = pt.args;
   d.group = pt.group.empty() ? "probe" : pt.group;
   d.event = pt.event.empty() ? event::default_probe_event(pt, {}) : pt.event;
   return d;
@@ -149,26 +154,18 @@ Result<ProbeDefinition> resolve_probe(const ProbeRequest& request) {
     }
     if (!pt.args.empty()) {
       if (pt.retprobe) {
-        for (const auto& a : pt.args) {
-          if (!event::is_raw_fetch_arg(a)) {
-            return fail(Errc::kInvalidArgument,
-                        "'{}': a return probe sees no variables; use $retval", a);
-          }
-        }
+        PERFX_CHECK(require_fetch_args(pt.args, Errc::kInvalidArgument, "",
+                                       "a return probe sees no variables; use $retval"));
         d.args = pt.args;
       } else {
         if (function.empty()) {
           return fail(Errc::kNotFound, "{}:{} is in no function DWARF names", pt.source, pt.line);
         }
         if (pt.offset != 0) {
-          for (const auto& a : pt.args) {
-            if (!event::is_raw_fetch_arg(a)) {
-              return fail(Errc::kNotSupported,
-                          "'{}': variables are found at a function's entry or a source line, "
-                          "not at FUNC+OFFS; write a fetch argument (%di, +8(%sp):u32)",
-                          a);
-            }
-          }
+          PERFX_CHECK(require_fetch_args(
+              pt.args, Errc::kNotSupported, "",
+              "variables are found at a function's entry or a source line, not at FUNC+OFFS; "
+              "write a fetch argument (%di, +8(%sp):u32)"));
         }
         const std::uint64_t before = site;
         PERFX_TRY(args, symbol::dwarf_fetch_args(d.target, function, pt.args, site));

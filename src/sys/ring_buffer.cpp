@@ -7,22 +7,12 @@
 
 #include <bit>
 #include <cerrno>
-#include <fstream>
 #include <string>
 
 #include "core/error_format.hpp"
+#include "sys/text_files.hpp"
 
 namespace perfx::sys {
-namespace {
-
-std::string read_first_line(const char* path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
-}  // namespace
 
 Result<RingBuffer> RingBuffer::map(int fd, std::size_t data_pages, RingMode mode) {
   if (data_pages != 0 && !std::has_single_bit(data_pages)) {

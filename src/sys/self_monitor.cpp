@@ -8,11 +8,11 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/enum_names.hpp"
 #include "perfx/time_conv.hpp"
 #include "sys/cpu_instructions.hpp"
 #include "sys/explain.hpp"
@@ -20,30 +20,17 @@
 #include "sys/mmap_page_access.hpp"
 #include "sys/perf_event_open.hpp"
 #include "sys/ring_buffer.hpp"
+#include "sys/text_files.hpp"
 #include "sys/unique_fd.hpp"
 
 namespace perfx {
 
 const char* rdpmc_unavailable_name(RdpmcUnavailable why) noexcept {
-  switch (why) {
-    case RdpmcUnavailable::kNone:
-      return "none";
-    case RdpmcUnavailable::kNotX86:
-      return "not x86";
-    case RdpmcUnavailable::kSoftwareEvent:
-      return "software event";
-    case RdpmcUnavailable::kNoPmu:
-      return "no PMU";
-    case RdpmcUnavailable::kOtherTask:
-      return "other task";
-    case RdpmcUnavailable::kNoCapability:
-      return "cap_user_rdpmc=0";
-    case RdpmcUnavailable::kIndexZero:
-      return "index=0";
-    case RdpmcUnavailable::kNotMapped:
-      return "not mapped";
-  }
-  return "unknown";
+  static constexpr const char* kNames[] = {"none",    "not x86",    "software event",
+                                           "no PMU",  "other task", "cap_user_rdpmc=0",
+                                           "index=0", "not mapped"};
+  static_assert(std::size(kNames) == static_cast<std::size_t>(RdpmcUnavailable::kNotMapped) + 1);
+  return core::enum_name(kNames, why, "unknown");
 }
 
 CounterReaders CounterReaders::hardware() noexcept {
@@ -119,13 +106,6 @@ namespace {
 
 pid_t this_thread_id() noexcept { return static_cast<pid_t>(::syscall(SYS_gettid)); }
 
-std::string read_first_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
 bool is_kernel_counted_type(std::uint32_t type) noexcept {
   return type == PERF_TYPE_SOFTWARE || type == PERF_TYPE_TRACEPOINT || type == PERF_TYPE_BREAKPOINT;
 }
@@ -162,7 +142,7 @@ std::string no_capability_reason() {
   std::string s =
       "cap_user_rdpmc is 0 in the metadata page: the PMU does not let user space "
       "read this counter";
-  const std::string sysfs = read_first_line("/sys/bus/event_source/devices/cpu/rdpmc");
+  const std::string sysfs = sys::read_first_line("/sys/bus/event_source/devices/cpu/rdpmc");
   if (!sysfs.empty()) {
     s += " (/sys/bus/event_source/devices/cpu/rdpmc is " + sysfs +
          "; 1 allows it for mmapped self-monitoring events, 2 for any)";

@@ -18,6 +18,7 @@
 
 #include "core/build_id_note.hpp"
 #include "core/error_format.hpp"
+#include "core/text.hpp"
 #include "record/encoder.hpp"
 #include "record/records.hpp"
 #include "sys/unique_fd.hpp"
@@ -37,22 +38,6 @@ std::vector<pid_t> numeric_entries(const std::string& dir) {
   }
   std::sort(out.begin(), out.end());
   return out;
-}
-
-std::string_view field_of(std::string_view status, std::string_view key) {
-  std::size_t pos = 0;
-  while (pos < status.size()) {
-    std::size_t eol = status.find('\n', pos);
-    if (eol == std::string_view::npos) eol = status.size();
-    std::string_view line = status.substr(pos, eol - pos);
-    if (line.size() > key.size() && line.substr(0, key.size()) == key && line[key.size()] == ':') {
-      line.remove_prefix(key.size() + 1);
-      while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-      return line;
-    }
-    pos = eol + 1;
-  }
-  return {};
 }
 
 int to_int(std::string_view s) {
@@ -85,31 +70,9 @@ struct ElfCloser {
 
 }  // namespace
 
-Result<std::string> slurp_file(const std::string& path) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) return fail_errno(errno, "opening " + path);
-  std::string out;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = ::read(fd.get(), buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail_errno(errno, "reading " + path);
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  return out;
-}
-
 std::vector<MapsEntry> parse_proc_maps(const std::string& text) {
   std::vector<MapsEntry> out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t eol = text.find('\n', pos);
-    if (eol == std::string::npos) eol = text.size();
-    std::string_view line(text.data() + pos, eol - pos);
-    pos = eol + 1;
+  for (const std::string_view line : core::lines(text)) {
     // start-end perms offset maj:min inode [path]
     MapsEntry m;
     const char* p = line.data();
@@ -220,9 +183,9 @@ Result<void> synthesize_process(pid_t pid, const record::SampleLayout& layout,
   const std::string base = opt.proc_root + "/" + std::to_string(pid);
   auto status = slurp_file(base + "/status");
   if (!status) return {};  // exited meanwhile
-  const int tgid = to_int(field_of(*status, "Tgid"));
+  const int tgid = to_int(core::line_value(*status, "Tgid").value_or(""));
   if (tgid != pid) return {};  // a thread listed on its own: handled with its process
-  const int ppid = to_int(field_of(*status, "PPid"));
+  const int ppid = to_int(core::line_value(*status, "PPid").value_or(""));
   std::vector<pid_t> tids = numeric_entries(base + "/task");
   if (tids.empty()) tids.push_back(pid);
   const std::size_t before = out.size();
@@ -289,12 +252,7 @@ Result<void> synthesize_kernel_mmap(const record::SampleLayout& layout, std::vec
                                     const std::string& kallsyms) {
   PERFX_TRY(text, slurp_file(kallsyms));
   std::uint64_t stext = 0, etext = 0, first_module = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t eol = text.find('\n', pos);
-    if (eol == std::string::npos) eol = text.size();
-    std::string_view line(text.data() + pos, eol - pos);
-    pos = eol + 1;
+  for (const std::string_view line : core::lines(text)) {
     std::uint64_t addr = 0;
     auto r = std::from_chars(line.data(), line.data() + line.size(), addr, 16);
     if (r.ec != std::errc()) continue;

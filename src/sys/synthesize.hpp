@@ -22,12 +22,9 @@
 
 #include "perfx/error.hpp"
 #include "record/sample_layout.hpp"
+#include "sys/text_files.hpp"
 
 namespace perfx::sys {
-
-/// Reads a whole file exactly as stored (no trimming, no size cap; procfs files such as
-/// /proc/kallsyms are many MiB). Errors carry errno and the path.
-Result<std::string> slurp_file(const std::string& path);
 
 /// What to synthesize for tasks.
 struct SynthOptions {

@@ -8,6 +8,7 @@
 #include <charconv>
 
 #include "core/error_format.hpp"
+#include "core/text.hpp"
 #include "sys/pmu_sysfs.hpp"
 #include "sys/unique_fd.hpp"
 
@@ -28,25 +29,14 @@ Result<long long> read_int_file(const std::string& path) {
 }
 
 Result<Capabilities> parse_proc_status_caps(std::string_view status_text) {
-  constexpr std::string_view kKey = "CapEff:";
-  std::size_t pos = 0;
-  while (pos < status_text.size()) {
-    std::size_t eol = status_text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = status_text.size();
-    std::string_view line = status_text.substr(pos, eol - pos);
-    if (line.starts_with(kKey)) {
-      line.remove_prefix(kKey.size());
-      while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-      std::uint64_t mask = 0;
-      auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), mask, 16);
-      if (ec != std::errc() || ptr == line.data()) {
-        return fail(Errc::kMalformedData, "CapEff: bad hex value '{}'", line);
-      }
-      return Capabilities{mask};
-    }
-    pos = eol + 1;
+  const std::optional<std::string_view> value = core::line_value(status_text, "CapEff");
+  if (!value) return fail(Errc::kMalformedData, "no CapEff line in /proc/self/status");
+  std::uint64_t mask = 0;
+  auto [ptr, ec] = std::from_chars(value->data(), value->data() + value->size(), mask, 16);
+  if (ec != std::errc() || ptr == value->data()) {
+    return fail(Errc::kMalformedData, "CapEff: bad hex value '{}'", *value);
   }
-  return fail(Errc::kMalformedData, "no CapEff line in /proc/self/status");
+  return Capabilities{mask};
 }
 
 SystemReadings read_system_readings(const std::string& proc_root) {

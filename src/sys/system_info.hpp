@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "perfx/error.hpp"
+#include "sys/text_files.hpp"
 
 namespace perfx::sys {
 
@@ -50,10 +51,6 @@ SystemReadings read_system_readings(const std::string& proc_root = "/proc");
 
 /// Parses the CapEff line of /proc/<pid>/status text. kMalformedData when missing.
 Result<Capabilities> parse_proc_status_caps(std::string_view status_text);
-
-/// Reads a small text file whole, trailing whitespace trimmed (defined in pmu_sysfs.cpp;
-/// redeclared here so sys code reading /proc needs no PMU header).
-Result<std::string> read_text_file(const std::string& path);
 
 /// Raises the soft RLIMIT_NOFILE to the hard limit, as perf does: each event needs one fd
 /// per CPU and thread, and the usual soft limit (1024) is soon reached with -a. Returns

@@ -11,42 +11,20 @@
 #include <memory>
 #include <set>
 
+#include "core/text.hpp"
 #include "sys/cpu_list.hpp"
 #include "sys/synthesize.hpp"
 
 namespace perfx::sys {
 namespace {
 
-std::string trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
-  std::size_t b = 0;
-  while (b < s.size() && (s[b] == ' ' || s[b] == '\t')) ++b;
-  return s.substr(b);
-}
-
 std::string read_trimmed(const std::string& path) {
   auto t = slurp_file(path);
-  return t ? trimmed(*t) : std::string();
+  return t ? std::string(core::trim(*t)) : std::string();
 }
 
 std::string_view cpuinfo_value(std::string_view text, std::string_view key) {
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    if (line.substr(0, key.size()) != key) continue;
-    std::string_view rest = line.substr(key.size());
-    const std::size_t colon = rest.find(':');
-    if (colon == std::string_view::npos) continue;
-    // the key must be followed by only blanks before the colon ("model" vs "model name")
-    if (rest.substr(0, colon).find_first_not_of(" \t") != std::string_view::npos) continue;
-    rest = rest.substr(colon + 1);
-    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-    return rest;
-  }
-  return {};
+  return core::line_value(text, key).value_or(std::string_view{});
 }
 
 }  // namespace
@@ -67,7 +45,7 @@ void parse_cpuinfo(std::string_view cpuinfo, std::string& cpuid, std::string& de
     if (c == ' ' && !desc.empty() && desc.back() == ' ') continue;
     desc.push_back(c);
   }
-  desc = trimmed(desc);
+  desc = std::string(core::trim(desc));
 }
 
 void gather_system_features(record::Features& out, std::string_view version) {

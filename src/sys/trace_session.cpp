@@ -43,6 +43,14 @@ constexpr std::size_t kMaxString = 4096;
 
 enum class Role : std::uint8_t { kEnter, kExit, kMajFault, kMinFault, kTracepoint };
 
+// Makes `ev` a call of syscall `nr` ("syscall_<nr>" when the table has no name for it).
+void set_syscall(TraceEvent& ev, std::int64_t nr) {
+  ev.kind = TraceEventKind::kSyscall;
+  ev.nr = nr;
+  const std::string_view name = syscall_name(nr);
+  ev.name = name.empty() ? fmt::format("syscall_{}", nr) : std::string(name);
+}
+
 struct MapEntry {
   std::uint64_t start = 0, end = 0, offset = 0;
   bool exec = false;
@@ -397,10 +405,7 @@ void TraceRun::handle(Item& it) {
   ev.comm = comm_of(it.pid, it.tid);
   switch (roles_[it.event]) {
     case Role::kEnter: {
-      ev.kind = TraceEventKind::kSyscall;
-      ev.nr = it.id;
-      const std::string_view name = syscall_name(it.id);
-      ev.name = name.empty() ? fmt::format("syscall_{}", it.id) : std::string(name);
+      set_syscall(ev, it.id);
       ev.entered = true;
       ev.args = it.args;
       if (opt_.read_strings && catalog_ != nullptr) {
@@ -441,10 +446,7 @@ void TraceRun::handle(Item& it) {
         in_flight_.erase(open);
       }
       ++result_.unpaired_exits;
-      ev.kind = TraceEventKind::kSyscall;
-      ev.nr = it.id;
-      const std::string_view name = syscall_name(it.id);
-      ev.name = name.empty() ? fmt::format("syscall_{}", it.id) : std::string(name);
+      set_syscall(ev, it.id);
       ev.exited = true;
       ev.exit_time = it.time;
       ev.ret = it.ret;

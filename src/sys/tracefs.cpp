@@ -15,21 +15,6 @@
 namespace perfx::sys {
 namespace {
 
-// /proc/mounts escapes ' ', '\t', '\n' and '\\' as \ooo octal.
-std::string unescape_mount(std::string_view s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '3') {
-      const int v = (s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0');
-      out += static_cast<char>(v);
-      i += 3;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
 /// False with errno set by stat() (ENOTDIR when it exists but is not a directory).
 bool is_dir(const std::string& path) {
   struct stat st {};
@@ -39,23 +24,13 @@ bool is_dir(const std::string& path) {
   return false;
 }
 
-bool plain_name(std::string_view n) {
-  return !n.empty() && n != "." && n != ".." && n.find('/') == std::string_view::npos;
-}
-
 std::vector<std::string> sub_dirs(const std::string& dir) {
   std::vector<std::string> out;
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return out;
-  while (const dirent* ent = ::readdir(d)) {
-    const std::string_view n = ent->d_name;
-    if (n == "." || n == "..") continue;
-    if (ent->d_type == DT_DIR || (ent->d_type == DT_UNKNOWN && is_dir(dir + "/" + ent->d_name))) {
-      out.emplace_back(n);
+  for (DirEntry& e : read_dir(dir)) {
+    if (e.type == DT_DIR || (e.type == DT_UNKNOWN && is_dir(dir + "/" + e.name))) {
+      out.push_back(std::move(e.name));
     }
   }
-  ::closedir(d);
-  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -68,28 +43,17 @@ Result<std::string> find_tracefs(const std::string& mounts_file) {
   std::string denied;  // mounted, but stat(<mnt>/events) failed with EACCES
   std::string denied_debugfs;
   if (mounts) {
-    std::string_view rest = *mounts;
-    while (!rest.empty()) {
-      const auto nl = rest.find('\n');
-      const std::string_view line = rest.substr(0, nl);
-      rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
-      // "<device> <mountpoint> <fstype> <options> 0 0"
-      const auto s1 = line.find(' ');
-      if (s1 == std::string_view::npos) continue;
-      const auto s2 = line.find(' ', s1 + 1);
-      if (s2 == std::string_view::npos) continue;
-      const auto s3 = line.find(' ', s2 + 1);
-      const std::string_view mnt = line.substr(s1 + 1, s2 - s1 - 1);
-      const std::string_view fstype = line.substr(s2 + 1, s3 - s2 - 1);
+    for (const MountEntry& mount : parse_mounts(*mounts)) {
+      const std::string_view fstype = mount.fstype;
       if (fstype == "tracefs" && tracefs.empty()) {
-        const std::string m = unescape_mount(mnt);
+        const std::string& m = mount.mount_point;
         if (is_dir(m + "/events")) {
           tracefs = m;
         } else if (errno == EACCES && denied.empty()) {
           denied = m;
         }
       } else if (fstype == "debugfs" && debugfs.empty()) {
-        const std::string m = unescape_mount(mnt) + "/tracing";
+        const std::string m = mount.mount_point + "/tracing";
         if (is_dir(m + "/events")) {
           debugfs = m;
         } else if (errno == EACCES && denied_debugfs.empty()) {

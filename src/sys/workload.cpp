@@ -44,6 +44,14 @@ ssize_t read_full(int fd, void* buf, std::size_t len) {
   return static_cast<ssize_t>(got);
 }
 
+// The rest of a just-reaped child's status: when it ended and what its wait_status says.
+void decode_wait_status(ExitStatus& st) {
+  st.ended = monotonic_now();
+  st.signaled = WIFSIGNALED(st.wait_status);
+  st.signal = st.signaled ? WTERMSIG(st.wait_status) : 0;
+  st.code = shell_exit_code(st.wait_status);
+}
+
 }  // namespace
 
 Result<Workload> Workload::prepare(const std::vector<std::string>& argv) {
@@ -165,11 +173,8 @@ Result<ExitStatus> Workload::wait() {
     if (r < 0 && errno == EINTR) continue;
     return fail_errno(errno, "wait4");
   }
-  st.ended = monotonic_now();
   reaped_ = true;
-  st.signaled = WIFSIGNALED(st.wait_status);
-  st.signal = st.signaled ? WTERMSIG(st.wait_status) : 0;
-  st.code = shell_exit_code(st.wait_status);
+  decode_wait_status(st);
   return st;
 }
 
@@ -181,11 +186,8 @@ Result<bool> Workload::try_wait(ExitStatus& st) {
     return fail_errno(errno, "wait4");
   }
   if (r == 0) return false;
-  st.ended = monotonic_now();
   reaped_ = true;
-  st.signaled = WIFSIGNALED(st.wait_status);
-  st.signal = st.signaled ? WTERMSIG(st.wait_status) : 0;
-  st.code = shell_exit_code(st.wait_status);
+  decode_wait_status(st);
   return true;
 }
 

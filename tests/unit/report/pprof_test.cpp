@@ -9,21 +9,10 @@
 #include "core/utf8.hpp"
 #include "export_test_profile.hpp"
 #include "report/export.hpp"
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#pragma GCC diagnostic ignored "-Wnull-dereference"
-#pragma GCC diagnostic ignored "-Woverloaded-virtual"
-#include "profile.pb.h"
-#pragma GCC diagnostic pop
+#include "report/pprof_proto.hpp"
 
 namespace perfx::report {
 namespace {
-
-namespace pb = perftools::profiles;
 
 // Parses an exported file the way pprof does: gunzip, then the published schema.
 pb::Profile read_back(const profile::Profile& p, const ExportOptions& o = {}) {
