@@ -15,3 +15,13 @@ browser_setup() {
     cp "$src/package-lock.json" "$stamp"
   fi
 }
+
+# chromium_setup: browser_setup for a script that drives headless Chromium; exits 77
+# (skipped) when there is no Chromium at ${CHROMIUM:-/usr/bin/chromium}.
+chromium_setup() {
+  if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+    echo "chromium not installed (${CHROMIUM:-/usr/bin/chromium}): skipping"
+    exit 77
+  fi
+  browser_setup
+}

@@ -6,13 +6,9 @@
 # into the real speedscope app. Skips (77) only when chromium is absent.
 set -euo pipefail
 : "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
-if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
-  echo "chromium not installed (${CHROMIUM:-/usr/bin/chromium}): skipping"; exit 77
-fi
+source "$(dirname "$0")/common.bash"
 source "$SOURCE_DIR/tests/browser/setup.sh"
-browser_setup
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+chromium_setup
 
 "$PERFX" record -q -g -e cpu-clock -F 2000 -o "$tmp/perf.data" -- "$BUILD_DIR/bin/perfx_demo" 20 >/dev/null
 "$PERFX" report -i "$tmp/perf.data" --format html -o "$tmp/flame.html"

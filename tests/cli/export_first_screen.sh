@@ -6,13 +6,9 @@
 # zoom and search. Skips (77) only when chromium is absent.
 set -euo pipefail
 : "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
-if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
-  echo "chromium not installed (${CHROMIUM:-/usr/bin/chromium}): skipping"; exit 77
-fi
+source "$(dirname "$0")/common.bash"
 source "$SOURCE_DIR/tests/browser/setup.sh"
-browser_setup
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+chromium_setup
 
 # The garbage stack must be there (a sample must land in the short spin): try again if not.
 for attempt in 1 2 3; do

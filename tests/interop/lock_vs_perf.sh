@@ -4,17 +4,10 @@
 # mmap/munmap), and perf's reading of a `perfx lock record` recording: the same rows
 # (contended count, waits, type, caller), per caller, per thread (-t), with -E and -k.
 set -u
-: "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
-command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
+source "$(dirname "$0")/common.bash"
 [ -e /sys/kernel/tracing/events/lock/contention_begin ] ||
   { echo "no lock:contention_begin tracepoint"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-prog="$BUILD_DIR/fixtures/lock_mmap_storm"
-if [ ! -x "$prog" ]; then
-  cc -O1 -pthread -o "$tmp/storm" "$SOURCE_DIR/tests/fixtures/lock_mmap_storm.c" || exit 77
-  prog="$tmp/storm"
-fi
+use_fixture prog lock_mmap_storm -O1 -pthread
 ok=1
 fail() { echo "FAIL: $*"; ok=0; }
 perf lock record -o "$tmp/perf.data" -- "$prog" 800 4 >/dev/null 2>&1 ||

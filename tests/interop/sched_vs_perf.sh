@@ -13,15 +13,8 @@
 #   - map: the same picture as perf's (legends of the workload's tasks too).
 #   - perfx sched record: perf reads it, with the same pp_* runtimes as perfx.
 set -u
-: "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
-command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-prog="$BUILD_DIR/fixtures/sched_pingpong"
-if [ ! -x "$prog" ]; then
-  cc -O1 -pthread -o "$tmp/pp" "$SOURCE_DIR/tests/fixtures/sched_pingpong.c" || exit 77
-  prog="$tmp/pp"
-fi
+source "$(dirname "$0")/common.bash"
+use_fixture prog sched_pingpong -O1 -pthread
 ok=1
 fail() { echo "FAIL: $*"; ok=0; }
 data="$tmp/sched.data"

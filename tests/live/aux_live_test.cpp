@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "live_support.hpp"
 #include "perfx/aux.hpp"
 #include "perfx/mmap_page.hpp"
 #include "perfx/sampler.hpp"
@@ -22,12 +23,7 @@ namespace perfx {
 namespace {
 
 TEST(AuxLive, SoftwareEventHasNoAuxAreaAndSaysWhy) {
-  raw::EventAttr a{};
-  a.type = PERF_TYPE_SOFTWARE;
-  a.config = PERF_COUNT_SW_CPU_CLOCK;
-  a.sample_period = 1'000'000;
-  a.sample_type = PERF_SAMPLE_IP;
-  a.disabled = 1;
+  const auto a = live_support::sw_sampling(PERF_COUNT_SW_CPU_CLOCK, 1'000'000, PERF_SAMPLE_IP);
   auto fd = sys::perf_event_open(a, 0, -1, -1);
   ASSERT_TRUE(fd) << fd.error().message();
   auto ring = sys::RingBuffer::map(fd->get(), 4, sys::RingMode::kForward);
@@ -107,17 +103,8 @@ TEST(AuxLive, CapturesTraceDataOnAnAuxCapablePmu) {
 // The same through the public Sampler: its buffers' pages and fds are where an AUX area
 // would go.
 TEST(AuxLive, SamplerBufferPageAndFd) {
-  SamplerOptions opt;
-  SamplerEvent ev;
-  ev.name = "cpu-clock";
-  ev.attr.type = PERF_TYPE_SOFTWARE;
-  ev.attr.config = PERF_COUNT_SW_CPU_CLOCK;
-  ev.attr.sample_period = 100'000;
-  ev.attr.sample_type = PERF_SAMPLE_IP;
-  ev.attr.disabled = 1;
-  opt.events.push_back(ev);
-  opt.pids = {0};
-  opt.cpus = {-1};
+  const auto a = live_support::sw_sampling(PERF_COUNT_SW_CPU_CLOCK, 100'000, PERF_SAMPLE_IP);
+  auto opt = live_support::this_thread({"cpu-clock", a});
   opt.data_pages = 4;
   auto s = Sampler::open(std::move(opt));
   ASSERT_TRUE(s) << s.error().message();

@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "event/parse.hpp"
+#include "live_support.hpp"
 #include "perfx/counter.hpp"
 #include "sys/breakpoint_check.hpp"
 #include "sys/cgroup.hpp"
@@ -32,7 +33,8 @@
 namespace perfx {
 namespace {
 
-constexpr std::size_t kPage = 4096;
+using live_support::kPage;
+using live_support::touch_pages;
 
 CounterEvent sw(const char* name, std::uint64_t config) {
   CounterEvent e;
@@ -48,14 +50,6 @@ CounterEvent hw_cycles() {
   e.attr.type = PERF_TYPE_HARDWARE;
   e.attr.config = PERF_COUNT_HW_CPU_CYCLES;
   return e;
-}
-
-void touch_pages(std::size_t n) {
-  void* p = ::mmap(nullptr, n * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(p, MAP_FAILED);
-  auto* bytes = static_cast<volatile char*>(p);
-  for (std::size_t i = 0; i < n; ++i) bytes[i * kPage] = 1;
-  ::munmap(p, n * kPage);
 }
 
 // Burns `d` of this process's CPU time (not wall time: the machine may be busy).

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "live_support.hpp"
 #include "perfx/counter.hpp"
 #include "perfx/event_handle.hpp"
 #include "perfx/events.hpp"
@@ -30,21 +31,14 @@
 namespace perfx {
 namespace {
 
+using live_support::touch_pages;
+
 raw::EventAttr sw_attr(std::uint64_t config) {
   raw::EventAttr a = software_event(static_cast<SoftwareEvent>(config)).attr;
   a.disabled = 1;
   a.exclude_kernel = 1;
   a.exclude_hv = 1;
   return a;
-}
-
-void touch_pages(std::size_t n) {
-  const std::size_t page = 4096;
-  void* p = ::mmap(nullptr, n * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(p, MAP_FAILED);
-  auto* b = static_cast<volatile char*>(p);
-  for (std::size_t i = 0; i < n; ++i) b[i * page] = 1;
-  ::munmap(p, n * page);
 }
 
 TEST(EventsApiLive, EventFdIoctlsAndIds) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../unit/temp_dir.hpp"
+#include "live_support.hpp"
 #include "perfx/perf_data.hpp"
 #include "perfx/record.hpp"
 
@@ -20,17 +21,6 @@ namespace perfx {
 namespace {
 
 const char* kLoop = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done";
-
-// Burns `ms` of this thread's CPU time.
-void burn(int ms) {
-  timespec t0{}, t{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-  volatile unsigned x = 0;
-  do {
-    for (int i = 0; i < 10000; ++i) x = x + 1;
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
-}
 
 struct Counting : RecordObserver {
   int fallbacks = 0;
@@ -94,25 +84,17 @@ struct Live : RecordObserver {
     ids = fd_ids.size();
   }
   void on_records(std::span<const std::byte> bytes) override {
-    std::size_t off = 0;
-    while (off + 8 <= bytes.size()) {
-      std::uint32_t type = 0;
-      std::uint16_t size = 0;
-      std::memcpy(&type, bytes.data() + off, 4);
-      std::memcpy(&size, bytes.data() + off + 6, 2);
-      if (size < 8 || size > bytes.size() - off) {
-        ++bad;
-        return;
-      }
-      samples += type == PERF_RECORD_SAMPLE;
-      comms += type == PERF_RECORD_COMM;
-      off += size;
-    }
+    const std::size_t whole =
+        live_support::for_each_packed_record(bytes, [&](std::uint32_t type, auto) {
+          samples += type == PERF_RECORD_SAMPLE;
+          comms += type == PERF_RECORD_COMM;
+        });
+    if (whole + 8 <= bytes.size()) ++bad;  // stopped at a header with an impossible size
   }
   void on_drained() override { ++drains; }
   int wait_timeout_ms() override { return 10; }
   bool on_round() override {
-    burn(20);
+    live_support::burn_ms(20);
     return ++rounds < 25 || samples == 0;
   }
 };

@@ -17,36 +17,16 @@
 #include <cstring>
 #include <vector>
 
+#include "live_support.hpp"
 #include "record/sample_layout.hpp"
-#include "sys/event_resolver.hpp"
 
 namespace perfx {
 namespace {
 
+using live_support::burn_ms;
+constexpr auto sw_attr = live_support::sw_sampling;
+
 pid_t gettid_() { return static_cast<pid_t>(::syscall(SYS_gettid)); }
-
-void burn_ms(int ms) {
-  timespec start{}, now{};
-  ::clock_gettime(CLOCK_MONOTONIC, &start);
-  volatile std::uint64_t x = 0;
-  for (;;) {
-    for (int i = 0; i < 10000; ++i) x = x + static_cast<std::uint64_t>(i);
-    ::clock_gettime(CLOCK_MONOTONIC, &now);
-    const long el = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
-    if (el >= ms) break;
-  }
-}
-
-raw::EventAttr sw_attr(std::uint64_t config, std::uint64_t period, std::uint64_t sample_type) {
-  raw::EventAttr a{};
-  a.type = PERF_TYPE_SOFTWARE;
-  a.config = config;
-  a.sample_period = period;
-  a.sample_type = sample_type;
-  a.disabled = 1;
-  a.exclude_kernel = 0;
-  return a;
-}
 
 // Collects every record drained from a sampler.
 struct Collected {
@@ -59,19 +39,12 @@ Result<void> collect(Sampler& s, Collected& c) {
       s.drain([&](std::span<const std::byte> a, std::span<const std::byte> b, int) -> Result<void> {
         std::vector<std::byte> all(a.begin(), a.end());
         all.insert(all.end(), b.begin(), b.end());
-        std::size_t off = 0;
-        while (off + 8 <= all.size()) {
-          std::uint32_t type = 0;
-          std::uint16_t size = 0;
-          std::memcpy(&type, all.data() + off, 4);
-          std::memcpy(&size, all.data() + off + 6, 2);
-          if (size < 8 || off + size > all.size()) return fail(Errc::kMalformedData, "bad record");
-          c.records.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(off),
-                                 all.begin() + static_cast<std::ptrdiff_t>(off + size));
-          if (type == PERF_RECORD_SAMPLE) ++c.samples;
-          off += size;
-        }
-        if (off != all.size()) return fail(Errc::kMalformedData, "records do not end at the chunk");
+        const std::size_t whole = live_support::for_each_packed_record(
+            all, [&](std::uint32_t type, std::span<const std::byte> rec) {
+              c.records.emplace_back(rec.begin(), rec.end());
+              if (type == PERF_RECORD_SAMPLE) ++c.samples;
+            });
+        if (whole != all.size()) return fail(Errc::kMalformedData, "a bad record in the chunk");
         return {};
       });
   if (!r) return tl::unexpected(r.error());
@@ -95,11 +68,9 @@ std::uint32_t type_of(const std::vector<std::byte>& rec) {
 }
 
 TEST(SamplerLive, CpuClockPerTaskBufferSamplesThisThread) {
-  SamplerOptions opt;
-  opt.events.push_back({"cpu-clock", sw_attr(PERF_COUNT_SW_CPU_CLOCK, 100000,
-                                             PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME)});
-  opt.pids = {0};
-  opt.cpus = {-1};
+  auto opt = live_support::this_thread(
+      {"cpu-clock", sw_attr(PERF_COUNT_SW_CPU_CLOCK, 100000,
+                            PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME)});
   opt.data_pages = 4;  // small: 2000 samples of 32 bytes wrap it several times
   auto s = Sampler::open(opt);
   ASSERT_TRUE(s) << s.error().message();
@@ -108,7 +79,7 @@ TEST(SamplerLive, CpuClockPerTaskBufferSamplesThisThread) {
   ASSERT_TRUE(s->enable());
   Collected c;
   for (int i = 0; i < 20; ++i) {
-    burn_ms(10);
+    burn_ms(10, CLOCK_MONOTONIC);
     ASSERT_TRUE(collect(*s, c));
   }
   ASSERT_TRUE(s->disable());
@@ -166,23 +137,10 @@ TEST(SamplerLive, PageFaultsPerCpuBuffersWithInherit) {
 }
 
 TEST(SamplerLive, TracepointSamplesCarryRawData) {
-  auto id = sys::system_resolver().tracepoint_id("syscalls", "sys_enter_getppid");
+  auto id = live_support::getppid_tracepoint();
   if (!id) GTEST_SKIP() << "no syscalls:sys_enter_getppid tracepoint: " << id.error().message();
-  raw::EventAttr a{};
-  a.type = PERF_TYPE_TRACEPOINT;
-  a.config = *id;
-  a.sample_period = 1;
-  a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_RAW;
-  a.disabled = 1;
-  SamplerOptions opt;
-  opt.events.push_back({"syscalls:sys_enter_getppid", a});
-  opt.pids = {0};
-  opt.cpus = {-1};
-  auto s = Sampler::open(opt);
+  auto s = live_support::sample_getppid_calls(*id, 100);
   ASSERT_TRUE(s) << s.error().message();
-  ASSERT_TRUE(s->enable());
-  for (int i = 0; i < 100; ++i) (void)::getppid();
-  ASSERT_TRUE(s->disable());
   Collected c;
   ASSERT_TRUE(collect(*s, c));
   EXPECT_EQ(c.samples, 100u);
@@ -202,20 +160,12 @@ volatile std::uint64_t g_watched = 0;
 TEST(SamplerLive, BreakpointSamplesEveryWrite) {
   if (sys::check_hardware_breakpoints() == sys::BreakpointCheck::kSilent)
     GTEST_SKIP() << sys::kSilentBreakpointsReason;
-  raw::EventAttr a{};
-  a.type = PERF_TYPE_BREAKPOINT;
-  a.bp_type = HW_BREAKPOINT_W;
-  a.bp_addr = reinterpret_cast<std::uint64_t>(&g_watched);
-  a.bp_len = HW_BREAKPOINT_LEN_8;
+  raw::EventAttr a = live_support::write_breakpoint(&g_watched);
   a.sample_period = 1;
   a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR;
   a.disabled = 1;
   a.exclude_kernel = 1;
-  SamplerOptions opt;
-  opt.events.push_back({"mem:watched:w", a});
-  opt.pids = {0};
-  opt.cpus = {-1};
-  auto s = Sampler::open(opt);
+  auto s = Sampler::open(live_support::this_thread({"mem:watched:w", a}));
   if (!s && (s.error().sys_errno() == ENOSPC || s.error().sys_errno() == ENODEV)) {
     GTEST_SKIP() << "no breakpoint slot: " << s.error().message();
   }
@@ -238,30 +188,19 @@ TEST(SamplerLive, LostSamplesCountedFromReadAndLostRecord) {
   // counts the rest as lost (PERF_FORMAT_LOST now, a PERF_RECORD_LOST after a drain).
   auto a = sw_attr(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_TID);
   a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-  SamplerOptions opt;
-  opt.events.push_back({"page-faults", a});
-  opt.pids = {0};
-  opt.cpus = {-1};
+  auto opt = live_support::this_thread({"page-faults", a});
   opt.data_pages = 1;
   auto s = Sampler::open(opt);
   ASSERT_TRUE(s) << s.error().message();
-  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  auto touch = [&](std::size_t n) {
-    void* mem =
-        ::mmap(nullptr, n * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    ASSERT_NE(mem, MAP_FAILED);
-    for (std::size_t i = 0; i < n; ++i) static_cast<volatile char*>(mem)[i * page] = 1;
-    ::munmap(mem, n * page);
-  };
   ASSERT_TRUE(s->enable());
-  touch(2000);
+  live_support::touch_pages(2000);
   ASSERT_TRUE(s->update_lost_from_read());
   const std::uint64_t lost_read = s->stats().lost_read;
   EXPECT_GT(lost_read, 1000u);
   Collected c;
   ASSERT_TRUE(collect(*s, c));
   EXPECT_LT(c.samples, 2000u);
-  touch(10);  // the next write after the drain emits PERF_RECORD_LOST
+  live_support::touch_pages(10);  // the next write after the drain emits PERF_RECORD_LOST
   ASSERT_TRUE(s->disable());
   ASSERT_TRUE(collect(*s, c));
   const SamplerStats st = s->stats();
@@ -273,10 +212,7 @@ TEST(SamplerLive, LostSamplesCountedFromReadAndLostRecord) {
 TEST(SamplerLive, OverwriteModeKeepsNewestRecords) {
   auto a =
       sw_attr(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR);
-  SamplerOptions opt;
-  opt.events.push_back({"page-faults", a});
-  opt.pids = {0};
-  opt.cpus = {-1};
+  auto opt = live_support::this_thread({"page-faults", a});
   opt.data_pages = 1;
   opt.overwrite = true;
   auto s = Sampler::open(opt);
@@ -318,15 +254,12 @@ TEST(SamplerLive, RefreshDeliversOverflowSignals) {
   ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, &set, nullptr), 0);
   auto a = sw_attr(PERF_COUNT_SW_TASK_CLOCK, 1000000, PERF_SAMPLE_IP);
   a.wakeup_events = 1;
-  SamplerOptions opt;
-  opt.events.push_back({"task-clock", a});
-  opt.pids = {0};
-  opt.cpus = {-1};
+  auto opt = live_support::this_thread({"task-clock", a});
   auto s = Sampler::open(opt);
   ASSERT_TRUE(s) << s.error().message();
   ASSERT_TRUE(s->route_signals(SIGRTMIN + 1, gettid_()));
   ASSERT_TRUE(s->refresh(3));  // enables for 3 overflows, then the event disables itself
-  burn_ms(30);
+  burn_ms(30, CLOCK_MONOTONIC);
   int got = 0;
   siginfo_t info{};
   timespec zero{};
@@ -370,11 +303,7 @@ TEST(SamplerLive, OpenErrorNamesEventAndCpu) {
   a.type = PERF_TYPE_SOFTWARE;
   a.config = 999;  // no such software event
   a.sample_period = 1000;
-  SamplerOptions opt;
-  opt.events.push_back({"bogus", a});
-  opt.pids = {0};
-  opt.cpus = {-1};
-  auto s = Sampler::open(opt);
+  auto s = Sampler::open(live_support::this_thread({"bogus", a}));
   ASSERT_FALSE(s);
   EXPECT_NE(s.error().message().find("bogus"), std::string::npos) << s.error().message();
   EXPECT_NE(s.error().sys_errno(), 0);

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 
+#include "live_support.hpp"
 #include "sys/breakpoint_check.hpp"
 #include "sys/ioctl.hpp"
 #include "sys/mapping.hpp"
@@ -24,7 +25,8 @@
 namespace perfx::sys {
 namespace {
 
-constexpr std::size_t kPage = 4096;
+using live_support::kPage;
+using live_support::touch_pages;
 
 raw::EventAttr sw_attr(std::uint64_t config, std::uint64_t period = 0) {
   raw::EventAttr a{};
@@ -40,14 +42,6 @@ std::uint64_t read_count(int fd) {
   std::uint64_t v = 0;
   EXPECT_EQ(::read(fd, &v, sizeof v), static_cast<ssize_t>(sizeof v));
   return v;
-}
-
-void touch_pages(std::size_t n) {
-  void* p = ::mmap(nullptr, n * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(p, MAP_FAILED);
-  auto* b = static_cast<volatile char*>(p);
-  for (std::size_t i = 0; i < n; ++i) b[i * kPage] = 1;
-  ::munmap(p, n * kPage);
 }
 
 Mapping map_buffer(int fd) {
@@ -199,11 +193,7 @@ volatile std::uint64_t g_var2 = 0;
 TEST(SysIoctl, ModifyAttributesMovesBreakpoint) {
   if (sys::check_hardware_breakpoints() == sys::BreakpointCheck::kSilent)
     GTEST_SKIP() << sys::kSilentBreakpointsReason;
-  raw::EventAttr a{};
-  a.type = PERF_TYPE_BREAKPOINT;
-  a.bp_type = HW_BREAKPOINT_W;
-  a.bp_addr = reinterpret_cast<std::uintptr_t>(&g_var1);
-  a.bp_len = HW_BREAKPOINT_LEN_8;
+  raw::EventAttr a = live_support::write_breakpoint(&g_var1);
   a.exclude_kernel = 1;
   a.exclude_hv = 1;
   auto fd = perf_event_open(a, 0, -1, -1);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "event/parse.hpp"
+#include "live_support.hpp"
 #include "perfx/records.hpp"
 #include "perfx/sampler.hpp"
 #include "sys/event_resolver.hpp"
@@ -27,37 +28,25 @@
 namespace perfx {
 namespace {
 
+using live_support::burn_ms;
 using record::Record;
 
 pid_t gettid_() { return static_cast<pid_t>(::syscall(SYS_gettid)); }
 
-void burn_ms(int ms) {
-  timespec start{}, now{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-  volatile std::uint64_t x = 0;
-  for (;;) {
-    for (int i = 0; i < 10000; ++i) x = x + static_cast<std::uint64_t>(i);
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-    const long el = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
-    if (el >= ms) break;
-  }
-}
-
-TEST(TypedRecordsLive, SelfSamplingGivesSampleMmap2AndComm) {
-  raw::EventAttr a{};
-  a.type = PERF_TYPE_SOFTWARE;
-  a.config = PERF_COUNT_SW_TASK_CLOCK;
-  a.sample_period = 100000;  // 100 us of CPU
-  a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+// Asks for MMAP, MMAP2 and COMM records, with the sample_id trailer.
+void with_side_band(raw::EventAttr& a) {
   a.mmap = 1;
   a.mmap2 = 1;
   a.comm = 1;
   a.sample_id_all = 1;
-  a.disabled = 1;
-  SamplerOptions opt;
-  opt.events.push_back({"task-clock", a});
-  opt.pids = {0};
-  opt.cpus = {-1};
+}
+
+TEST(TypedRecordsLive, SelfSamplingGivesSampleMmap2AndComm) {
+  auto a = live_support::sw_sampling(  // every 100 us of CPU
+      PERF_COUNT_SW_TASK_CLOCK, 100000,
+      PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD);
+  with_side_band(a);
+  auto opt = live_support::this_thread({"task-clock", a});
   opt.data_pages = 4;  // 16 KiB: 40-byte samples wrap it many times
   auto s = Sampler::open(opt);
   ASSERT_TRUE(s) << s.error().message();
@@ -128,23 +117,10 @@ TEST(TypedRecordsLive, SelfSamplingGivesSampleMmap2AndComm) {
 }
 
 TEST(TypedRecordsLive, TracepointRawThroughNextRecord) {
-  auto id = sys::system_resolver().tracepoint_id("syscalls", "sys_enter_getppid");
+  auto id = live_support::getppid_tracepoint();
   if (!id) GTEST_SKIP() << "no syscalls:sys_enter_getppid tracepoint: " << id.error().message();
-  raw::EventAttr a{};
-  a.type = PERF_TYPE_TRACEPOINT;
-  a.config = *id;
-  a.sample_period = 1;
-  a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_RAW;
-  a.disabled = 1;
-  SamplerOptions opt;
-  opt.events.push_back({"syscalls:sys_enter_getppid", a});
-  opt.pids = {0};
-  opt.cpus = {-1};
-  auto s = Sampler::open(opt);
+  auto s = live_support::sample_getppid_calls(*id, 100);
   ASSERT_TRUE(s) << s.error().message();
-  ASSERT_TRUE(s->enable());
-  for (int i = 0; i < 100; ++i) (void)::getppid();
-  ASSERT_TRUE(s->disable());
   int samples = 0;
   int cpu = 0;
   while (const Record* rec = s->next_record(&cpu)) {
@@ -179,10 +155,7 @@ TEST(TypedRecordsLive, UprobeSamplesInAChild) {
   raw::EventAttr a = (*groups)[0].events[0].attr_for_open();
   a.sample_period = 1;
   a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-  a.mmap = 1;
-  a.mmap2 = 1;
-  a.comm = 1;
-  a.sample_id_all = 1;
+  with_side_band(a);
   a.disabled = 1;
   a.enable_on_exec = 1;
   constexpr int kCalls = 37;
@@ -228,16 +201,9 @@ TEST(TypedRecordsLive, UprobeSamplesInAChild) {
 
 // Overwrite (write_backward) mode: for_each_record decodes a snapshot, oldest first.
 TEST(TypedRecordsLive, OverwriteModeDecodesTheSnapshot) {
-  raw::EventAttr a{};
-  a.type = PERF_TYPE_SOFTWARE;
-  a.config = PERF_COUNT_SW_TASK_CLOCK;
-  a.sample_period = 100000;
-  a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-  a.disabled = 1;
-  SamplerOptions opt;
-  opt.events.push_back({"task-clock", a});
-  opt.pids = {0};
-  opt.cpus = {-1};
+  const auto a = live_support::sw_sampling(PERF_COUNT_SW_TASK_CLOCK, 100000,
+                                           PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
+  auto opt = live_support::this_thread({"task-clock", a});
   opt.data_pages = 1;
   opt.overwrite = true;
   auto s = Sampler::open(opt);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "../temp_dir.hpp"
+#include "../test_files.hpp"
 #include "perfx/events.hpp"
 
 namespace perfx {
@@ -18,10 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write(const std::string& path, const std::string& text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path) << text;
-}
+constexpr auto write = test_support::write_tree_file;
 
 /// A fake system: sysfs with uprobe, kprobe and a made-up PMU; tracefs with one tracepoint.
 class FakeSystem : public ::testing::Test {

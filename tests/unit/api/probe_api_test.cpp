@@ -10,6 +10,7 @@
 #include <string>
 
 #include "../temp_dir.hpp"
+#include "../test_files.hpp"
 #include "event/probe_syntax.hpp"
 #include "perfx/probe.hpp"
 
@@ -18,12 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_support::slurp;
 
 ProbeRequest req(std::string binary, std::string spec, bool force = false) {
   ProbeRequest r;

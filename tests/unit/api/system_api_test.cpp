@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "../temp_dir.hpp"
+#include "../test_files.hpp"
 #include "perfx/system.hpp"
 
 namespace perfx {
@@ -13,10 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write(const std::string& path, const std::string& text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path) << text;
-}
+constexpr auto write = test_support::write_tree_file;
 
 TEST(SystemApi, FakeProcfs) {
   test_support::TempDir dir{"perfx_system_api"};

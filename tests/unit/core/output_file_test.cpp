@@ -16,6 +16,7 @@
 #include <string>
 
 #include "../temp_dir.hpp"
+#include "../test_files.hpp"
 
 namespace perfx {
 namespace {
@@ -23,16 +24,8 @@ namespace {
 namespace fs = std::filesystem;
 using test_support::TempDir;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void spit(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
+using test_support::slurp;
+using test_support::spit;
 
 void put(const OutputFile& f, const std::string& text) {
   ASSERT_EQ(::write(f.fd(), text.data(), text.size()), static_cast<ssize_t>(text.size()));

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "../test_records.hpp"
 #include "record/encoder.hpp"
 
 extern "C" __attribute__((noinline, used)) int live_counts_probe_hot(int x) { return x * 3 + 1; }
@@ -23,12 +24,10 @@ namespace perfx::profile {
 namespace {
 
 raw::EventAttr sample_attr() {
-  raw::EventAttr a{};
+  auto a = test_support::cpu_clock_attr(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                                        PERF_SAMPLE_PERIOD);
   a.size = raw::kAttrSizeVer8;
-  a.type = PERF_TYPE_SOFTWARE;
-  a.config = PERF_COUNT_SW_CPU_CLOCK;
-  a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-  a.sample_id_all = 1;
+  a.sample_period = 0;  // each sample carries its period
   return a;
 }
 

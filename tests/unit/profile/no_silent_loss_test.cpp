@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "../temp_dir.hpp"
+#include "../test_files.hpp"
+#include "../test_records.hpp"
 #include "profile/load.hpp"
 #include "profile/replay.hpp"
 #include "record/perf_data_reader.hpp"
@@ -28,20 +30,15 @@ using record::PerfDataReader;
 using record::PerfDataWriter;
 using record::RawRecord;
 using record::WriterAttr;
+using test_support::slurp_bytes;
+using test_support::spit;
 using test_support::TempDir;
 
 constexpr std::uint64_t kSampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
                                       PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
 
 std::vector<WriterAttr> one_event() {
-  raw::EventAttr a{};
-  a.size = raw::kAttrSizeVer7;
-  a.type = PERF_TYPE_SOFTWARE;
-  a.config = PERF_COUNT_SW_CPU_CLOCK;
-  a.sample_period = 1000;
-  a.sample_type = kSampleType;
-  a.sample_id_all = 1;
-  return {{a, "cpu-clock", {41}}};
+  return {{test_support::cpu_clock_attr(kSampleType), "cpu-clock", {41}}};
 }
 
 record::Record sample(std::uint64_t i) {
@@ -76,20 +73,6 @@ void write_file(const std::string& path, int n, bool finalize) {
   }
 }
 
-std::vector<std::byte> slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> c((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> out(c.size());
-  std::memcpy(out.data(), c.data(), c.size());
-  return out;
-}
-
-void spit(const std::string& path, const std::vector<std::byte>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-}
-
 bool has(const std::vector<std::string>& lines, const std::string& text) {
   return std::any_of(lines.begin(), lines.end(),
                      [&](const std::string& l) { return l.find(text) != std::string::npos; });
@@ -112,7 +95,7 @@ TEST(NoSilentLoss, AttrSizeBeyondTheAttrsSectionIsAnError) {
   TempDir dir;
   const auto path = dir.file("a.data");
   write_file(path, 5, true);
-  auto bytes = slurp(path);
+  auto bytes = slurp_bytes(path);
   for (const std::uint64_t attr_size : {std::uint64_t{1} << 32, (std::uint64_t{1} << 32) + 136}) {
     std::memcpy(bytes.data() + 16, &attr_size, 8);
     auto r = PerfDataReader::from_memory(bytes, "a.data");
@@ -139,7 +122,7 @@ TEST(NoSilentLoss, KilledRecordingIsReadToItsEndAndSaysItWasCutShort) {
   TempDir dir;
   const auto path = dir.file("k.data");
   write_file(path, 10, false);
-  auto bytes = slurp(path + ".copy");
+  auto bytes = slurp_bytes(path + ".copy");
 
   // The header's data size as of the last flush, no feature sections.
   {
@@ -197,7 +180,7 @@ TEST(NoSilentLoss, SamplesThatDoNotDecodeAreCountedAndWarned) {
   TempDir dir;
   const auto path = dir.file("m.data");
   write_file(path, 10, true);
-  auto bytes = slurp(path);
+  auto bytes = slurp_bytes(path);
   std::uint64_t data_offset = 0;
   std::memcpy(&data_offset, bytes.data() + 40, 8);
   // Samples 3 and 6: callchain nr 2^32 (id, ip, tid, time, period come first).

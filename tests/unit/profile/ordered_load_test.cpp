@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../temp_dir.hpp"
+#include "../test_records.hpp"
 #include "profile/load.hpp"
 #include "profile/ordered_records.hpp"
 #include "record/decoder.hpp"
@@ -35,13 +36,7 @@ constexpr std::uint64_t kSampleType = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SA
                                       PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
 
 raw::EventAttr cpu_clock() {
-  raw::EventAttr a{};
-  a.size = raw::kAttrSizeVer7;
-  a.type = PERF_TYPE_SOFTWARE;
-  a.config = PERF_COUNT_SW_CPU_CLOCK;
-  a.sample_period = 1000;
-  a.sample_type = kSampleType;
-  a.sample_id_all = 1;
+  auto a = test_support::cpu_clock_attr(kSampleType);
   a.mmap = 1;
   a.comm = 1;
   return a;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../temp_dir.hpp"
+#include "../test_records.hpp"
 #include "perfx/exporters.hpp"
 #include "perfx/perf_data.hpp"
 #include "perfx/perf_text.hpp"
@@ -18,13 +19,8 @@ namespace perfx {
 namespace {
 
 raw::EventAttr cpu_clock() {
-  raw::EventAttr a{};
-  a.size = raw::kAttrSizeVer7;
-  a.type = PERF_TYPE_SOFTWARE;
-  a.config = PERF_COUNT_SW_CPU_CLOCK;
-  a.sample_period = 1000;
-  a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
-  a.sample_id_all = 1;
+  auto a = test_support::cpu_clock_attr(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                                        PERF_SAMPLE_CPU);
   a.comm = 1;
   return a;
 }

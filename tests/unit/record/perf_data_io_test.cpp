@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../temp_dir.hpp"
+#include "../test_files.hpp"
 #include "record/decoder.hpp"
 #include "record/encoder.hpp"
 #include "record/perf_data_reader.hpp"
@@ -45,14 +46,6 @@ raw::EventAttr attr_for(std::uint64_t config, std::uint64_t extra = 0) {
 }
 
 using TempDir = test_support::TempDir;
-
-std::vector<std::byte> slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> c((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> out(c.size());
-  std::memcpy(out.data(), c.data(), c.size());
-  return out;
-}
 
 // Writes: COMM, MMAP2, n samples (callchain of 3 + i), FINISHED_ROUND, EXIT.
 Result<WriterStats> write_recording(const std::string& path, const WriterOptions& opts, int n,
@@ -262,7 +255,7 @@ TEST(PerfDataIo, PipeModeFromFileAndFromPipe) {
     EXPECT_EQ(r->stats().by_type[raw::PERF_RECORD_HEADER_ATTR], 1u);
   }
   // Through a real pipe with a tiny chunk size, so records straddle reads.
-  const auto bytes = slurp(path);
+  const auto bytes = test_support::slurp_bytes(path);
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
   std::thread feeder([&] {
@@ -347,7 +340,7 @@ TEST(PerfDataIo, TruncatedFileReportsOffsetAndKeepsWhatItCould) {
   TempDir dir;
   const auto path = dir.file("t.data");
   ASSERT_TRUE(write_recording(path, {}, 50, nullptr));
-  auto bytes = slurp(path);
+  auto bytes = test_support::slurp_bytes(path);
   auto r0 = PerfDataReader::from_memory(bytes);
   ASSERT_TRUE(r0);
   const std::uint64_t data_off = r0->data_offset();
@@ -481,7 +474,7 @@ TEST(PerfDataIo, UnfinalizedFileIsReadToTheEnd) {
 
   // A header still saying data size 0 (killed before the first flush, or perf's own
   // in-progress files): the reader takes the rest of the file and warns.
-  auto bytes = slurp(path);
+  auto bytes = test_support::slurp_bytes(path);
   std::memset(bytes.data() + 48, 0, 8);
   auto z = PerfDataReader::from_memory(bytes);
   ASSERT_TRUE(z) << z.error().message();
@@ -572,7 +565,7 @@ TEST(PerfDataIo, ByteSwappedFile) {
   TempDir dir;
   const auto path = dir.file("native.data");
   ASSERT_TRUE(write_recording(path, {}, 30, nullptr));
-  const auto swapped = byte_swap_file(slurp(path));
+  const auto swapped = byte_swap_file(test_support::slurp_bytes(path));
   auto r = PerfDataReader::from_memory(swapped, "swapped");
   ASSERT_TRUE(r) << r.error().message();
   EXPECT_TRUE(r->swapped());

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../temp_dir.hpp"
+#include "../test_records.hpp"
 #include "perfx/perf_text.hpp"
 #include "perfx/recording.hpp"
 #include "record/perf_data_writer.hpp"
@@ -28,13 +29,8 @@ using record::Record;
 using record::U64Array;
 
 raw::EventAttr cpu_clock() {
-  raw::EventAttr a{};
-  a.size = raw::kAttrSizeVer7;
-  a.type = PERF_TYPE_SOFTWARE;
-  a.config = PERF_COUNT_SW_CPU_CLOCK;
-  a.sample_period = 1000;
-  a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-  a.sample_id_all = 1;
+  auto a = test_support::cpu_clock_attr(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                                        PERF_SAMPLE_PERIOD);
   a.mmap = 1;
   a.mmap2 = 1;
   a.comm = 1;

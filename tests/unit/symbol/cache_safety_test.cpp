@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../test_files.hpp"
 #include "cache_dir_fixture.hpp"
 #include "symbol/cache_dir.hpp"
 #include "symbol/section_cache.hpp"
@@ -26,16 +27,8 @@ namespace {
 namespace fs = std::filesystem;
 constexpr uid_t kNobody = 65534;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void spit(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
+using test_support::slurp;
+using test_support::spit;
 
 unsigned mode_of(const std::string& path) {
   struct stat st {};

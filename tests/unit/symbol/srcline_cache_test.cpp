@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../test_files.hpp"
 #include "cache_dir_fixture.hpp"
 #include "symbol/dso.hpp"
 #include "symbol/srcline_cache.hpp"
@@ -19,16 +20,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void spit(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
+using test_support::slurp;
+using test_support::spit;
 
 class SrclineCacheTest : public CacheDirTest {};
 
