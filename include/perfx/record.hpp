@@ -47,6 +47,14 @@ namespace perfx {
 /// event, read_format ID only, the side-band on the first event, inherit only for tasks).
 enum class RecordStyle : std::uint8_t { kRecord, kTop };
 
+/// --filter / --exclude-perf: an ftrace filter for the tracepoints of one -e value (perf
+/// applies it to every event of the -e it follows; several are joined with "&&").
+struct PERFX_API EventFilter {
+  std::size_t event = 0;      ///< index into RecordOptions::events: the -e it follows
+  std::string filter;         ///< the filter text ("prev_pid > 0"); ignored with exclude_perf
+  bool exclude_perf = false;  ///< --exclude-perf: "common_pid != <this process>"
+};
+
 /// perf record's options, typed. Strings are parsed by plan_record() with perf's syntax
 /// and its error messages.
 struct PERFX_API RecordOptions {
@@ -55,6 +63,7 @@ struct PERFX_API RecordOptions {
   /// back to cpu-clock on a machine without a PMU.
   std::vector<std::string> events;
   std::optional<std::uint64_t> freq;    ///< -F Hz (default 4000, capped at the kernel's max)
+  bool max_freq = false;                ///< -F max: the kernel's perf_event_max_sample_rate
   std::optional<std::uint64_t> period;  ///< -c: a sample every N events
   /// --call-graph: "" (none), "fp" (-g), "dwarf[,stack size]"; "lbr" is refused (no PMU).
   std::string call_graph;
@@ -67,6 +76,8 @@ struct PERFX_API RecordOptions {
   std::string cgroup;                ///< -G: a cgroup v2 path; needs -a or -C
   std::vector<std::string> command;  ///< the workload (argv), started by the session
   bool inherit = true;               ///< false with -i/--no-inherit
+  /// --per-thread: events per thread (cpu -1, a ring buffer each), not inherited.
+  bool per_thread = false;
 
   // ---- output
   std::string output = "perf.data";  ///< "-": pipe mode on stdout (stdout becomes stderr)
@@ -78,6 +89,17 @@ struct PERFX_API RecordOptions {
   std::string switch_output;
   unsigned switch_max_files = 0;  ///< --switch-max-files: keep only the newest N files
   bool build_ids = true;          ///< false with -B: no HEADER_BUILD_ID
+  /// --overwrite: backward ring buffers (a flight recorder): the newest data that fit,
+  /// read when the session ends.
+  bool overwrite = false;
+  /// --mmap-flush: the least bytes a ring buffer must hold to be read (not at the end);
+  /// perf's sizes (B/K/M/G). "": 1.
+  std::string mmap_flush;
+  unsigned aio = 0;      ///< --aio[=n]: n write blocks (1..4, perf's); 0: off
+  std::string affinity;  ///< --affinity: "node" or "cpu" (the reader's CPUs); "": sys
+  /// --control "fd:ctl[,ack]" or "fifo:ctl[,ack]": commands (enable, disable, ping,
+  /// stop, evlist) read from ctl while recording, "ack\n" written to ack.
+  std::string control;
   /// HEADER_CMDLINE (argv[0] first). Empty: {"perfx record"}.
   std::vector<std::string> cmdline;
   std::string version = "perfx";  ///< HEADER_VERSION text
@@ -99,9 +121,17 @@ struct PERFX_API RecordOptions {
   bool namespaces = false;               ///< --namespaces
   bool all_cgroups = false;              ///< --all-cgroups
   bool switch_events = false;            ///< --switch-events
-  std::string clockid;       ///< -k: monotonic, monotonic_raw, realtime, ... or a number
-  bool strict_freq = false;  ///< --strict-freq: refuse -F above the kernel's maximum
-  unsigned delay_ms = 0;     ///< -D: enable the events this long after the start
+  bool inherit_stat = false;             ///< -s/--stat: per-thread counts (inherit_stat)
+  bool no_samples = false;               ///< -n/--no-samples: count, do not sample
+  bool sample_time = false;              ///< -T given: PERF_SAMPLE_TIME even with --per-thread
+  bool user_callchains = false;          ///< --user-callchains: no kernel part in callchains
+  /// -j/--branch-filter (perf's modes, comma list: any, u, k, call, ...); -b is "any".
+  std::string branch_filter;
+  std::vector<EventFilter> filters;  ///< --filter / --exclude-perf, in command-line order
+  std::string clockid;               ///< -k: monotonic, monotonic_raw, realtime, ... or a number
+  bool strict_freq = false;          ///< --strict-freq: refuse -F above the kernel's maximum
+  unsigned delay_ms = 0;             ///< -D: enable the events this long after the start
+  bool start_disabled = false;       ///< -D -1: start disabled (--control enables them)
   /// Signals: the session catches SIGINT/SIGTERM/SIGHUP (and SIGCHLD, SIGUSR2) while it
   /// runs, to finish the file instead of dying. Only one session may run at a time.
   bool handle_signals = true;
@@ -120,6 +150,7 @@ struct PERFX_API PlannedEvent {
   std::uint64_t default_period = 0;  ///< the event's own period without -c/-F (1: every hit)
   bool period_from_term = false;     ///< period=/freq= terms: -c/-F leave it alone
   std::string probe_target;          ///< probes: the string config1 points at when opened
+  std::string filter;                ///< tracepoint filter (--filter, --exclude-perf)
 
   /// `attr`, with config1 pointing at `probe_target` for probes (valid while *this lives).
   [[nodiscard]] raw::EventAttr attr_for_open() const {
@@ -155,6 +186,16 @@ struct PERFX_API SynthesisPlan {
   bool workload_comm = false;  ///< a "perfx-exec" COMM for the not yet exec'd workload
 };
 
+/// --control, parsed: file descriptors given by the caller, or FIFOs opened by the session.
+struct PERFX_API ControlPlan {
+  bool on = false;
+  bool fifo = false;     ///< fifo:paths (else fd:numbers)
+  int ctl_fd = -1;       ///< fd: the command fd
+  int ack_fd = -1;       ///< fd: the ack fd (-1: none)
+  std::string ctl_path;  ///< fifo: the command FIFO
+  std::string ack_path;  ///< fifo: the ack FIFO ("": none)
+};
+
 /// Everything decided before the kernel is asked: attrs, target shape, file choices.
 struct PERFX_API RecordPlan {
   RecordOptions options;  ///< what it was planned from (target lists, output)
@@ -183,6 +224,11 @@ struct PERFX_API RecordPlan {
   std::vector<std::pair<std::string, std::string>> tracepoints;
   SynthesisPlan synthesis;
   bool enable_on_start = false;  ///< enabled by the session at once (not by exec / -D)
+  /// -F max: the maximum used (perf's "info: Using a maximum frequency rate of N Hz").
+  std::optional<std::uint64_t> max_freq_used;
+  std::uint64_t mmap_flush = 1;  ///< --mmap-flush, bytes
+  unsigned aio_blocks = 0;       ///< --aio
+  ControlPlan control;           ///< --control
 };
 
 /// Plans `options` on this system (event names through sysfs/tracefs, the sample-rate
@@ -227,6 +273,9 @@ class PERFX_API RecordObserver {
   }
   /// -D: false when the events wait for the delay, true when they are enabled.
   virtual void on_events_enabled(bool enabled) { (void)enabled; }
+  /// --control: a line perf prints for a command ("Event cpu-clock enabled", an event
+  /// name of "evlist", "failed: can't find 'x' event").
+  virtual void on_control_message(const std::string& line) { (void)line; }
   /// --max-size reached after `bytes`: the session stops (the workload gets SIGTERM).
   virtual void on_size_limit(std::uint64_t bytes) { (void)bytes; }
   /// A finished file was renamed to `path` (--switch-output, --timestamp-filename).

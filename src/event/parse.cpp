@@ -167,6 +167,40 @@ Result<void> apply_modifiers(EventSpec& e, std::string_view mods, std::size_t of
 
 // ---------------------------------------------------------------- PMU terms
 
+// The terms every event takes (perf's config_term_common): period=, freq=, name=.
+bool is_common_term(std::string_view key) {
+  return key == "period" || key == "freq" || key == "name";
+}
+
+// Applies one common term ("period=1000") at column `col`.
+Result<void> apply_common_term(EventSpec& e, std::string_view term, std::size_t col) {
+  const auto eq = term.find('=');
+  const std::string_view key = term.substr(0, eq);
+  std::string_view value_text =
+      eq == std::string_view::npos ? std::string_view{} : term.substr(eq + 1);
+  if (key == "name") {
+    if (value_text.empty()) return syntax_error(col, "term 'name' needs a value");
+    if (value_text.size() >= 2 && value_text.front() == '"' && value_text.back() == '"')
+      value_text = value_text.substr(1, value_text.size() - 2);
+    e.name = std::string(value_text);
+    return {};
+  }
+  std::uint64_t value = 0;
+  if (eq == std::string_view::npos)
+    return syntax_error(col, "term '{}' needs a value ({}=<number>)", key, key);
+  if (!parse_u64(value_text, &value))
+    return syntax_error(col + eq + 1, "'{}' is not a number for term '{}'", value_text, key);
+  if (key == "period") {
+    e.attr.sample_period = value;
+    e.attr.freq = 0;
+  } else {
+    e.attr.sample_freq = value;
+    e.attr.freq = 1;
+  }
+  e.period_from_term = true;
+  return {};
+}
+
 class Parser {
  public:
   Parser(std::string_view spec, const Resolver& resolver) : spec_(spec), resolver_(resolver) {}
@@ -187,6 +221,9 @@ class Parser {
   Result<std::vector<EventSpec>> parse_uprobe(std::size_t begin, std::size_t end, bool ret);
   Result<std::vector<EventSpec>> parse_breakpoint(std::size_t begin, std::size_t end);
   Result<std::vector<EventSpec>> parse_pmu(std::size_t begin, std::size_t end);
+  // perf's terms on a named event or a tracepoint: "cpu-clock/period=1000/u",
+  // "sched:sched_switch/period=1/".
+  Result<std::vector<EventSpec>> parse_with_terms(std::size_t begin, std::size_t end);
   Result<void> apply_terms(EventSpec& e, const PmuInfo& pmu, std::string_view terms,
                            std::size_t offset, std::uint64_t (&words)[4], int depth);
   Result<std::vector<EventSpec>> parse_tracepoint(std::size_t begin, std::size_t end,
@@ -314,7 +351,10 @@ Result<std::vector<EventSpec>> Parser::parse_event(std::size_t begin, std::size_
   if (text.starts_with("uprobe:")) return parse_uprobe(begin, end, false);
   if (text.starts_with("uretprobe:")) return parse_uprobe(begin, end, true);
   if (text.starts_with("mem:")) return parse_breakpoint(begin, end);
-  if (text.find('/') != std::string_view::npos) return parse_pmu(begin, end);
+  if (const auto slash = text.find('/'); slash != std::string_view::npos) {
+    if (resolver_.find_pmu(text.substr(0, slash))) return parse_pmu(begin, end);
+    return parse_with_terms(begin, end);
+  }
 
   const auto colon = text.find(':');
   const std::string_view head = text.substr(0, colon);
@@ -656,22 +696,8 @@ Result<void> Parser::apply_terms(EventSpec& e, const PmuInfo& pmu, std::string_v
     if (const std::optional<ConfigWord> word = config_word(key)) {
       PERFX_CHECK(need_value());
       words[static_cast<std::size_t>(*word)] = value;
-    } else if (key == "period") {
-      PERFX_CHECK(need_value());
-      e.attr.sample_period = value;
-      e.attr.freq = 0;
-      e.period_from_term = true;
-    } else if (key == "freq") {
-      PERFX_CHECK(need_value());
-      e.attr.sample_freq = value;
-      e.attr.freq = 1;
-      e.period_from_term = true;
-    } else if (key == "name") {
-      if (!has_value || value_text.empty()) return syntax_error(col, "term 'name' needs a value");
-      if (value_text.size() >= 2 && value_text.front() == '"' && value_text.back() == '"') {
-        value_text = value_text.substr(1, value_text.size() - 2);
-      }
-      e.name = std::string(value_text);
+    } else if (is_common_term(key)) {
+      PERFX_CHECK(apply_common_term(e, term, col));
     } else {
       const FormatField* field = nullptr;
       for (const auto& f : pmu.format) {
@@ -705,6 +731,53 @@ Result<void> Parser::apply_terms(EventSpec& e, const PmuInfo& pmu, std::string_v
     pos = comma + 1;
   }
   return {};
+}
+
+Result<std::vector<EventSpec>> Parser::parse_with_terms(std::size_t begin, std::size_t end) {
+  const std::string_view text = spec_.substr(begin, end - begin);
+  const auto slash1 = text.find('/');
+  const auto slash2 = text.find('/', slash1 + 1);
+  const std::string_view head = text.substr(0, slash1);
+  if (head.empty()) return syntax_error(begin, "expected a PMU name before '/'");
+  if (slash2 == std::string_view::npos) {
+    return syntax_error(begin + slash1, "missing closing '/' after PMU terms in '{}'", text);
+  }
+  std::vector<EventSpec> out;
+  if (head.find(':') != std::string_view::npos) {
+    PERFX_TRY(tps, parse_tracepoint(begin, begin + slash1, begin + head.find(':')));
+    out = std::move(tps);
+  } else {
+    PERFX_TRY(named, parse_named(head, begin));
+    if (!named) {
+      std::string known;
+      for (const auto& n : resolver_.pmu_names()) known += (known.empty() ? "" : ", ") + n;
+      return unknown_error(begin, "'{}' is neither an event nor a PMU (PMUs here: {})", head,
+                           known);
+    }
+    out.push_back(std::move(*named));
+  }
+  const std::string_view terms = text.substr(slash1 + 1, slash2 - slash1 - 1);
+  if (out.size() == 1) out[0].name = std::string(text);  // perf names it as written
+  for (std::size_t pos = 0; pos < terms.size();) {
+    std::size_t comma = terms.find(',', pos);
+    if (comma == std::string_view::npos) comma = terms.size();
+    const std::string_view term = terms.substr(pos, comma - pos);
+    const std::size_t col = begin + slash1 + 1 + pos;
+    if (!is_common_term(term.substr(0, term.find('=')))) {
+      return unknown_error(col, "unknown term '{}' for '{}' (valid: period, freq, name)", term,
+                           head);
+    }
+    for (auto& e : out) PERFX_CHECK(apply_common_term(e, term, col));
+    pos = comma + 1;
+  }
+  std::size_t mods_begin = begin + slash2 + 1;
+  if (mods_begin < end && spec_[mods_begin] == ':') ++mods_begin;
+  if (mods_begin < end &&
+      spec_.substr(mods_begin, end - mods_begin).find('/') != std::string_view::npos) {
+    return syntax_error(mods_begin, "unexpected '/' after '{}'", text.substr(0, slash2 + 1));
+  }
+  PERFX_CHECK(finish_mods(out, mods_begin, end));
+  return out;
 }
 
 Result<std::vector<EventSpec>> Parser::parse_pmu(std::size_t begin, std::size_t end) {

@@ -3,6 +3,7 @@
 #include <linux/perf_event.h>
 #include <time.h>
 
+#include <algorithm>
 #include <bit>
 #include <cctype>
 #include <cstdlib>
@@ -165,6 +166,123 @@ Result<SwitchOutputPlan> parse_switch_output(const std::string& text) {
               "--switch-output '{}': use signal, a size (100M: B, K, M, G) or a time (30s: s, m, "
               "h, d)",
               text);
+}
+
+Result<std::uint64_t> parse_branch_filter(std::string_view modes) {
+  static constexpr std::pair<std::string_view, std::uint64_t> kModes[] = {
+      {"u", PERF_SAMPLE_BRANCH_USER},
+      {"k", PERF_SAMPLE_BRANCH_KERNEL},
+      {"hv", PERF_SAMPLE_BRANCH_HV},
+      {"any", PERF_SAMPLE_BRANCH_ANY},
+      {"any_call", PERF_SAMPLE_BRANCH_ANY_CALL},
+      {"any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN},
+      {"ind_call", PERF_SAMPLE_BRANCH_IND_CALL},
+      {"abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX},
+      {"in_tx", PERF_SAMPLE_BRANCH_IN_TX},
+      {"no_tx", PERF_SAMPLE_BRANCH_NO_TX},
+      {"cond", PERF_SAMPLE_BRANCH_COND},
+      {"ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP},
+      {"call", PERF_SAMPLE_BRANCH_CALL},
+      {"save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE},
+      {"stack", PERF_SAMPLE_BRANCH_CALL_STACK},
+      {"hw_index", PERF_SAMPLE_BRANCH_HW_INDEX},
+  };
+  std::uint64_t mask = 0;
+  std::size_t pos = 0;
+  while (pos <= modes.size()) {
+    std::size_t comma = modes.find(',', pos);
+    if (comma == std::string_view::npos) comma = modes.size();
+    const std::string_view mode = modes.substr(pos, comma - pos);
+    std::uint64_t bit = 0;
+    for (const auto& [name, b] : kModes)
+      if (name == mode) bit = b;
+    if (bit == 0) {
+      return fail(Errc::kInvalidArgument,
+                  "unknown branch filter {}, check man page (modes: u, k, hv, any, any_call, "
+                  "any_ret, ind_call, abort_tx, in_tx, no_tx, cond, ind_jmp, call, save_type, "
+                  "stack, hw_index)",
+                  mode.empty() ? "''" : std::string(mode));
+    }
+    mask |= bit;
+    pos = comma + 1;
+  }
+  constexpr std::uint64_t kPrivilege =
+      PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV;
+  if ((mask & ~kPrivilege) == 0) mask |= PERF_SAMPLE_BRANCH_ANY;  // perf's default
+  return mask;
+}
+
+Result<std::uint64_t> parse_mmap_flush(const std::string& text, std::size_t data_pages,
+                                       std::size_t page_size) {
+  std::uint64_t flush = 1;
+  if (!text.empty()) {
+    if (auto n =
+            tagged_count(text, {{"B", 1}, {"K", 1024}, {"M", 1024 * 1024}, {"G", 1ULL << 30}})) {
+      flush = *n;
+    } else {
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+      if (end == text.c_str() || *end != '\0' || text[0] == '-') {
+        return fail(Errc::kInvalidArgument, "--mmap-flush '{}': expected a size like 4K", text);
+      }
+      flush = v == 0 ? 1 : v;
+    }
+  }
+  // perf: at most a quarter of the buffer (its evlist__mmap_size(): data pages + 1).
+  const std::uint64_t buffer = (std::uint64_t{data_pages == 0 ? 128U : data_pages} + 1) * page_size;
+  return std::min<std::uint64_t>(flush, buffer / 4);
+}
+
+Result<ControlPlan> parse_control(const std::string& text) {
+  ControlPlan c;
+  c.on = true;
+  const auto comma = text.find(',');
+  auto first = text.substr(0, comma);
+  const std::string second = comma == std::string::npos ? "" : text.substr(comma + 1);
+  auto fd_of = [](const std::string& s) -> std::optional<int> {
+    char* end = nullptr;
+    const long v = std::strtol(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0' || v < 0 || v > 1 << 20) return std::nullopt;
+    return static_cast<int>(v);
+  };
+  if (first.rfind("fifo:", 0) == 0) {
+    c.fifo = true;
+    c.ctl_path = first.substr(5);
+    c.ack_path = second;
+    if (!c.ctl_path.empty()) return c;
+  } else if (first.rfind("fd:", 0) == 0) {
+    const auto ctl = fd_of(first.substr(3));
+    const auto ack = second.empty() ? std::optional<int>(-1) : fd_of(second);
+    if (ctl && ack) {
+      c.ctl_fd = *ctl;
+      c.ack_fd = *ack;
+      return c;
+    }
+  }
+  return fail(Errc::kInvalidArgument,
+              "--control '{}': use fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]", text);
+}
+
+std::string name_with_modifiers(std::string base, const raw::EventAttr& a) {
+  // perf's evsel__add_modifiers().
+  std::string mods;
+  bool exclude_guest_default = false;
+  if (a.exclude_kernel || a.exclude_user || a.exclude_hv) {
+    if (!a.exclude_kernel) mods += 'k';
+    if (!a.exclude_user) mods += 'u';
+    if (!a.exclude_hv) mods += 'h';
+    exclude_guest_default = true;
+  }
+  if (a.precise_ip) {
+    mods.append(std::min<unsigned>(a.precise_ip, 3), 'p');
+    exclude_guest_default = true;
+  }
+  if (a.exclude_host || static_cast<bool>(a.exclude_guest) == exclude_guest_default) {
+    if (!a.exclude_host) mods += 'H';
+    if (!a.exclude_guest) mods += 'G';
+  }
+  if (mods.empty()) return base;
+  return base + ":" + mods;
 }
 
 std::string user_only_name(const std::string& name) {

@@ -24,7 +24,11 @@ static_assert(static_cast<int>(perfx::EventKind::kTracepoint) ==
 // The frequency freq events get: -F or 4000, capped at perf_event_max_sample_rate
 // (plan.freq_capped says so).
 void plan_frequency(RecordPlan& plan, const PlanEnvironment& env) {
-  const auto& o = plan.options;
+  auto& o = plan.options;
+  if (o.max_freq && env.max_sample_rate && *env.max_sample_rate > 0) {
+    o.freq = static_cast<std::uint64_t>(*env.max_sample_rate);  // then as if -F N
+    plan.max_freq_used = o.freq;
+  }
   plan.freq = o.freq.value_or(4000);
   if (o.period) return;
   const auto max = env.max_sample_rate;
@@ -94,16 +98,15 @@ Result<void> record_events(RecordPlan& plan) {
   PERFX_TRY(cg, parse_call_graph(o.call_graph));
   const std::uint64_t intr_mask = regs_mask(o.intr_regs);
   const std::uint64_t user_mask = regs_mask(o.user_regs);
-  const bool delayed_workload = o.delay_ms > 0 && plan.follows_workload_only;
+  const bool delayed_workload = (o.delay_ms > 0 || o.start_disabled) && plan.follows_workload_only;
   const bool tracking = plan.tracking_event;
   const std::size_t nr_attrs = plan.requested.size() + (tracking ? 1 : 0);
-  std::uint64_t base_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+  std::uint64_t base_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+  // perf: no time stamps for --per-thread (not inherited, no CPU), unless -T asked.
+  if (!o.per_thread || plan.system_wide || o.sample_time) base_type |= PERF_SAMPLE_TIME;
   base_type |= cg.sample_type();
   if (plan.system_wide || o.sample_cpu) base_type |= PERF_SAMPLE_CPU;
   if (o.data) base_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-  if (nr_attrs > 1)
-    base_type |= tracking || o.sample_identifier ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
-  if (o.sample_identifier) base_type |= PERF_SAMPLE_IDENTIFIER;
   if (o.sample_period) base_type |= PERF_SAMPLE_PERIOD;
   if (o.weight) base_type |= PERF_SAMPLE_WEIGHT;
   if (o.raw_samples) base_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
@@ -113,6 +116,11 @@ Result<void> record_events(RecordPlan& plan) {
   if (o.data_page_size) base_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
   if (o.code_page_size) base_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
   if (o.all_cgroups) base_type |= PERF_SAMPLE_CGROUP;
+  std::uint64_t branch_type = 0;
+  if (!o.branch_filter.empty()) {
+    PERFX_TRY(b, parse_branch_filter(o.branch_filter));
+    branch_type = b;
+  }
 
   auto make_attr = [&](PlannedEvent& e, bool side_band) {
     raw::EventAttr& a = e.attr;
@@ -120,20 +128,32 @@ Result<void> record_events(RecordPlan& plan) {
     a.sample_type = base_type;
     a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
     a.disabled = 1;
-    a.inherit = o.inherit ? 1 : 0;
+    a.inherit = o.inherit && !o.per_thread ? 1 : 0;
     a.sample_id_all = 1;
     if (!e.is_default) a.exclude_guest = 1;
+    if (e.is_default && !e.tracking) a.precise_ip = 3;  // perf's cycles:P (precise_max)
     plan_period(a, e, plan);
     const bool tp = e.kind == perfx::EventKind::kTracepoint;
+    if (tp) a.sample_type |= PERF_SAMPLE_TIME;  // perf's tracepoints always have it
+    if (o.inherit_stat) {                       // -s
+      a.read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+      a.inherit_stat = 1;
+    }
+    if (o.overwrite) a.write_backward = 1;
+    if (branch_type != 0 && !e.tracking) {
+      a.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+      a.branch_sample_type = branch_type;
+    }
     if (a.freq || (tp && !o.period) || (e.kind == perfx::EventKind::kUprobe && !o.period)) {
       a.sample_type |= PERF_SAMPLE_PERIOD;
     }
     if (tp) a.sample_type |= PERF_SAMPLE_RAW;
     cg.configure(a);
+    if (o.user_callchains && cg.mode != CallGraph::kNone) a.exclude_callchain_kernel = 1;
     if (o.data) a.mmap_data = 1;
     a.sample_regs_intr = intr_mask;
     a.sample_regs_user |= user_mask;
-    if (plan.follows_workload_only && o.delay_ms == 0) a.enable_on_exec = 1;
+    if (plan.follows_workload_only && o.delay_ms == 0 && !o.start_disabled) a.enable_on_exec = 1;
     if (o.all_kernel) {
       a.exclude_kernel = 0;
       a.exclude_user = 1;
@@ -160,8 +180,10 @@ Result<void> record_events(RecordPlan& plan) {
     }
   };
   plan.events = plan.requested;
-  for (std::size_t i = 0; i < plan.events.size(); ++i)
+  for (std::size_t i = 0; i < plan.events.size(); ++i) {
     make_attr(plan.events[i], !tracking && i == 0);
+    if (o.no_samples) plan.events[i].attr.sample_period = 0;  // -n: perf's sample_freq = 0
+  }
   if (tracking) {
     // perf adds a dummy tracking event for -a/-C, and for -D: the workload's COMM and
     // MMAP records must be captured from its exec on, while the sampled events wait.
@@ -182,6 +204,15 @@ Result<void> record_events(RecordPlan& plan) {
     d.attr.exclude_guest = 0;
     d.attr.mmap_data = o.data ? 1 : 0;
     plan.events.push_back(std::move(d));
+  }
+  // perf's evlist__config(): several events get ids, IDENTIFIER when their sample_types
+  // differ (or --sample-identifier), else ID.
+  bool differ = o.sample_identifier;
+  for (const auto& e : plan.events)
+    differ = differ || e.attr.sample_type != plan.events[0].attr.sample_type;
+  const std::uint64_t id_bit = differ ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
+  if (nr_attrs > 1 || o.sample_identifier) {
+    for (auto& e : plan.events) e.attr.sample_type |= id_bit;
   }
   return {};
 }
@@ -273,9 +304,56 @@ Result<void> plan_options(RecordPlan& plan, const PlanEnvironment& env) {
   s.namespaces = !top && o.namespaces;
   s.cgroups = !top && o.all_cgroups;
   s.workload_comm = plan.follows_workload_only;
-  plan.tracking_event =
-      !top && (plan.system_wide || (o.delay_ms > 0 && plan.follows_workload_only));
-  plan.enable_on_start = top || (o.delay_ms == 0 && !plan.follows_workload_only);
+  const bool delayed = o.delay_ms > 0 || o.start_disabled;
+  plan.tracking_event = !top && (plan.system_wide || (delayed && plan.follows_workload_only));
+  plan.enable_on_start = top || (!delayed && !plan.follows_workload_only);
+  PERFX_TRY(flush, parse_mmap_flush(o.mmap_flush, plan.data_pages, env.page_size));
+  plan.mmap_flush = flush;
+  // perf: --aio=0 is its default of 1 block, more than 4 are 4.
+  if (o.aio > 0) plan.aio_blocks = std::min(o.aio, 4U);
+  if (!o.affinity.empty() && o.affinity != "node" && o.affinity != "cpu" && o.affinity != "sys")
+    return fail(Errc::kInvalidArgument, "--affinity '{}': use node or cpu", o.affinity);
+  if (!o.control.empty()) {
+    PERFX_TRY(control, parse_control(o.control));
+    plan.control = std::move(control);
+  }
+  if (o.max_freq && !plan.max_freq_used)
+    return fail(Errc::kNotSupported, "-F max: cannot read kernel.perf_event_max_sample_rate");
+  return {};
+}
+
+// Appends `extra` (group leaders counted within it) to plan.requested.
+Result<void> add_requested(RecordPlan& plan, std::vector<PlannedEvent> extra) {
+  const int base = static_cast<int>(plan.requested.size());
+  for (auto& e : extra) {
+    if (e.group_leader >= 0) e.group_leader += base;
+    plan.requested.push_back(std::move(e));
+  }
+  return {};
+}
+
+// --filter / --exclude-perf on the tracepoints of the -e each follows (requested events
+// [first_of[i], first_of[i + 1]) came from -e i), joined as perf's evsel__append_filter().
+Result<void> apply_filters(RecordPlan& plan, const std::vector<std::size_t>& first_of, int pid) {
+  for (const auto& f : plan.options.filters) {
+    const char* what = f.exclude_perf ? "--exclude-perf option should follow a -e tracepoint option"
+                                      : "--filter option should follow a -e tracepoint or HW "
+                                        "tracer option";
+    if (f.event + 1 >= first_of.size()) return fail(Errc::kInvalidArgument, "{}", what);
+    const std::string text = f.exclude_perf ? "common_pid != " + std::to_string(pid) : f.filter;
+    for (std::size_t i = first_of[f.event]; i < first_of[f.event + 1]; ++i) {
+      auto& e = plan.requested[i];
+      if (e.kind != perfx::EventKind::kTracepoint && f.exclude_perf)
+        return fail(Errc::kInvalidArgument, "{}", what);
+      if (e.kind != perfx::EventKind::kTracepoint) {  // perf takes it as an address filter
+        return fail(Errc::kNotSupported,
+                    "--filter on '{}': this CPU does not support address filtering (filters "
+                    "of non-tracepoint events need a hardware tracer such as Intel PT)",
+                    e.name);
+      }
+      e.filter = e.filter.empty() ? text : "(" + e.filter + ") && (" + text + ")";
+    }
+  }
   return {};
 }
 
@@ -312,22 +390,25 @@ Result<RecordPlan> plan_record(const RecordOptions& options, const Resolver& res
   if (plan.switch_output.on && plan.options.output == "-")
     return fail(Errc::kInvalidArgument, "--switch-output needs an output file, not -o -");
 
-  std::string spec;
-  for (const auto& e : options.events) spec += (spec.empty() ? "" : ",") + e;
   plan.default_event = options.events.empty();
-  if (plan.default_event) spec = "cycles";
-  PERFX_TRY(groups, parse_event_list(spec, resolver));
-  plan.requested = requested_events(groups, plan.default_event);
+  if (plan.default_event) {
+    PERFX_TRY(groups, parse_event_list("cycles", resolver));
+    plan.requested = requested_events(groups, true);
+  }
+  std::vector<std::size_t> first_of;  // -e i made requested[first_of[i], first_of[i + 1])
+  for (const auto& e : options.events) {
+    first_of.push_back(plan.requested.size());
+    PERFX_TRY(groups, parse_event_list(e, resolver));
+    PERFX_CHECK(add_requested(plan, requested_events(groups, false)));
+  }
+  first_of.push_back(plan.requested.size());
+  PERFX_CHECK(apply_filters(plan, first_of, env.self_pid));
   PERFX_CHECK(make_events(plan));
   return plan;
 }
 
 Result<void> add_requested_events(RecordPlan& plan, std::vector<PlannedEvent> extra) {
-  const int base = static_cast<int>(plan.requested.size());
-  for (auto& e : extra) {
-    if (e.group_leader >= 0) e.group_leader += base;
-    plan.requested.push_back(std::move(e));
-  }
+  PERFX_CHECK(add_requested(plan, std::move(extra)));
   return make_events(plan);
 }
 

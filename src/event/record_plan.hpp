@@ -23,6 +23,7 @@ namespace perfx::event {
 struct PlanEnvironment {
   std::optional<long long> max_sample_rate;  ///< /proc/sys/kernel/perf_event_max_sample_rate
   std::size_t page_size = 4096;
+  int self_pid = 0;  ///< this process (--exclude-perf filters it out)
 };
 
 /// -g / --call-graph: how samples get their callchains.
@@ -57,6 +58,23 @@ struct CallGraph {
 
 /// --switch-output: "signal", a size (B/K/M/G) or a time (s/m/h/d), perf's tags.
 [[nodiscard]] Result<SwitchOutputPlan> parse_switch_output(const std::string& text);
+
+/// -j/--branch-filter: perf's comma list of branch modes -> branch_sample_type. Only
+/// privilege levels (u, k, hv) given: "any" is added, as perf does.
+[[nodiscard]] Result<std::uint64_t> parse_branch_filter(std::string_view modes);
+
+/// --mmap-flush: bytes (perf's B/K/M/G tags, or a number), at most a quarter of the ring
+/// buffer of `data_pages` pages (0: perf's 128); 0 or "" is 1.
+[[nodiscard]] Result<std::uint64_t> parse_mmap_flush(const std::string& text,
+                                                     std::size_t data_pages, std::size_t page_size);
+
+/// --control: "fd:ctl[,ack]" or "fifo:ctl[,ack]", perf's syntax.
+[[nodiscard]] Result<ControlPlan> parse_control(const std::string& text);
+
+/// The name perf gives an event it renamed (evsel__name() without a name): `base` and
+/// the modifiers the attr's exclude bits and precise_ip imply ("cpu-clock:ppp",
+/// "cpu-clock:u").
+[[nodiscard]] std::string name_with_modifiers(std::string base, const raw::EventAttr& attr);
 
 /// The name of an event after the user-space-only fallback, as perf names it:
 /// "cpu-clock" -> "cpu-clock:u", "msr/tsc/" -> "msr/tsc/u"; names with modifiers are kept.

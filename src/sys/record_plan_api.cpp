@@ -17,6 +17,7 @@ Result<RecordPlan> plan_record(const RecordOptions& options) {
   if (auto max = sys::read_int_file("/proc/sys/kernel/perf_event_max_sample_rate"))
     env.max_sample_rate = *max;
   env.page_size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  env.self_pid = static_cast<int>(::getpid());
   return event::plan_record(options, sys::system_resolver(), env);
 }
 

@@ -14,6 +14,7 @@
 #include "core/error_format.hpp"
 #include "perfx/record.hpp"
 #include "perfx/sampler.hpp"
+#include "sys/record_control.hpp"
 #include "sys/record_target.hpp"
 #include "sys/record_writer.hpp"
 #include "sys/signals.hpp"
@@ -71,6 +72,13 @@ Result<void> write_lost_samples(Sampler& sampler, sys::RecordWriter& rec) {
   return {};
 }
 
+// --overwrite: the backward buffers are read once, at the end (perf's flight recorder).
+Result<void> write_snapshot(Sampler& sampler, sys::RecordWriter& rec) {
+  PERFX_TRY(records, sampler.snapshot());
+  for (const auto& r : records) PERFX_CHECK(rec.write(std::span<const std::byte>(r)));
+  return {};
+}
+
 // Starts the workload and, for -D, enables the events after the delay (whether the
 // workload still runs or not; a signal cuts the sleep short). Returns the exec error
 // (nothing recorded) as a value.
@@ -81,7 +89,9 @@ Result<std::optional<Error>> start_running(const RecordPlan& plan, sys::RecordTa
   if (target.workload) {
     if (auto r = target.workload->start(); !r) return std::optional<Error>(r.error());
   }
-  if (o.delay_ms > 0) {
+  if (o.start_disabled) {
+    obs.on_events_enabled(false);  // -D -1: until --control enables them
+  } else if (o.delay_ms > 0) {
     obs.on_events_enabled(false);
     pollfd p{signal_fd, POLLIN, 0};
     (void)::poll(&p, signal_fd >= 0 ? 1 : 0,
@@ -127,6 +137,8 @@ Result<RecordResult> run_record_session(RecordPlan plan, RecordObserver& obs) {
   // buffers are drained. A broken output pipe must not kill us silently either.
   ::signal(SIGPIPE, SIG_IGN);
   if (sigpipe) PERFX_CHECK(sampler.add_wait_fd(sigpipe->fd()));
+  PERFX_TRY(control, sys::RecordControl::open(plan.control));
+  if (control.fd() >= 0) PERFX_CHECK(sampler.add_wait_fd(control.fd()));
   PERFX_TRY(exec_error, start_running(plan, target, sampler, sigpipe ? sigpipe->fd() : -1, obs));
   if (exec_error) {
     RecordResult r;
@@ -142,8 +154,8 @@ Result<RecordResult> run_record_session(RecordPlan plan, RecordObserver& obs) {
                   int) -> Result<void> {
     return rec.write(sys::contiguous(first, second, scratch));
   };
-  auto drain_round = [&]() -> Result<void> {
-    PERFX_TRY(n, sampler.drain(sink));
+  auto drain_round = [&](bool last) -> Result<void> {
+    PERFX_TRY(n, sampler.drain(sink, last ? 1 : plan.mmap_flush));
     if (n > 0 && many_buffers) PERFX_CHECK(rec.finish_round());
     return {};
   };
@@ -159,7 +171,11 @@ Result<RecordResult> run_record_session(RecordPlan plan, RecordObserver& obs) {
   auto next_flush = Clock::now() + std::chrono::milliseconds(kDrainMs);
   auto step = [&]() -> Result<void> {
     PERFX_TRY(w, sampler.wait(kDrainMs));
-    PERFX_CHECK(drain_round());
+    PERFX_CHECK(drain_round(false));
+    if (w.extra_ready) {
+      PERFX_TRY(stop, control.process(plan, sampler, obs));
+      st.stop = st.stop || stop;
+    }
     if (Clock::now() >= next_flush) {
       PERFX_CHECK(rec.flush());
       next_flush = Clock::now() + std::chrono::milliseconds(kDrainMs);
@@ -206,7 +222,8 @@ Result<RecordResult> run_record_session(RecordPlan plan, RecordObserver& obs) {
   }
   (void)sampler.disable();
   if (!write_error) {
-    if (auto r = drain_round(); !r) write_error = r.error();
+    auto r = o.overwrite ? write_snapshot(sampler, rec) : drain_round(true);
+    if (!r) write_error = r.error();
   }
   reap_workload(target, st);
   (void)sampler.update_lost_from_read();
@@ -219,6 +236,7 @@ Result<RecordResult> run_record_session(RecordPlan plan, RecordObserver& obs) {
   if (write_error) return tl::unexpected(*write_error);
 
   RecordResult result = sys::result_of(stats);
+  if (o.overwrite) result.samples = rec.samples_written();
   result.bytes = rec.written();
   result.written_name = to_stdout ? std::string("(pipe)") : o.output;
   if (sw.on && !rec.dumped_files().empty() && !rec.has_samples()) {

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -11,6 +12,7 @@
 #include "event/record_plan.hpp"
 #include "sys/cgroup.hpp"
 #include "sys/cpu_list.hpp"
+#include "sys/ioctl.hpp"
 #include "sys/process.hpp"
 #include "sys/synthesize.hpp"
 #include "sys/system_info.hpp"
@@ -52,6 +54,7 @@ SamplerOptions sampler_options(const RecordPlan& plan, const RecordTarget& targe
   so.cpus = target.cpus;
   so.cgroup_fd = target.cgroup ? target.cgroup.get() : -1;
   so.data_pages = plan.data_pages;
+  so.overwrite = plan.options.overwrite;
   return so;
 }
 
@@ -73,6 +76,7 @@ Result<RecordTarget> resolve_record_target(const RecordPlan& plan) {
     }
   }
   if (plan.task_target && (top || !plan.system_wide)) PERFX_CHECK(resolve_tasks(o, t));
+  if (o.per_thread && !plan.system_wide && !top) t.cpus = {-1};  // a buffer per thread
   if (!o.command.empty() && !top) {
     PERFX_TRY(w, Workload::prepare(o.command));
     t.workload.emplace(std::move(w));
@@ -81,18 +85,78 @@ Result<RecordTarget> resolve_record_target(const RecordPlan& plan) {
   return t;
 }
 
-Result<Sampler> open_plan(RecordPlan& plan, const RecordTarget& target, RecordObserver& obs) {
-  raise_fd_limit();  // one fd per event, CPU and thread: use the hard limit, as perf
+namespace {
+
+bool is_cycles(const PlannedEvent& e) {
+  return e.attr.type == PERF_TYPE_HARDWARE && e.attr.config == PERF_COUNT_HW_CPU_CYCLES;
+}
+
+// perf's evsel__precise_ip_fallback() for the default event (cycles:P): lower precise_ip
+// until it opens; when nothing does, precise_ip is back at its maximum.
+Result<Sampler> open_precise(RecordPlan& plan, const RecordTarget& target) {
   auto sampler = Sampler::open(sampler_options(plan, target));
-  auto& first = plan.events.front();
-  const int err0 = sampler ? 0 : sampler.error().sys_errno();
-  if (!sampler && plan.default_event && first.attr.type == PERF_TYPE_HARDWARE &&
-      (err0 == ENOENT || err0 == EOPNOTSUPP || err0 == ENODEV)) {
+  auto& first = plan.events.front().attr;
+  if (sampler || !plan.default_event || first.precise_ip == 0) return sampler;
+  const unsigned max = static_cast<unsigned>(first.precise_ip);
+  for (unsigned p = max; p-- > 0;) {
+    first.precise_ip = p & 3U;
+    auto retry = Sampler::open(sampler_options(plan, target));
+    if (retry) return retry;
+  }
+  first.precise_ip = max & 3U;
+  return sampler;
+}
+
+// perf's evsel__fallback() for cycles without a PMU: hrtimer-based cpu-clock, named
+// from its attr ("cpu-clock:ppp" for the default event).
+bool cycles_fallback(RecordPlan& plan, int err) {
+  if (err != ENOENT && err != ENXIO && err != ENODEV && err != EOPNOTSUPP) return false;
+  bool changed = false;
+  for (auto& e : plan.events) {
+    if (!is_cycles(e)) continue;
+    e.attr.type = PERF_TYPE_SOFTWARE;
+    e.attr.config = PERF_COUNT_SW_CPU_CLOCK;
+    e.kind = EventKind::kSoftware;
+    e.name = event::name_with_modifiers("cpu-clock", e.attr);
+    changed = true;
+  }
+  return changed;
+}
+
+// --filter / --exclude-perf: PERF_EVENT_IOC_SET_FILTER on every fd of the event.
+Result<void> set_filters(const RecordPlan& plan, const Sampler& sampler) {
+  for (std::size_t i = 0; i < plan.events.size(); ++i) {
+    const auto& e = plan.events[i];
+    if (e.filter.empty()) continue;
+    for (int fd : sampler.fds(i)) {
+      if (!ioc_set_filter(fd, e.filter)) {
+        return fail(Errc::kInvalidArgument, "failed to set filter \"{}\" on event {} with {} ({})",
+                    e.filter, e.name, EINVAL, std::strerror(EINVAL));
+      }
+    }
+  }
+  return {};
+}
+
+// The errors perf explains in its own words.
+Result<Sampler> explained(Result<Sampler> sampler, const RecordPlan& plan) {
+  if (sampler) return sampler;
+  const auto& first = plan.events.front();
+  if (sampler.error().sys_errno() == EOPNOTSUPP &&
+      (first.attr.sample_type & PERF_SAMPLE_BRANCH_STACK) != 0) {
+    return fail(Errc::kNotSupported,
+                "{}: PMU Hardware or event type doesn't support branch stack sampling.",
+                first.name);
+  }
+  return sampler;
+}
+
+Result<Sampler> open_with_fallbacks(RecordPlan& plan, const RecordTarget& target,
+                                    RecordObserver& obs) {
+  raise_fd_limit();  // one fd per event, CPU and thread: use the hard limit, as perf
+  auto sampler = open_precise(plan, target);
+  if (!sampler && cycles_fallback(plan, sampler.error().sys_errno())) {
     obs.on_cycles_fallback();
-    first.name = "cpu-clock";
-    first.attr.type = PERF_TYPE_SOFTWARE;
-    first.attr.config = PERF_COUNT_SW_CPU_CLOCK;
-    first.kind = EventKind::kSoftware;
     sampler = Sampler::open(sampler_options(plan, target));
   }
   const int err = sampler ? 0 : sampler.error().sys_errno();
@@ -125,6 +189,14 @@ Result<Sampler> open_plan(RecordPlan& plan, const RecordTarget& target, RecordOb
     return retry;
   }
   plan.events = std::move(before);  // the first error says what kernel sampling needs
+  return sampler;
+}
+
+}  // namespace
+
+Result<Sampler> open_plan(RecordPlan& plan, const RecordTarget& target, RecordObserver& obs) {
+  PERFX_TRY(sampler, explained(open_with_fallbacks(plan, target, obs), plan));
+  PERFX_CHECK(set_filters(plan, sampler));
   return sampler;
 }
 

@@ -48,6 +48,7 @@ class RecordWriter {
   [[nodiscard]] std::uint64_t written() const;
   [[nodiscard]] std::uint64_t last_time() const { return tracker_->last_time(); }
   [[nodiscard]] bool has_samples() const { return tracker_->first_time() != 0; }
+  [[nodiscard]] std::uint64_t samples_written() const { return tracker_->samples(); }
   [[nodiscard]] bool is_pipe() const { return writer_->is_pipe(); }
   Result<void> write(const record::Record& r) { return writer_->write(r); }
 

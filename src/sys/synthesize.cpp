@@ -341,6 +341,7 @@ void HitTracker::feed(std::span<const std::byte> rec) {
   };
   switch (type) {
     case PERF_RECORD_SAMPLE: {
+      ++samples_;
       const std::uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
       if (layout_.time_offset >= 0) {
         const std::uint64_t t = u64(static_cast<std::size_t>(layout_.time_offset));

@@ -102,6 +102,8 @@ class HitTracker {
   /// Lowest and highest sample time seen (0,0 when none).
   [[nodiscard]] std::uint64_t first_time() const noexcept { return first_time_; }
   [[nodiscard]] std::uint64_t last_time() const noexcept { return last_time_; }
+  /// PERF_RECORD_SAMPLE records fed.
+  [[nodiscard]] std::uint64_t samples() const noexcept { return samples_; }
 
  private:
   struct Map {
@@ -116,6 +118,7 @@ class HitTracker {
   std::unordered_map<std::uint32_t, std::map<std::uint64_t, Map>> maps_;
   bool kernel_hit_ = false;
   std::uint64_t first_time_ = 0, last_time_ = 0;
+  std::uint64_t samples_ = 0;
 };
 
 }  // namespace perfx::sys
