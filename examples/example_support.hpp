@@ -6,10 +6,12 @@
 #include <time.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <span>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "perfx/perf_data.hpp"
