@@ -6,10 +6,12 @@
 #include <time.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <span>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "perfx/perf_data.hpp"
@@ -98,14 +100,15 @@ inline perfx::Result<void> record_self(
   const auto& ev = sampler.options().events[0];
   PERFX_TRY(writer, perfx::PerfDataWriter::create(path, {{ev.name, ev.attr, sampler.ids(0)}}));
   if (first) PERFX_CHECK(first(writer));
+  auto to_file = [&](std::span<const std::byte> a, std::span<const std::byte> b,
+                     int) -> perfx::Result<void> {
+    PERFX_CHECK(writer.write_bytes(a));
+    return writer.write_bytes(b);
+  };
   PERFX_CHECK(sampler.enable());
   work();
   PERFX_CHECK(sampler.disable());
-  PERFX_CHECK(sampler.drain(
-      [&](std::span<const std::byte> a, std::span<const std::byte> b, int) -> perfx::Result<void> {
-        PERFX_CHECK(writer.write_bytes(a));
-        return writer.write_bytes(b);
-      }));
+  PERFX_CHECK(sampler.drain(to_file));
   return writer.finalize();
 }
 
