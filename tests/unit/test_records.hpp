@@ -38,6 +38,17 @@ inline record::Mmap2 mmap2_of(std::uint32_t pid, std::uint32_t tid, std::uint64_
   return m;
 }
 
+/// A private read+exec MMAP2 (a program's or library's text) of `len` bytes of `file` from
+/// offset `pgoff` at `addr`, by thread `pid`/`tid` (a view: `file` must outlive it).
+inline record::Mmap2 text_mmap2(std::uint32_t pid, std::uint32_t tid, std::uint64_t addr,
+                                std::uint64_t len, std::uint64_t pgoff, std::string_view file) {
+  record::Mmap2 m = mmap2_of(pid, tid, addr, len, file);
+  m.pgoff = pgoff;
+  m.prot = 5;   // PROT_READ | PROT_EXEC
+  m.flags = 2;  // MAP_PRIVATE
+  return m;
+}
+
 /// A SAMPLE record of the attr `identifier` at `ip` and `time` whose callchain is `chain`
 /// (a view: `chain` must outlive the record).
 inline record::Record chain_sample(std::uint64_t identifier, std::uint64_t ip, std::uint64_t time,

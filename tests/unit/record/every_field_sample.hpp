@@ -4,12 +4,14 @@
 // a branch stack with hw_idx, 3 user and 2 interrupt registers and a 16-byte user stack,
 // and a sample of that attr with a value in each field. An MMAP2 and a sample_id trailer.
 
+#include <gtest/gtest.h>
 #include <linux/perf_event.h>
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "../test_records.hpp"
 #include "perfx/raw.hpp"
 #include "perfx/records.hpp"
 
@@ -91,21 +93,64 @@ inline record::Sample every_field_sample(const SamplePayloads& p) {
   return s;
 }
 
+/// Checks that `s`, decoded from every_field_sample(), holds every value put in it.
+inline void expect_every_field(const record::Sample& s) {
+  EXPECT_EQ(s.identifier, kEveryFieldId);
+  EXPECT_EQ(s.ip, 0x401000u);
+  EXPECT_EQ(s.pid, 100u);
+  EXPECT_EQ(s.tid, 101u);
+  EXPECT_EQ(s.time, 555u);
+  EXPECT_EQ(s.addr, 0xdeadu);
+  EXPECT_EQ(s.id, kEveryFieldId);
+  EXPECT_EQ(s.stream_id, 502u);
+  EXPECT_EQ(s.cpu, 1u);
+  EXPECT_EQ(s.period, 4000u);
+  ASSERT_TRUE(s.read.group());
+  ASSERT_EQ(s.read.size(), 2u);
+  EXPECT_EQ(s.read.time_enabled, 7u);
+  EXPECT_EQ(s.read.time_running, 6u);
+  EXPECT_EQ(s.read[0].value, 1u);
+  EXPECT_EQ(s.read[1].id, 502u);
+  EXPECT_EQ(s.read[1].lost, 9u);
+  ASSERT_EQ(s.callchain.size(), 4u);
+  EXPECT_EQ(s.callchain[0], static_cast<std::uint64_t>(PERF_CONTEXT_USER));
+  EXPECT_EQ(s.callchain[3], 0x401200u);
+  ASSERT_EQ(s.raw.size(), 12u);
+  EXPECT_EQ(s.raw[11], std::byte{0x5a});
+  ASSERT_EQ(s.branch_stack.size(), 2u);
+  EXPECT_TRUE(s.branch_stack.has_hw_idx);
+  EXPECT_EQ(s.branch_stack.hw_idx, 5u);
+  EXPECT_EQ(s.branch_stack[1].from, 0x30u);
+  EXPECT_EQ(s.branch_stack[1].to, 0x40u);
+  EXPECT_TRUE(s.branch_stack[0].mispred());
+  EXPECT_TRUE(s.branch_stack[1].predicted());
+  EXPECT_EQ(s.regs_user.abi, static_cast<std::uint64_t>(PERF_SAMPLE_REGS_ABI_64));
+  ASSERT_EQ(s.regs_user.regs.size(), 3u);
+  EXPECT_EQ(s.regs_user.regs[2], 3u);
+  EXPECT_EQ(s.stack_user.size, 16u);
+  EXPECT_EQ(s.stack_user.dyn_size, 12u);
+  EXPECT_EQ(s.stack_user.data.size(), 16u);
+  EXPECT_EQ(s.weight_var1_dw(), 1u);
+  EXPECT_EQ(s.weight_var2_w(), 2u);
+  EXPECT_EQ(s.weight_var3_w(), 3u);
+  EXPECT_EQ(s.data_src, 0x1234u);
+  EXPECT_EQ(s.transaction, static_cast<std::uint64_t>(PERF_TXN_ELISION));
+  ASSERT_EQ(s.regs_intr.regs.size(), 2u);
+  EXPECT_EQ(s.regs_intr.regs[1], 5u);
+  EXPECT_EQ(s.phys_addr, 0x9000u);
+  EXPECT_EQ(s.cgroup, 42u);
+  EXPECT_EQ(s.data_page_size, 4096u);
+  EXPECT_EQ(s.code_page_size, 2u << 20);
+  EXPECT_EQ(s.aux.size(), 8u);
+}
+
 /// An MMAP2 of libc's text in its inode form (device, inode, generation) by thread 11/12.
 inline record::Mmap2 libc_mmap2() {
-  record::Mmap2 m;
-  m.pid = 11;
-  m.tid = 12;
-  m.addr = 0x7f0000000000;
-  m.len = 0x21000;
-  m.pgoff = 0x1000;
+  record::Mmap2 m = text_mmap2(11, 12, 0x7f0000000000, 0x21000, 0x1000, "/usr/lib/libc.so.6");
   m.maj = 8;
   m.min = 1;
   m.ino = 123456;
   m.ino_generation = 7;
-  m.prot = 5;   // r-x
-  m.flags = 2;  // MAP_PRIVATE
-  m.filename = "/usr/lib/libc.so.6";
   return m;
 }
 
