@@ -417,6 +417,14 @@ TEST(Encoder, RejectsInconsistentRecords) {
   EXPECT_FALSE(encode_record(c, layout, buf));
 }
 
+// A COMM of thread 1/2 whose sample_id trailer carries the event `id`.
+Record comm_of(std::uint64_t id, std::string_view name) {
+  Record c;
+  c.body = Comm{1, 2, name};
+  c.sample_id.id = id;
+  return c;
+}
+
 TEST(AttrTable, FindsAttrByIdentifierAndTrailerId) {
   AttrTable t;
   auto a = make_attr(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID);
@@ -436,10 +444,8 @@ TEST(AttrTable, FindsAttrByIdentifierAndTrailerId) {
   EXPECT_EQ(d->attr_index, 1);
   EXPECT_EQ(d->get<Sample>()->callchain.size(), 2u);
 
-  Record c;
-  c.body = Comm{1, 2, "x"};
+  Record c = comm_of(11, "x");
   c.sample_id.pid = 1;
-  c.sample_id.id = 11;
   buf.clear();
   ASSERT_TRUE(encode_record(c, t[0].layout, buf));
   auto dc = decode_record(buf, t);
@@ -471,9 +477,7 @@ TEST(AttrTable, TimeOfRecordReadsSamplesAndTrailers) {
   EXPECT_EQ(decode_record(buf, t)->get<Sample>()->time, 123456789u);
   EXPECT_EQ(t.time_of_record(std::span<const std::byte>(buf).first(12), false), 0u);
 
-  Record c;
-  c.body = Comm{1, 2, "worker"};
-  c.sample_id.id = 1;
+  Record c = comm_of(1, "worker");
   c.sample_id.time = 555;
   buf.clear();
   ASSERT_TRUE(encode_record(c, t[0].layout, buf));
