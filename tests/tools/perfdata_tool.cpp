@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "../unit/test_records.hpp"
 #include "perfx/perf_data.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/perf_data_writer.hpp"
@@ -213,18 +214,10 @@ Record binary_map(const std::string& binary, const struct stat& bst, std::uint32
                   std::uint32_t tid, std::uint64_t addr) {
   Record r;
   r.header.misc = PERF_RECORD_MISC_USER;
-  Mmap2 m;
-  m.pid = pid;
-  m.tid = tid;
-  m.addr = addr;
-  m.len = 0x1000;
-  m.pgoff = 0x1000;
+  Mmap2 m = test_support::text_mmap2(pid, tid, addr, 0x1000, 0x1000, binary);
   m.maj = static_cast<std::uint32_t>(major(bst.st_dev));
   m.min = static_cast<std::uint32_t>(minor(bst.st_dev));
   m.ino = bst.st_ino;
-  m.prot = 5;   // PROT_READ | PROT_EXEC
-  m.flags = 2;  // MAP_PRIVATE
-  m.filename = binary;
   r.body = m;
   return r;
 }

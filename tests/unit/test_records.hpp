@@ -1,11 +1,14 @@
 #pragma once
-// Attrs that unit tests write into synthesized perf.data files.
+// Attrs and records that unit tests write into synthesized perf.data files.
 
 #include <linux/perf_event.h>
 
 #include <cstdint>
+#include <string_view>
+#include <vector>
 
 #include "perfx/raw.hpp"
+#include "perfx/records.hpp"
 
 namespace perfx::test_support {
 
@@ -20,6 +23,44 @@ inline raw::EventAttr cpu_clock_attr(std::uint64_t sample_type) {
   a.sample_type = sample_type;
   a.sample_id_all = 1;
   return a;
+}
+
+/// An MMAP2 of `len` bytes of `file` at `addr` by thread `pid`/`tid` (no inode data;
+/// a view: `file` must outlive the record).
+inline record::Mmap2 mmap2_of(std::uint32_t pid, std::uint32_t tid, std::uint64_t addr,
+                              std::uint64_t len, std::string_view file) {
+  record::Mmap2 m;
+  m.pid = pid;
+  m.tid = tid;
+  m.addr = addr;
+  m.len = len;
+  m.filename = file;
+  return m;
+}
+
+/// A private read+exec MMAP2 (a program's or library's text) of `len` bytes of `file` from
+/// offset `pgoff` at `addr`, by thread `pid`/`tid` (a view: `file` must outlive it).
+inline record::Mmap2 text_mmap2(std::uint32_t pid, std::uint32_t tid, std::uint64_t addr,
+                                std::uint64_t len, std::uint64_t pgoff, std::string_view file) {
+  record::Mmap2 m = mmap2_of(pid, tid, addr, len, file);
+  m.pgoff = pgoff;
+  m.prot = 5;   // PROT_READ | PROT_EXEC
+  m.flags = 2;  // MAP_PRIVATE
+  return m;
+}
+
+/// A SAMPLE record of the attr `identifier` at `ip` and `time` whose callchain is `chain`
+/// (a view: `chain` must outlive the record).
+inline record::Record chain_sample(std::uint64_t identifier, std::uint64_t ip, std::uint64_t time,
+                                   const std::vector<std::uint64_t>& chain) {
+  record::Sample s;
+  s.identifier = identifier;
+  s.ip = ip;
+  s.time = time;
+  s.callchain = record::U64Array::of(chain);
+  record::Record r;
+  r.body = s;
+  return r;
 }
 
 }  // namespace perfx::test_support

@@ -25,19 +25,23 @@ constexpr auto write = test_support::write_tree_file;
 class FakeSystem : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::string dev = dir_.file("sys/bus/event_source/devices");
-    write(dev + "/uprobe/type", "7\n");
-    write(dev + "/uprobe/format/retprobe", "config:0\n");
-    write(dev + "/kprobe/type", "8\n");
-    write(dev + "/kprobe/format/retprobe", "config:0\n");
-    write(dev + "/fakepmu/type", "42\n");
-    write(dev + "/fakepmu/format/event", "config:0-7\n");
-    write(dev + "/fakepmu/format/umask", "config:8-15\n");
-    write(dev + "/fakepmu/format/ext", "config1:0-3\n");
-    write(dev + "/fakepmu/events/loads", "event=0x3c,umask=0x01\n");
+    add_pmu("uprobe", {{"type", "7\n"}, {"format/retprobe", "config:0\n"}});
+    add_pmu("kprobe", {{"type", "8\n"}, {"format/retprobe", "config:0\n"}});
+    add_pmu("fakepmu", {{"type", "42\n"},
+                        {"format/event", "config:0-7\n"},
+                        {"format/umask", "config:8-15\n"},
+                        {"format/ext", "config1:0-3\n"},
+                        {"events/loads", "event=0x3c,umask=0x01\n"}});
     write(dir_.file("tracing/events/sched/sched_switch/id"), "316\n");
     paths_.sysfs = dir_.file("sys");
     paths_.tracefs = dir_.file("tracing");
+  }
+  // A PMU directory in the fake sysfs with these files (path below it, text).
+  void add_pmu(const std::string& name,
+               std::initializer_list<std::pair<const char*, const char*>> files) {
+    for (const auto& [file, text] : files) {
+      write(dir_.file("sys/bus/event_source/devices/" + name + "/" + file), text);
+    }
   }
   void remove_pmu(const std::string& name) {
     fs::remove_all(dir_.file("sys/bus/event_source/devices/" + name));
@@ -160,16 +164,10 @@ TEST_F(FakeSystem, PmuEventFromFormatFields) {
 }
 
 TEST_F(FakeSystem, PmuRdpmcAndCpumask) {
-  const std::string dev = dir_.file("sys/bus/event_source/devices");
-  write(dev + "/cpu/type", "4\n");
-  write(dev + "/cpu/rdpmc", "2\n");
-  write(dev + "/uncore_imc/type", "17\n");
-  write(dev + "/uncore_imc/cpumask", "0,4-5\n");
-  write(dev + "/cpu_core/type", "8\n");
-  write(dev + "/cpu_core/cpus", "0-3\n");
-  write(dev + "/broken/type", "9\n");
-  write(dev + "/broken/rdpmc", "yes\n");
-  write(dev + "/broken/cpumask", "x\n");
+  add_pmu("cpu", {{"type", "4\n"}, {"rdpmc", "2\n"}});
+  add_pmu("uncore_imc", {{"type", "17\n"}, {"cpumask", "0,4-5\n"}});
+  add_pmu("cpu_core", {{"type", "8\n"}, {"cpus", "0-3\n"}});
+  add_pmu("broken", {{"type", "9\n"}, {"rdpmc", "yes\n"}, {"cpumask", "x\n"}});
 
   auto cpu = describe_pmu("cpu", paths_);
   ASSERT_TRUE(cpu) << cpu.error().message();

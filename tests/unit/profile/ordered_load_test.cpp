@@ -53,13 +53,7 @@ Record with_id(Record r, std::uint64_t time) {
 
 Record mmap2(std::uint64_t time, const std::string& file) {
   Record r;
-  Mmap2 m;
-  m.pid = 7;
-  m.tid = 7;
-  m.addr = 0x400000;
-  m.len = 0x10000;
-  m.filename = file;
-  r.body = m;
+  r.body = test_support::mmap2_of(7, 7, 0x400000, 0x10000, file);
   return with_id(r, time);
 }
 

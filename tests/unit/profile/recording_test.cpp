@@ -56,11 +56,16 @@ void write_recording(const std::string& path, int n, bool pipe = false) {
   ASSERT_TRUE(w->finalize());
 }
 
+// write_recording(), then the recording opened.
+Result<Recording> recorded(const std::string& path, int n, bool pipe = false) {
+  write_recording(path, n, pipe);
+  return Recording::open(path);
+}
+
 TEST(Recording, OpensAFileAndGivesItsEventsAndEveryPassItsSamples) {
   test_support::TempDir dir;
   const auto path = dir.file("r.data");
-  write_recording(path, 6);
-  auto rec = Recording::open(path);
+  auto rec = recorded(path, 6);
   ASSERT_TRUE(rec) << rec.error().message();
   EXPECT_FALSE(rec->is_pipe());
   EXPECT_EQ(rec->path(), path);
@@ -98,9 +103,8 @@ TEST(Recording, OpensAFileAndGivesItsEventsAndEveryPassItsSamples) {
 TEST(Recording, SelectionsFilterByThreadCpuAndTimeAndStopWhenAsked) {
   test_support::TempDir dir;
   const auto path = dir.file("r.data");
-  write_recording(path, 8);
-  auto rec = Recording::open(path);
-  ASSERT_TRUE(rec);
+  auto rec = recorded(path, 8);
+  ASSERT_TRUE(rec) << rec.error().message();
   auto count = [&](const SampleSelection& sel) {
     int n = 0;
     auto ok = rec->for_each_sample(sel, [&](const SymbolizedSample&) {
@@ -139,8 +143,7 @@ TEST(Recording, SelectionsFilterByThreadCpuAndTimeAndStopWhenAsked) {
 TEST(Recording, APipeHasOnePass) {
   test_support::TempDir dir;
   const auto path = dir.file("p.data");
-  write_recording(path, 3, /*pipe=*/true);
-  auto rec = Recording::open(path);
+  auto rec = recorded(path, 3, /*pipe=*/true);
   ASSERT_TRUE(rec) << rec.error().message();
   EXPECT_TRUE(rec->is_pipe());
   std::ostringstream out;
@@ -165,9 +168,8 @@ TEST(Recording, BadInputAndBadTimeWindowsAreErrorsNotCrashes) {
 TEST(Recording, TextViewsAndExportsReadThroughIt) {
   test_support::TempDir dir;
   const auto path = dir.file("r.data");
-  write_recording(path, 4);
-  auto rec = Recording::open(path);
-  ASSERT_TRUE(rec);
+  auto rec = recorded(path, 4);
+  ASSERT_TRUE(rec) << rec.error().message();
   auto evlist = evlist_text(*rec, {});
   ASSERT_TRUE(evlist) << evlist.error().message();
   EXPECT_EQ(*evlist, "cpu-clock\n");

@@ -17,6 +17,7 @@
 
 #include "../temp_dir.hpp"
 #include "../test_files.hpp"
+#include "../test_records.hpp"
 #include "record/decoder.hpp"
 #include "record/encoder.hpp"
 #include "record/perf_data_reader.hpp"
@@ -64,13 +65,7 @@ Result<WriterStats> write_recording(const std::string& path, const WriterOptions
   comm.body = Comm{7, 8, "prog"};
   PERFX_CHECK(w.write(with_id(comm, 1)));
   Record mm;
-  Mmap2 m;
-  m.pid = 7;
-  m.tid = 8;
-  m.addr = 0x400000;
-  m.len = 0x1000;
-  m.filename = "/usr/bin/prog";
-  mm.body = m;
+  mm.body = test_support::mmap2_of(7, 8, 0x400000, 0x1000, "/usr/bin/prog");
   PERFX_CHECK(w.write(with_id(mm, 2)));
   std::vector<std::uint64_t> chain;
   for (int i = 0; i < n; ++i) {
@@ -102,6 +97,14 @@ struct Seen {
   int samples = 0, comm = 0, mmap2 = 0, exit = 0, rounds = 0, other = 0;
   std::uint64_t ip_sum = 0, chain_frames = 0;
 };
+
+// How many records `r` gives before it stops (at the end or at an error).
+int count_records(PerfDataReader& r) {
+  RawRecord raw;
+  int n = 0;
+  while (r.next(raw)) ++n;
+  return n;
+}
 
 Seen read_all(PerfDataReader& r) {
   Seen s;
@@ -354,10 +357,7 @@ TEST(PerfDataIo, TruncatedFileReportsOffsetAndKeepsWhatItCould) {
   std::memset(cut.data() + 72, 0, 32);     // no features
   auto r = PerfDataReader::from_memory(cut);
   ASSERT_TRUE(r) << r.error().message();
-  RawRecord raw;
-  int n = 0;
-  while (r->next(raw)) ++n;
-  EXPECT_GT(n, 10);
+  EXPECT_GT(count_records(*r), 10);
   ASSERT_TRUE(r->error());
   EXPECT_EQ(r->error()->code(), Errc::kMalformedData);
   EXPECT_NE(r->error()->message().find("extends past the end"), std::string::npos)
@@ -377,9 +377,7 @@ TEST(PerfDataIo, TruncatedFileReportsOffsetAndKeepsWhatItCould) {
   EXPECT_NE(w.find("perf.data: data section at offset 0x"), std::string::npos) << w;
   EXPECT_NE(w.find("extends past end of file (size 0x"), std::string::npos) << w;
   EXPECT_EQ(e->stats().skipped_bytes, huge - (bytes.size() - data_off));
-  int kept = 0;
-  while (e->next(raw)) ++kept;
-  EXPECT_GE(kept, 50);  // every record of the original data is still read
+  EXPECT_GE(count_records(*e), 50);  // every record of the original data is still read
 
   // Offsets past the end of the file entirely: a clear open error.
   std::vector<std::byte> past = bytes;
@@ -408,11 +406,9 @@ TEST(PerfDataIo, TruncatedFileReportsOffsetAndKeepsWhatItCould) {
     // Default: resynchronise at the next record, count the skipped bytes.
     auto c = PerfDataReader::from_memory(corrupt);
     ASSERT_TRUE(c);
-    int records = 0;
-    while (c->next(raw)) ++records;
+    const int records = count_records(*c);
     auto clean = PerfDataReader::from_memory(bytes);
-    int all = 0;
-    while (clean->next(raw)) ++all;
+    const int all = count_records(*clean);
     EXPECT_FALSE(c->error());
     EXPECT_EQ(records, all - 1);
     EXPECT_EQ(c->stats().skipped_bytes, victim_size);
@@ -427,8 +423,7 @@ TEST(PerfDataIo, TruncatedFileReportsOffsetAndKeepsWhatItCould) {
     no_resync.resync = false;
     auto c = PerfDataReader::from_memory(corrupt, "x", no_resync);
     ASSERT_TRUE(c);
-    while (c->next(raw)) {
-    }
+    count_records(*c);
     ASSERT_TRUE(c->error());
     EXPECT_NE(c->error()->message().find(fmt::format("offset {:#x}", pos)), std::string::npos)
         << c->error()->message();
@@ -449,24 +444,13 @@ TEST(PerfDataIo, UnfinalizedFileIsReadToTheEnd) {
     auto w = PerfDataWriter::create(path, attrs, {});
     ASSERT_TRUE(w);
     std::vector<std::uint64_t> chain = {1};
-    for (int i = 0; i < 10; ++i) {
-      Sample s;
-      s.identifier = 1;
-      s.ip = 5;
-      s.callchain = U64Array::of(chain);
-      Record r;
-      r.body = s;
-      ASSERT_TRUE(w->write(r));
-    }
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(w->write(test_support::chain_sample(1, 5, 0, chain)));
     // destroyed without finalize(): crash / SIGKILL before the header rewrite
   }
   // Every flush updates data.size in the header: the file is complete up to there.
   auto r = PerfDataReader::open(path);
   ASSERT_TRUE(r) << r.error().message();
-  RawRecord raw;
-  int n = 0;
-  while (r->next(raw)) ++n;
-  EXPECT_EQ(n, 10);
+  EXPECT_EQ(count_records(*r), 10);
   EXPECT_FALSE(r->error());
   // No feature sections: the recorder never finished, and the reader says so.
   ASSERT_EQ(r->stats().warnings.size(), 1u);
@@ -478,9 +462,7 @@ TEST(PerfDataIo, UnfinalizedFileIsReadToTheEnd) {
   std::memset(bytes.data() + 48, 0, 8);
   auto z = PerfDataReader::from_memory(bytes);
   ASSERT_TRUE(z) << z.error().message();
-  n = 0;
-  while (z->next(raw)) ++n;
-  EXPECT_EQ(n, 10);
+  EXPECT_EQ(count_records(*z), 10);
   ASSERT_FALSE(z->stats().warnings.empty());
   EXPECT_NE(z->stats().warnings[0].find("not finalized"), std::string::npos);
 }

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <vector>
 
+#include "../test_records.hpp"
+#include "every_field_sample.hpp"
 #include "record/decoder.hpp"
 #include "record/encoder.hpp"
 
@@ -26,17 +28,7 @@ raw::EventAttr make_attr(std::uint64_t sample_type, bool sample_id_all = true) {
   return a;
 }
 
-SampleId make_id() {
-  SampleId id;
-  id.fields = kIdBits;
-  id.pid = 11;
-  id.tid = 12;
-  id.time = 123456789;
-  id.id = 77;
-  id.stream_id = 78;
-  id.cpu = 1;
-  return id;
-}
+SampleId make_id() { return test_support::full_sample_id(77, 123456789); }
 
 // Encodes, decodes, re-encodes: the bytes must be identical, and the decoded
 // record is returned for field checks. `storage` keeps the bytes alive.
@@ -113,18 +105,7 @@ TEST_F(KernelRecords, LostCommExitForkThrottle) {
 }
 
 TEST_F(KernelRecords, Mmap2BothForms) {
-  Mmap2 inode;
-  inode.pid = 1;
-  inode.tid = 1;
-  inode.addr = 0x7f0000000000;
-  inode.len = 0x21000;
-  inode.maj = 8;
-  inode.min = 1;
-  inode.ino = 123456;
-  inode.ino_generation = 7;
-  inode.prot = 5;
-  inode.flags = 2;
-  inode.filename = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+  const Mmap2 inode = test_support::libc_mmap2();
   auto a = round_trip(with(inode, PERF_RECORD_MISC_USER), layout, buf);
   ASSERT_NE(a.get<Mmap2>(), nullptr);
   EXPECT_FALSE(a.get<Mmap2>()->has_build_id);
@@ -240,20 +221,7 @@ TEST_F(KernelRecords, NoSampleIdAllMeansNoTrailer) {
 
 // Every sample field, in the kernel's order, with group read + LOST, hw_idx, regs.
 TEST(SampleCodec, AllFields) {
-  raw::EventAttr attr =
-      make_attr(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-                PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-                PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
-                PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
-                PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |
-                PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |
-                PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX);
-  attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST |
-                     PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-  attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HW_INDEX;
-  attr.sample_regs_user = 0x7;   // 3 regs
-  attr.sample_regs_intr = 0x30;  // 2 regs
-  attr.sample_stack_user = 16;
+  const raw::EventAttr attr = test_support::every_field_attr();
   const SampleLayout layout = SampleLayout::from_attr(attr);
   EXPECT_EQ(layout.regs_user_count, 3u);
   EXPECT_EQ(layout.regs_intr_count, 2u);
@@ -262,47 +230,8 @@ TEST(SampleCodec, AllFields) {
   EXPECT_EQ(layout.time_offset, 32);
   EXPECT_EQ(layout.fixed_size, 8u * 9u);
 
-  std::vector<std::uint64_t> group = {1, 501, 0, 2, 502, 9};
-  std::vector<std::uint64_t> chain = {PERF_CONTEXT_USER, 0x401000, 0x401100, 0x401200};
-  std::vector<std::byte> raw(12, std::byte{0x5a});  // 4 + 12 = 16: no padding needed
-  std::vector<std::uint64_t> branches = {0x10, 0x20, 0x11, 0x30, 0x40, 0x2};
-  std::vector<std::uint64_t> regs_u = {1, 2, 3};
-  std::vector<std::uint64_t> regs_i = {4, 5};
-  std::vector<std::byte> stack(16, std::byte{0x33});
-  std::vector<std::byte> aux(8, std::byte{0x44});
-
-  Sample s;
-  s.identifier = 501;
-  s.ip = 0x401000;
-  s.pid = 100;
-  s.tid = 101;
-  s.time = 555;
-  s.addr = 0xdead;
-  s.id = 501;
-  s.stream_id = 502;
-  s.cpu = 1;
-  s.period = 4000;
-  s.read.read_format = attr.read_format;
-  s.read.nr = 2;
-  s.read.time_enabled = 7;
-  s.read.time_running = 6;
-  s.read.entries = std::as_bytes(std::span(group));
-  s.callchain = U64Array::of(chain);
-  s.raw = raw;
-  s.branch_stack.nr = 2;
-  s.branch_stack.hw_idx = 5;
-  s.branch_stack.entries = std::as_bytes(std::span(branches));
-  s.regs_user = {PERF_SAMPLE_REGS_ABI_64, attr.sample_regs_user, U64Array::of(regs_u)};
-  s.stack_user = {16, stack, 12};
-  s.weight = (std::uint64_t{3} << 48) | (std::uint64_t{2} << 32) | 1;
-  s.data_src = 0x1234;
-  s.transaction = PERF_TXN_ELISION;
-  s.regs_intr = {PERF_SAMPLE_REGS_ABI_64, attr.sample_regs_intr, U64Array::of(regs_i)};
-  s.phys_addr = 0x9000;
-  s.cgroup = 42;
-  s.data_page_size = 4096;
-  s.code_page_size = 2 << 20;
-  s.aux = aux;
+  const test_support::SamplePayloads payloads;
+  const Sample s = test_support::every_field_sample(payloads);
   Record rec;
   rec.header.type = PERF_RECORD_SAMPLE;
   rec.header.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP;
@@ -314,43 +243,7 @@ TEST(SampleCodec, AllFields) {
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(cpumode(out.header.misc), PERF_RECORD_MISC_USER);
   EXPECT_TRUE(out.header.misc & PERF_RECORD_MISC_EXACT_IP);
-  EXPECT_EQ(d->identifier, 501u);
-  EXPECT_EQ(d->ip, 0x401000u);
-  EXPECT_EQ(d->tid, 101u);
-  EXPECT_EQ(d->time, 555u);
-  EXPECT_EQ(d->addr, 0xdeadu);
-  EXPECT_EQ(d->stream_id, 502u);
-  EXPECT_EQ(d->cpu, 1u);
-  EXPECT_EQ(d->period, 4000u);
-  ASSERT_EQ(d->read.size(), 2u);
-  EXPECT_EQ(d->read[1].id, 502u);
-  EXPECT_EQ(d->read[1].lost, 9u);
-  EXPECT_EQ(d->read.time_enabled, 7u);
-  ASSERT_EQ(d->callchain.size(), 4u);
-  EXPECT_EQ(d->callchain[0], static_cast<std::uint64_t>(PERF_CONTEXT_USER));
-  EXPECT_EQ(d->callchain[3], 0x401200u);
-  EXPECT_EQ(d->raw.size(), 12u);
-  ASSERT_EQ(d->branch_stack.size(), 2u);
-  EXPECT_TRUE(d->branch_stack.has_hw_idx);
-  EXPECT_EQ(d->branch_stack.hw_idx, 5u);
-  EXPECT_EQ(d->branch_stack[1].from, 0x30u);
-  EXPECT_TRUE(d->branch_stack[0].mispred());
-  EXPECT_TRUE(d->branch_stack[1].predicted());
-  EXPECT_EQ(d->regs_user.regs.size(), 3u);
-  EXPECT_EQ(d->regs_user.regs[2], 3u);
-  EXPECT_EQ(d->stack_user.size, 16u);
-  EXPECT_EQ(d->stack_user.dyn_size, 12u);
-  EXPECT_EQ(d->weight_var1_dw(), 1u);
-  EXPECT_EQ(d->weight_var2_w(), 2u);
-  EXPECT_EQ(d->weight_var3_w(), 3u);
-  EXPECT_EQ(d->data_src, 0x1234u);
-  EXPECT_EQ(d->transaction, static_cast<std::uint64_t>(PERF_TXN_ELISION));
-  EXPECT_EQ(d->regs_intr.regs[1], 5u);
-  EXPECT_EQ(d->phys_addr, 0x9000u);
-  EXPECT_EQ(d->cgroup, 42u);
-  EXPECT_EQ(d->data_page_size, 4096u);
-  EXPECT_EQ(d->code_page_size, 2u << 20);
-  EXPECT_EQ(d->aux.size(), 8u);
+  ASSERT_NO_FATAL_FAILURE(test_support::expect_every_field(*d));
   EXPECT_EQ(out.sample_id.id, 501u);
   // Views point into the source buffer (no copies).
   EXPECT_GE(d->callchain.bytes().data(), buf.data());
@@ -524,6 +417,14 @@ TEST(Encoder, RejectsInconsistentRecords) {
   EXPECT_FALSE(encode_record(c, layout, buf));
 }
 
+// A COMM of thread 1/2 whose sample_id trailer carries the event `id`.
+Record comm_of(std::uint64_t id, std::string_view name) {
+  Record c;
+  c.body = Comm{1, 2, name};
+  c.sample_id.id = id;
+  return c;
+}
+
 TEST(AttrTable, FindsAttrByIdentifierAndTrailerId) {
   AttrTable t;
   auto a = make_attr(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID);
@@ -535,13 +436,7 @@ TEST(AttrTable, FindsAttrByIdentifierAndTrailerId) {
   t.add(b, ids_b, "b");
   EXPECT_FALSE(t.uniform());
   std::vector<std::uint64_t> chain = {1, 2};
-  Sample s;
-  s.identifier = 20;
-  s.ip = 5;
-  s.time = 9;
-  s.callchain = U64Array::of(chain);
-  Record r;
-  r.body = s;
+  const Record r = test_support::chain_sample(20, 5, 9, chain);
   std::vector<std::byte> buf;
   ASSERT_TRUE(encode_record(r, t[1].layout, buf));
   auto d = decode_record(buf, t);
@@ -549,10 +444,8 @@ TEST(AttrTable, FindsAttrByIdentifierAndTrailerId) {
   EXPECT_EQ(d->attr_index, 1);
   EXPECT_EQ(d->get<Sample>()->callchain.size(), 2u);
 
-  Record c;
-  c.body = Comm{1, 2, "x"};
+  Record c = comm_of(11, "x");
   c.sample_id.pid = 1;
-  c.sample_id.id = 11;
   buf.clear();
   ASSERT_TRUE(encode_record(c, t[0].layout, buf));
   auto dc = decode_record(buf, t);
@@ -576,12 +469,7 @@ TEST(AttrTable, TimeOfRecordReadsSamplesAndTrailers) {
   t.add(untimed, ids_untimed, "untimed");
 
   std::vector<std::uint64_t> chain = {7, 8, 9};
-  Sample s;
-  s.identifier = 1;
-  s.time = 123456789;
-  s.callchain = U64Array::of(chain);
-  Record r;
-  r.body = s;
+  const Record r = test_support::chain_sample(1, 0, 123456789, chain);
   std::vector<std::byte> buf;
   ASSERT_TRUE(encode_record(r, t[0].layout, buf));
   EXPECT_EQ(t.time_of_record(buf, false), 123456789u);
@@ -589,9 +477,7 @@ TEST(AttrTable, TimeOfRecordReadsSamplesAndTrailers) {
   EXPECT_EQ(decode_record(buf, t)->get<Sample>()->time, 123456789u);
   EXPECT_EQ(t.time_of_record(std::span<const std::byte>(buf).first(12), false), 0u);
 
-  Record c;
-  c.body = Comm{1, 2, "worker"};
-  c.sample_id.id = 1;
+  Record c = comm_of(1, "worker");
   c.sample_id.time = 555;
   buf.clear();
   ASSERT_TRUE(encode_record(c, t[0].layout, buf));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../temp_dir.hpp"
+#include "every_field_sample.hpp"
 #include "perfx/perf_data.hpp"
 #include "perfx/records.hpp"
 #include "record/encoder.hpp"
@@ -25,32 +26,12 @@ namespace {
 
 using namespace perfx::record;  // the typed records are public: perfx::record::*
 
-constexpr std::uint64_t kIdFull = 501;  // the id of the every-field attr
+constexpr std::uint64_t kIdFull = test_support::kEveryFieldId;
 constexpr std::uint64_t kIdWeight = 601;
 
-// Attr 0: every sample_type field (WEIGHT_STRUCT), group read with every read_format bit,
-// branch stack with hw_idx, user/intr regs, user stack. Attr 1: a different sample_type
-// (plain WEIGHT, non-group read): told apart by PERF_SAMPLE_IDENTIFIER.
-raw::EventAttr full_attr() {
-  raw::EventAttr a{};
-  a.size = raw::kAttrSizeVer8;
-  a.type = PERF_TYPE_SOFTWARE;
-  a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-                  PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-                  PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
-                  PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
-                  PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |
-                  PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |
-                  PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX;
-  a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST |
-                  PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-  a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HW_INDEX;
-  a.sample_regs_user = 0b1011;  // 3 regs
-  a.sample_regs_intr = 0x30;    // 2 regs
-  a.sample_stack_user = 16;
-  a.sample_id_all = 1;
-  return a;
-}
+// Attr 0: every sample_type field (every_field_sample.hpp). Attr 1: a different
+// sample_type (plain WEIGHT, non-group read): told apart by PERF_SAMPLE_IDENTIFIER.
+constexpr auto full_attr = test_support::every_field_attr;
 
 raw::EventAttr weight_attr() {
   raw::EventAttr a{};
@@ -65,33 +46,12 @@ raw::EventAttr weight_attr() {
 }
 
 // Backing storage for the views the input records point at.
-struct Payloads {
-  std::vector<std::uint64_t> group = {1, kIdFull, 0, 2, 502, 9};
-  std::vector<std::uint64_t> chain = {PERF_CONTEXT_USER, 0x401000, 0x401100, 0x401200};
-  std::vector<std::byte> raw = std::vector<std::byte>(12, std::byte{0x5a});
-  std::vector<std::uint64_t> branches = {0x10, 0x20, 0x11, 0x30, 0x40, 0x2};
-  std::vector<std::uint64_t> regs_u = {1, 2, 3};
-  std::vector<std::uint64_t> regs_i = {4, 5};
-  std::vector<std::byte> stack = std::vector<std::byte>(16, std::byte{0x33});
-  std::vector<std::byte> aux = std::vector<std::byte>(8, std::byte{0x44});
+struct Payloads : test_support::SamplePayloads {
   std::vector<std::uint64_t> ns = {1, 2, 3, 4};
   std::vector<std::byte> poke_old = {std::byte{0x90}, std::byte{0x90}, std::byte{0x90}};
   std::vector<std::byte> poke_new = {std::byte{0xcc}, std::byte{0x0f}};
   std::vector<std::uint64_t> read_group = {100, kIdFull, 0, 200, 502, 5};
 };
-
-SampleId id_of(std::uint64_t id, std::uint64_t time) {
-  SampleId s;
-  s.fields = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
-             PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
-  s.pid = 11;
-  s.tid = 12;
-  s.time = time;
-  s.id = id;
-  s.stream_id = 78;
-  s.cpu = 1;
-  return s;
-}
 
 Record make(Record::Body body, int attr, std::uint64_t time, std::uint16_t misc = 0) {
   Record r;
@@ -99,7 +59,7 @@ Record make(Record::Body body, int attr, std::uint64_t time, std::uint16_t misc 
   r.header.misc = misc;
   r.body = std::move(body);
   r.attr_index = attr;
-  r.sample_id = id_of(attr == 0 ? kIdFull : kIdWeight, time);
+  r.sample_id = test_support::full_sample_id(attr == 0 ? kIdFull : kIdWeight, time);
   return r;
 }
 
@@ -107,39 +67,7 @@ Record make(Record::Body body, int attr, std::uint64_t time, std::uint16_t misc 
 std::vector<Record> every_record(const Payloads& p) {
   std::vector<Record> out;
   std::uint64_t t = 1000;
-  Sample s;
-  s.identifier = kIdFull;
-  s.ip = 0x401000;
-  s.pid = 100;
-  s.tid = 101;
-  s.time = 555;
-  s.addr = 0xdead;
-  s.id = kIdFull;
-  s.stream_id = 502;
-  s.cpu = 1;
-  s.period = 4000;
-  s.read.read_format = full_attr().read_format;
-  s.read.nr = 2;
-  s.read.time_enabled = 7;
-  s.read.time_running = 6;
-  s.read.entries = std::as_bytes(std::span(p.group));
-  s.callchain = U64Array::of(p.chain);
-  s.raw = p.raw;
-  s.branch_stack.nr = 2;
-  s.branch_stack.has_hw_idx = true;
-  s.branch_stack.hw_idx = 5;
-  s.branch_stack.entries = std::as_bytes(std::span(p.branches));
-  s.regs_user = {PERF_SAMPLE_REGS_ABI_64, full_attr().sample_regs_user, U64Array::of(p.regs_u)};
-  s.stack_user = {16, p.stack, 12};
-  s.weight = (std::uint64_t{3} << 48) | (std::uint64_t{2} << 32) | 1;
-  s.data_src = 0x1234;
-  s.transaction = PERF_TXN_ELISION;
-  s.regs_intr = {PERF_SAMPLE_REGS_ABI_64, full_attr().sample_regs_intr, U64Array::of(p.regs_i)};
-  s.phys_addr = 0x9000;
-  s.cgroup = 42;
-  s.data_page_size = 4096;
-  s.code_page_size = 2 << 20;
-  s.aux = p.aux;
+  Sample s = test_support::every_field_sample(p);
   out.push_back(make(s, 0, t++, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP));
   out.back().sample_id = {};  // a SAMPLE carries its identity in its fields
 
@@ -162,19 +90,7 @@ std::vector<Record> every_record(const Payloads& p) {
   rd.values.time_running = 9;
   rd.values.entries = std::as_bytes(std::span(p.read_group));
   out.push_back(make(rd, 0, t++));
-  Mmap2 m2;
-  m2.pid = 11;
-  m2.tid = 12;
-  m2.addr = 0x7f0000000000;
-  m2.len = 0x21000;
-  m2.pgoff = 0x1000;
-  m2.maj = 8;
-  m2.min = 1;
-  m2.ino = 123456;
-  m2.ino_generation = 7;
-  m2.prot = 5;
-  m2.flags = 2;
-  m2.filename = "/usr/lib/libc.so.6";
+  const Mmap2 m2 = test_support::libc_mmap2();
   out.push_back(make(m2, 1, t++));
   Mmap2 bid = m2;
   bid.has_build_id = true;
@@ -303,52 +219,7 @@ TEST_F(TypedRecords, SampleFieldsByName) {
   EXPECT_EQ(rec.attr_index, 0);
   EXPECT_EQ(cpumode(rec.header.misc), PERF_RECORD_MISC_USER);
   EXPECT_TRUE(misc_exact_ip(rec.header.misc));
-  EXPECT_EQ(s->identifier, kIdFull);
-  EXPECT_EQ(s->ip, 0x401000u);
-  EXPECT_EQ(s->pid, 100u);
-  EXPECT_EQ(s->tid, 101u);
-  EXPECT_EQ(s->time, 555u);
-  EXPECT_EQ(s->addr, 0xdeadu);
-  EXPECT_EQ(s->id, kIdFull);
-  EXPECT_EQ(s->stream_id, 502u);
-  EXPECT_EQ(s->cpu, 1u);
-  EXPECT_EQ(s->period, 4000u);
-  ASSERT_TRUE(s->read.group());
-  ASSERT_EQ(s->read.size(), 2u);
-  EXPECT_EQ(s->read.time_enabled, 7u);
-  EXPECT_EQ(s->read.time_running, 6u);
-  EXPECT_EQ(s->read[0].value, 1u);
-  EXPECT_EQ(s->read[1].id, 502u);
-  EXPECT_EQ(s->read[1].lost, 9u);
-  ASSERT_EQ(s->callchain.size(), 4u);
-  EXPECT_EQ(s->callchain[0], static_cast<std::uint64_t>(PERF_CONTEXT_USER));
-  EXPECT_EQ(s->callchain[3], 0x401200u);
-  ASSERT_EQ(s->raw.size(), 12u);
-  EXPECT_EQ(s->raw[11], std::byte{0x5a});
-  ASSERT_EQ(s->branch_stack.size(), 2u);
-  EXPECT_TRUE(s->branch_stack.has_hw_idx);
-  EXPECT_EQ(s->branch_stack.hw_idx, 5u);
-  EXPECT_EQ(s->branch_stack[1].from, 0x30u);
-  EXPECT_EQ(s->branch_stack[1].to, 0x40u);
-  EXPECT_TRUE(s->branch_stack[1].predicted());
-  EXPECT_EQ(s->regs_user.abi, static_cast<std::uint64_t>(PERF_SAMPLE_REGS_ABI_64));
-  ASSERT_EQ(s->regs_user.regs.size(), 3u);
-  EXPECT_EQ(s->regs_user.regs[2], 3u);
-  EXPECT_EQ(s->stack_user.size, 16u);
-  EXPECT_EQ(s->stack_user.dyn_size, 12u);
-  EXPECT_EQ(s->stack_user.data.size(), 16u);
-  EXPECT_EQ(s->weight_var1_dw(), 1u);
-  EXPECT_EQ(s->weight_var2_w(), 2u);
-  EXPECT_EQ(s->weight_var3_w(), 3u);
-  EXPECT_EQ(s->data_src, 0x1234u);
-  EXPECT_EQ(s->transaction, static_cast<std::uint64_t>(PERF_TXN_ELISION));
-  ASSERT_EQ(s->regs_intr.regs.size(), 2u);
-  EXPECT_EQ(s->regs_intr.regs[1], 5u);
-  EXPECT_EQ(s->phys_addr, 0x9000u);
-  EXPECT_EQ(s->cgroup, 42u);
-  EXPECT_EQ(s->data_page_size, 4096u);
-  EXPECT_EQ(s->code_page_size, 2u << 20);
-  EXPECT_EQ(s->aux.size(), 8u);
+  ASSERT_NO_FATAL_FAILURE(test_support::expect_every_field(*s));
 
   // The other attr's sample: found by IDENTIFIER, decoded with its own layout.
   ASSERT_TRUE(decoder.decode(encoded.back(), rec));

@@ -24,6 +24,12 @@ StatEntry entry(std::string name, std::uint32_t type, std::uint64_t config, doub
   return e;
 }
 
+StatFormatOptions layout_options(StatLayout layout) {
+  StatFormatOptions o;
+  o.layout = layout;
+  return o;
+}
+
 StatReport sample_report() {
   StatReport r;
   r.target = "'true'";
@@ -93,8 +99,7 @@ TEST(StatFormat, MultiplexedAndNotCounted) {
       << text;
   EXPECT_NE(text.find("     <not counted>      page-faults"), std::string::npos) << text;
   EXPECT_NE(text.find("  (0.00%)\n"), std::string::npos) << text;
-  StatFormatOptions csv;
-  csv.layout = StatLayout::kCsv;
+  auto csv = layout_options(StatLayout::kCsv);
   EXPECT_EQ(format_stat(r, csv),
             "40,,context-switches,250,25.00,,\n<not counted>,,page-faults,0,0.00,,\n");
 }
@@ -112,12 +117,10 @@ TEST(StatFormat, RunsNoiseAndFooter) {
   EXPECT_NE(text.find("         0.0011101 +- 0.0000479 seconds time elapsed  ( +-  4.31% )\n\n"),
             std::string::npos)
       << text;
-  StatFormatOptions csv;
-  csv.layout = StatLayout::kCsv;
+  auto csv = layout_options(StatLayout::kCsv);
   EXPECT_NE(format_stat(r, csv).find("1.00,msec,task-clock,3.83%,1000000,100.00,"),
             std::string::npos);
-  StatFormatOptions json;
-  json.layout = StatLayout::kJson;
+  auto json = layout_options(StatLayout::kJson);
   EXPECT_NE(format_stat(r, json).find("\"variance\" : 3.83, "), std::string::npos);
 }
 
@@ -146,8 +149,7 @@ TEST(StatFormat, DerivedHardwareMetrics) {
   const std::string text = format_stat(r, {});
   EXPECT_NE(text.find("#    2.00  insn per cycle"), std::string::npos) << text;
   EXPECT_NE(text.find("#    1.00% of all branches"), std::string::npos) << text;
-  StatFormatOptions csv;
-  csv.layout = StatLayout::kCsv;
+  auto csv = layout_options(StatLayout::kCsv);
   EXPECT_NE(format_stat(r, csv).find(",1.00,of all branches\n"), std::string::npos);
 }
 
@@ -170,11 +172,9 @@ TEST(StatFormat, PerCpuAndPerThreadPrefixes) {
   r.entries.push_back(e);
   EXPECT_NE(format_stat(r, {}).find("CPU0                   101.81 msec task-clock"),
             std::string::npos);
-  StatFormatOptions csv;
-  csv.layout = StatLayout::kCsv;
+  auto csv = layout_options(StatLayout::kCsv);
   EXPECT_NE(format_stat(r, csv).find("CPU0,101.81,msec,task-clock,"), std::string::npos);
-  StatFormatOptions json;
-  json.layout = StatLayout::kJson;
+  auto json = layout_options(StatLayout::kJson);
   EXPECT_NE(format_stat(r, json).find("{\"cpu\" : \"0\", \"counter-value\""), std::string::npos);
 
   r.aggr = StatAggr::kPerThread;
@@ -201,12 +201,10 @@ TEST(StatFormat, Interval) {
             "#           time             counts unit events\n");
   EXPECT_NE(text.find("     0.100271704               1.00 msec task-clock"), std::string::npos)
       << text;
-  StatFormatOptions csv;
-  csv.layout = StatLayout::kCsv;
+  auto csv = layout_options(StatLayout::kCsv);
   EXPECT_EQ(format_stat_interval(r, csv, 0.1002755, true).substr(0, 27),
             "     0.100275500,1.00,msec,");
-  StatFormatOptions json;
-  json.layout = StatLayout::kJson;
+  auto json = layout_options(StatLayout::kJson);
   EXPECT_EQ(format_stat_interval(r, json, 0.100299816, false).substr(0, 30),
             "{\"interval\" : 0.100299816, \"co");
 }
@@ -232,8 +230,7 @@ TEST(StatFormat, TableOfRunsAndCsvSummary) {
   r.table = false;
   EXPECT_EQ(format_stat(r, {}).find("Table"), std::string::npos);
 
-  StatFormatOptions csv;
-  csv.layout = StatLayout::kCsv;
+  auto csv = layout_options(StatLayout::kCsv);
   r.runs = 1;
   EXPECT_EQ(format_stat_summary(r, csv, true).rfind("         summary,1.00,msec,task-clock,", 0),
             0U);
@@ -250,11 +247,9 @@ TEST(StatFormat, CgroupColumn) {
                                     std::string(35, ' ') + "\n"),
             std::string::npos)
       << format_stat(r, {});
-  StatFormatOptions csv;
-  csv.layout = StatLayout::kCsv;
+  auto csv = layout_options(StatLayout::kCsv);
   EXPECT_EQ(format_stat(r, csv), "<not counted>,msec,task-clock,h2test,0,100.00,,\n");
-  StatFormatOptions json;
-  json.layout = StatLayout::kJson;
+  auto json = layout_options(StatLayout::kJson);
   EXPECT_NE(format_stat(r, json).find("\"event\" : \"task-clock\", \"cgroup\" : \"h2test\", "),
             std::string::npos);
 }
@@ -263,8 +258,7 @@ TEST(StatFormat, JsonEscapesNames) {
   StatReport r;
   r.target = "'x'";
   r.entries.push_back(entry("a\"b", PERF_TYPE_TRACEPOINT, 1, 3));
-  StatFormatOptions json;
-  json.layout = StatLayout::kJson;
+  auto json = layout_options(StatLayout::kJson);
   EXPECT_NE(format_stat(r, json).find("\"event\" : \"a\\\"b\""), std::string::npos);
 }
 
@@ -439,10 +433,8 @@ TEST(StatFormat, PerSocketDieCoreNodePrefixes) {
   e.place = {0, 0, 1, -1};
   e.aggr_cpus = 2;
   r.entries.push_back(e);
-  StatFormatOptions csv;
-  csv.layout = StatLayout::kCsv;
-  StatFormatOptions json;
-  json.layout = StatLayout::kJson;
+  auto csv = layout_options(StatLayout::kCsv);
+  auto json = layout_options(StatLayout::kJson);
   struct Case {
     StatAggr aggr;
     const char *text, *csv, *json, *header;

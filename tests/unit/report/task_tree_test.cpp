@@ -82,16 +82,8 @@ class Recording {
     put(r, pid, tid);
   }
   void mmap(std::uint32_t pid, std::uint32_t tid, std::uint64_t addr) {
-    Mmap2 m;
-    m.pid = pid;
-    m.tid = tid;
-    m.addr = addr;
-    m.len = 0x2000;
-    m.pgoff = 0x1000;
+    Mmap2 m = test_support::text_mmap2(pid, tid, addr, 0x2000, 0x1000, "/nonexistent/app");
     m.ino = 77;
-    m.prot = 5;   // r-x
-    m.flags = 2;  // MAP_PRIVATE
-    m.filename = "/nonexistent/app";
     Record r;
     r.header.misc = PERF_RECORD_MISC_USER;
     r.body = m;

@@ -19,6 +19,12 @@ namespace {
 const std::string kSource = std::string(PERFX_TEST_DATA_DIR) + "/../fixtures/sym_pinned.c";
 const std::string kAsmSource = std::string(PERFX_TEST_DATA_DIR) + "/../fixtures/asm_aliases.S";
 
+// The name of the symbol holding `addr`, or "(none)".
+std::string name_at(const Dso& dso, std::uint64_t addr) {
+  const Symbol* s = dso.find(addr);
+  return s != nullptr ? std::string(s->name) : "(none)";
+}
+
 class SymbolElfTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -65,13 +71,9 @@ TEST_F(SymbolElfTest, PinnedAddressesAndBoundaries) {
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->name, "sym_alpha");
   EXPECT_EQ(s->start, 0x900000u);
-  s = dso.find(0x900005);
-  ASSERT_NE(s, nullptr);
-  EXPECT_EQ(s->name, "sym_alpha");
+  EXPECT_EQ(name_at(dso, 0x900005), "sym_alpha");
   // A static function is in .symtab.
-  s = dso.find(0x900100);
-  ASSERT_NE(s, nullptr);
-  EXPECT_EQ(s->name, "sym_local");
+  EXPECT_EQ(name_at(dso, 0x900100), "sym_local");
   // One past a sized symbol's end is not inside it (gap up to 0x900100).
   const Symbol* alpha = dso.find(0x900000);
   EXPECT_EQ(dso.find(alpha->end), nullptr);
@@ -88,12 +90,8 @@ TEST_F(SymbolElfTest, ZeroSizeSymbolExtendsToNext) {
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->name, "sym_nosize");
   EXPECT_EQ(s->end, 0x900440u);
-  s = dso.find(0x90043f);
-  ASSERT_NE(s, nullptr);
-  EXPECT_EQ(s->name, "sym_nosize");
-  s = dso.find(0x900440);
-  ASSERT_NE(s, nullptr);
-  EXPECT_EQ(s->name, "sym_after");
+  EXPECT_EQ(name_at(dso, 0x90043f), "sym_nosize");
+  EXPECT_EQ(name_at(dso, 0x900440), "sym_after");
   EXPECT_EQ(dso.find(0x900441), nullptr);
 }
 
