@@ -31,7 +31,7 @@ using Clock = std::chrono::steady_clock;
 struct LoopState {
   bool stop = false;
   bool interrupted = false;
-  bool size_limit = false;
+  bool size_limit = false;  // --max-size or --control stop: a signaled workload is fine
   std::optional<sys::ExitStatus> exit_status;
 };
 
@@ -174,7 +174,10 @@ Result<RecordResult> run_record_session(RecordPlan plan, RecordObserver& obs) {
     PERFX_CHECK(drain_round(false));
     if (w.extra_ready) {
       PERFX_TRY(stop, control.process(plan, sampler, obs));
-      st.stop = st.stop || stop;
+      if (stop && !st.stop) {  // perf: the workload gets SIGTERM, the status stays 0
+        st.stop = st.size_limit = true;
+        if (workload) (void)workload->kill(SIGTERM);
+      }
     }
     if (Clock::now() >= next_flush) {
       PERFX_CHECK(rec.flush());
