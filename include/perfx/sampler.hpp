@@ -149,9 +149,16 @@ class PERFX_API Sampler {
   /// `sink` as raw bytes, then releases them to the kernel. Returns the bytes drained.
   /// Ends a next_record() sweep in progress first.
   Result<std::uint64_t> drain(const SamplerSink& sink);
-  /// The same, reading only the buffers that hold at least `min_bytes` (perf record's
-  /// --mmap-flush; the others wait for the next pass).
-  Result<std::uint64_t> drain(const SamplerSink& sink, std::uint64_t min_bytes);
+  /// How drain() reads (perf record's --mmap-flush and --affinity).
+  struct DrainOptions {
+    /// Read only the buffers that hold at least this many bytes (the others wait for the
+    /// next pass).
+    std::uint64_t min_bytes = 1;
+    /// Called before a buffer with data is read, with its CPU (-1: a per-task buffer).
+    std::function<void(int cpu)> before_buffer;
+  };
+  /// drain() with `options`.
+  Result<std::uint64_t> drain(const SamplerSink& sink, const DrainOptions& options);
 
   /// The next decoded record of any buffer, or nullptr once every buffer was read to its
   /// head in this sweep (the next call starts a new sweep). The record is a view into the

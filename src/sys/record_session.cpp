@@ -14,6 +14,7 @@
 #include "core/error_format.hpp"
 #include "perfx/record.hpp"
 #include "perfx/sampler.hpp"
+#include "sys/reader_affinity.hpp"
 #include "sys/record_control.hpp"
 #include "sys/record_target.hpp"
 #include "sys/record_writer.hpp"
@@ -31,7 +32,7 @@ using Clock = std::chrono::steady_clock;
 struct LoopState {
   bool stop = false;
   bool interrupted = false;
-  bool size_limit = false;
+  bool size_limit = false;  // --max-size or --control stop: a signaled workload is fine
   std::optional<sys::ExitStatus> exit_status;
 };
 
@@ -154,8 +155,12 @@ Result<RecordResult> run_record_session(RecordPlan plan, RecordObserver& obs) {
                   int) -> Result<void> {
     return rec.write(sys::contiguous(first, second, scratch));
   };
+  sys::ReaderAffinity affinity(o.affinity);  // --affinity
+  Sampler::DrainOptions reading;
+  if (affinity.active()) reading.before_buffer = [&](int cpu) { affinity.before_buffer(cpu); };
   auto drain_round = [&](bool last) -> Result<void> {
-    PERFX_TRY(n, sampler.drain(sink, last ? 1 : plan.mmap_flush));
+    reading.min_bytes = last ? 1 : plan.mmap_flush;  // --mmap-flush
+    PERFX_TRY(n, sampler.drain(sink, reading));
     if (n > 0 && many_buffers) PERFX_CHECK(rec.finish_round());
     return {};
   };
@@ -174,7 +179,10 @@ Result<RecordResult> run_record_session(RecordPlan plan, RecordObserver& obs) {
     PERFX_CHECK(drain_round(false));
     if (w.extra_ready) {
       PERFX_TRY(stop, control.process(plan, sampler, obs));
-      st.stop = st.stop || stop;
+      if (stop && !st.stop) {  // perf: the workload gets SIGTERM, the status stays 0
+        st.stop = st.size_limit = true;
+        if (workload) (void)workload->kill(SIGTERM);
+      }
     }
     if (Clock::now() >= next_flush) {
       PERFX_CHECK(rec.flush());

@@ -240,17 +240,18 @@ Result<SamplerWait> Sampler::wait(int timeout_ms) {
   return w;
 }
 
-Result<std::uint64_t> Sampler::drain(const SamplerSink& sink) { return drain(sink, 1); }
+Result<std::uint64_t> Sampler::drain(const SamplerSink& sink) { return drain(sink, {}); }
 
-Result<std::uint64_t> Sampler::drain(const SamplerSink& sink, std::uint64_t min_bytes) {
+Result<std::uint64_t> Sampler::drain(const SamplerSink& sink, const DrainOptions& options) {
   if (impl_->opt.overwrite) return std::uint64_t{0};
   std::uint64_t total = 0;
   for (auto& buf : impl_->buffers) impl_->end_pass(buf);
   impl_->finished = 0;
   for (auto& buf : impl_->buffers) {
     const record::RingChunk chunk = buf.rb.pending();
-    if (chunk.size() > 0 && chunk.size() < min_bytes) continue;  // not yet
+    if (chunk.size() > 0 && chunk.size() < options.min_bytes) continue;  // not yet
     if (chunk.size() > 0) {
+      if (options.before_buffer) options.before_buffer(buf.cpu);
       auto r = sink(chunk.first, chunk.second, buf.cpu);
       if (!r) return tl::unexpected(std::move(r).error());
       total += chunk.size();
