@@ -119,8 +119,10 @@ struct PERFX_API ReportOptions {
 [[nodiscard]] PERFX_API Result<void> write_report(std::ostream& out, const Profile& profile,
                                                   const ReportOptions& options);
 
-/// One (shared object, symbol) row of a diff.
+/// One row of a diff: by default a (shared object, symbol) pair; -s picks the keys.
 struct PERFX_API DiffRow {
+  std::string comm;                      ///< -s comm: the command name
+  std::int32_t pid = -1;                 ///< -s pid: the thread id (shown with its comm)
   std::string dso;                       ///< short name of the shared object
   std::string symbol;                    ///< the function, or the lowest unresolved address
   bool unresolved = false;               ///< the DSO's addresses without a symbol, collapsed
@@ -139,7 +141,11 @@ struct PERFX_API DiffSection {
   std::string event;            ///< the event's name
   std::uint64_t old_total = 0;  ///< total period of the event in OLD
   std::uint64_t new_total = 0;  ///< total period of the event in NEW
-  std::vector<DiffRow> rows;    ///< sorted as perf diff prints them
+  /// The periods the percentages are of: the totals, or with --percentage relative the
+  /// periods of the rows the filters keep (0 makes the percentages NaN, as perf's).
+  std::uint64_t old_base = 0;
+  std::uint64_t new_base = 0;  ///< NEW's, as old_base
+  std::vector<DiffRow> rows;   ///< sorted as perf diff prints them
 };
 
 /// perf diff's -c: what the second column computes, and the row order.
@@ -163,7 +169,21 @@ struct PERFX_API DiffOptions {
   bool quiet = false;  ///< -q: rows only, no "# Event" and column header lines
   /// -t: columns joined by this string, perf's separated layout (see write_diff_table()).
   std::string field_separator;
+  /// -o/--order: the column the rows are sorted by: 0 the baseline, 1 the -c column
+  /// (diff_profiles() refuses more with perf's "Order option out of limit.").
+  unsigned order = 1;
+  /// --percentage relative: percentages of the rows the filters keep, not of all samples.
+  bool relative = false;
+  /// -F/--formula: a "Formula" column with the -c column's computation, as perf's.
+  bool formula = false;
+  /// -s/--sort: the keys rows are paired by, in column order ("comm", "pid", "dso",
+  /// "sym"; parse_diff_sort()).
+  std::vector<std::string> sort_keys = {"dso", "sym"};
 };
+
+/// Parses perf diff's -s value into `options.sort_keys` ("symbol" is "sym"). Errors name
+/// the key: perf's "Unknown --sort key: `x'", or a key perf has that diff here lacks.
+[[nodiscard]] PERFX_API Result<void> parse_diff_sort(const std::string& text, DiffOptions& options);
 
 /// Parses perf diff's -c value: delta, delta-abs, ratio, wdiff:W1,W2 (perf's words in the
 /// error).

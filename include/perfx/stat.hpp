@@ -33,6 +33,7 @@
 
 #include "perfx/counter.hpp"
 #include "perfx/error.hpp"
+#include "perfx/events.hpp"
 #include "perfx/export.hpp"
 #include "perfx/workload.hpp"
 
@@ -51,6 +52,9 @@ struct PERFX_API StatTargetOptions {
   /// order ("" = the event counts the whole target); needs -a or -C.
   std::vector<std::string> event_cgroups;
   bool inherit = true;  ///< false with -i/--no-inherit
+  /// --per-thread -a: a counter on every thread alive when counting starts (perf's
+  /// thread map of /proc); a thread that exits before its counter opens is skipped.
+  bool every_thread = false;
 };
 
 /// One full run.
@@ -62,7 +66,58 @@ struct PERFX_API StatRun {
   /// Non-zero when the command could not be executed (ENOENT: not found): the child
   /// exited 127 and nothing was counted. See explain_exec_errno().
   int exec_errno = 0;
+  /// SIGINT/SIGTERM that ended counting (Ctrl-C), 0 otherwise: perf then dies by it.
+  int stop_signal = 0;
 };
+
+/// perf stat's exit status after `runs`: 128+N when a signal N stopped perf itself (perf
+/// re-raises it), else the last workload's exit code, 0 when the workload was killed by
+/// a signal (perf prints its name and exits 0) or --timeout ended it; 0 without one.
+[[nodiscard]] PERFX_API int stat_exit_code(const std::vector<StatRun>& runs);
+
+// ------------------------------------------------------------------ event list
+
+/// perf stat's default events: task-clock (cpu-clock when counting CPUs, -a/-C, as perf
+/// 6.1), context-switches, cpu-migrations, page-faults, cycles, instructions, branches,
+/// branch-misses.
+[[nodiscard]] PERFX_API std::string default_stat_events(bool cpu_target);
+
+/// The cache events -d, -dd, -ddd add (`level` 1-3, more is 3) after the -e events or
+/// the defaults: perf's detailed_attrs, very_detailed_attrs, very_very_detailed_attrs.
+[[nodiscard]] PERFX_API std::string detailed_stat_events(int level);
+
+/// perf's tool events, counted in user space: `duration_time` (wall time of the run),
+/// `user_time` and `system_time` (the workload's rusage), all in ns.
+enum class StatToolEvent : std::uint8_t { kDurationTime, kUserTime, kSystemTime };
+
+/// A tool event of an -e list and where it goes among the kernel's events.
+struct PERFX_API StatToolSlot {
+  StatToolEvent event = StatToolEvent::kDurationTime;
+  std::string name;               ///< as written (perf prints it)
+  std::size_t events_before = 0;  ///< kernel events listed before it
+};
+
+/// An -e list split into the kernel's events and perf's tool events.
+struct PERFX_API StatEventPlan {
+  std::vector<EventGroup> groups;  ///< parse_events() of the rest (may be empty)
+  std::vector<StatToolSlot> tools;
+};
+
+/// Parses a stat -e list: `duration_time`, `user_time` and `system_time` terms (outside
+/// groups) become tool slots; the other terms go through parse_events() (its errors).
+[[nodiscard]] PERFX_API Result<StatEventPlan> plan_stat_events(std::string_view spec);
+
+/// perf's "Cannot find metric or group `X'" for the first name of -M's list (perf stops
+/// there), empty for an empty list: perfx has no metric tables (perf's per-CPU-model
+/// JSON), so like perf for an unknown name, the message is printed and the other events
+/// are counted.
+[[nodiscard]] PERFX_API std::string stat_metric_notice(std::string_view list);
+
+/// --topdown / --td-level: perf 6.1's refusal on a machine without topdown events
+/// ("top down event configuration requires system-wide mode (-a)", then "System does
+/// not support topdown"); kNotSupported with that text. perfx has no topdown tables, so
+/// it always refuses, as perf does on every PMU-less machine.
+[[nodiscard]] PERFX_API Result<void> check_stat_topdown(bool system_wide);
 
 /// Configuration of a stat session.
 struct PERFX_API StatSessionConfig {
@@ -110,7 +165,8 @@ struct PERFX_API StatThreads {
   std::vector<std::string> comms;  ///< their command names, in the same order
 };
 
-/// Resolves -p/-t into thread ids and names. kNotFound for a missing process.
+/// Resolves -p/-t into thread ids and names. kNotFound for a missing process. With
+/// neither, but `every_thread` (--per-thread -a): every thread of every process now alive.
 [[nodiscard]] PERFX_API Result<StatThreads> resolve_stat_threads(const StatTargetOptions& target);
 
 /// Runs the session. Errors: explained open errors (permission, fd limit, ...) and
@@ -189,6 +245,10 @@ struct PERFX_API StatFormatOptions {
   /// perf's big_num (-B, on unless --no-big-num): text counts grouped by thousands with
   /// the locale's separator ("%'18.0f"); empty = not grouped (the C locale's).
   std::string thousands_sep;
+  /// --metric-only (text layout): instead of the counts, a line of the metrics' units and
+  /// a line of their values, 21 columns each (perf's METRIC_ONLY_LEN + 1); an event not
+  /// counted leaves an empty cell, a rate metric ("/sec", "CPUs utilized") none, as perf.
+  bool metric_only = false;
 };
 
 /// The derived metric of an entry (empty unit = none), as perf computes it from the
@@ -233,6 +293,18 @@ struct PERFX_API StatUnit {
                                                          const StatFormatOptions& opts,
                                                          double time_s, bool column_header);
 
+/// The attr type of a tool event's entry (StatEntry::config is its StatToolEvent): its
+/// unit is "ns", and it gets the generic "/sec" metric next to a clock, as in perf.
+inline constexpr std::uint32_t kStatToolType = 0xfffffff0u;
+
+/// Adds the tool events' entries to `report` (after build_stat_entries() of
+/// `kernel_events` events, global or event-major aggregation), each after the entries of
+/// the kernel events listed before it: `duration_ns` for duration_time, the workload's
+/// user and system time for the others. A value of 0 prints "<not counted>", as perf.
+PERFX_API void add_stat_tool_entries(StatReport& report, const std::vector<StatToolSlot>& tools,
+                                     std::size_t kernel_events, double duration_ns, double user_ns,
+                                     double system_ns);
+
 /// "# started on Sun Nov 22 21:54:57 2026\n\n", written first when output goes to a file.
 [[nodiscard]] PERFX_API std::string format_stat_started_on(std::time_t when);
 
@@ -250,6 +322,12 @@ struct PERFX_API RunStats {
 struct PERFX_API StatModelOptions {
   StatAggr aggr = StatAggr::kGlobal;      ///< how the entries split the counts
   std::vector<std::string> thread_comms;  ///< kPerThread: comm of each snapshot thread row
+  /// kPerThread: when set, thread_comms[i] is the comm of thread_tids[i] (looked up by
+  /// tid, "?" for another thread), for a thread list the session may have shortened.
+  std::vector<pid_t> thread_tids;
+  /// kPerThread of the whole system (--per-thread -a): threads that counted 0 make no
+  /// line (perf's sort_aggr_thread() skips them then).
+  bool skip_zero_threads = false;
   /// aggregates_cpus(): the place of each CPU by CPU number (cpu_places()); a CPU past
   /// the end is nowhere (-1s).
   std::vector<CpuPlace> cpu_places;

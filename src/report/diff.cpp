@@ -22,22 +22,33 @@ namespace {
 struct SelfEntry {
   profile::FrameKind kind = profile::FrameKind::kUnknown;
   std::uint64_t period = 0;
+  std::string dso;       // for --dsos when the key has no DSO (-s without dso)
+  std::string function;  // for --symbols when the key has no symbol
+  std::string comm;      // the comm of its last sample (-s pid shows it)
   std::string dso_path;  // for --dsos (short or long name)
   bool resolved = false;
   bool thread_filtered = false;                      // the verdict of the sample that created it
   std::uint64_t lowest_address = ~std::uint64_t{0};  // the unresolved entry's address
 };
 
-// perf diff's pairing key: (shared object, symbol name), a DSO's unresolved addresses
-// collapsed into one key (ordered before its names).
+// perf diff's pairing key: the -s keys' values (default shared object, symbol name), a
+// DSO's unresolved addresses collapsed into one key (ordered before its names). Keys
+// not asked for stay empty (-1 for the pid).
 struct RowKey {
+  std::string comm;
+  std::int32_t pid = -1;
   std::string dso;
   bool unresolved = false;
   std::string symbol;  // empty when unresolved
   friend bool operator<(const RowKey& a, const RowKey& b) {
-    return std::tie(a.dso, b.unresolved, a.symbol) < std::tie(b.dso, a.unresolved, b.symbol);
+    return std::tie(a.comm, a.pid, a.dso, b.unresolved, a.symbol) <
+           std::tie(b.comm, b.pid, b.dso, a.unresolved, b.symbol);
   }
 };
+
+bool has_key(const DiffOptions& o, std::string_view key) {
+  return std::find(o.sort_keys.begin(), o.sort_keys.end(), key) != o.sort_keys.end();
+}
 using SelfMap = std::map<RowKey, SelfEntry>;
 
 // The row's symbol text: the name, or perf's map-relative address for unresolved code.
@@ -53,6 +64,12 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
   PERFX_CHECK(profile::check_indices(p));
   profile::HistOptions ho;
   ho.keys = {profile::SortKey::kDso, profile::SortKey::kSym};
+  const bool by_comm = has_key(o, "comm");
+  const bool by_pid = has_key(o, "pid");
+  const bool by_dso = has_key(o, "dso");
+  const bool by_sym = has_key(o, "sym");
+  if (by_comm) ho.keys.push_back(profile::SortKey::kComm);
+  if (by_pid) ho.keys.push_back(profile::SortKey::kPid);
   ho.children = false;
   ho.callchains = false;
   ho.thread_filter = o.thread_filter;
@@ -63,12 +80,16 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
   // whose thread verdict the row keeps.
   for (const auto& he : h.entries) {
     const profile::Frame* leaf = he.frame == profile::kNoFrame ? nullptr : &p.frames[he.frame];
-    RowKey key{leaf && !leaf->dso.empty() ? leaf->dso : "[unknown]", false,
-               leaf ? leaf->function : "[unknown]"};
+    const auto& th = p.threads[he.thread];
+    RowKey key{by_comm ? th.comm : std::string(), by_pid ? th.tid : -1,
+               leaf && !leaf->dso.empty() ? leaf->dso : "[unknown]", false,
+               by_sym && leaf ? leaf->function : "[unknown]"};
     // perf diff collapses a DSO's unresolved addresses into one entry, shown by the
     // lowest (its collapse keeps the first of its address-ordered input).
-    key.unresolved = leaf && (key.symbol.empty() || key.symbol == "[unknown]");
-    if (key.unresolved) key.symbol.clear();
+    key.unresolved = by_sym && leaf && (key.symbol.empty() || key.symbol == "[unknown]");
+    if (key.unresolved || !by_sym) key.symbol.clear();
+    // Without -s dso an unresolved row stays per DSO (its address is the DSO's).
+    if (!by_dso && !key.unresolved) key.dso.clear();
     auto [it, created] = map.try_emplace(std::move(key));
     auto& e = it->second;
     if (created) e.thread_filtered = he.filtered;
@@ -77,6 +98,11 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
     e.period += he.values.self;
     if (leaf) e.dso_path = leaf->dso_path;
     e.resolved = leaf && !it->first.unresolved;
+    if (leaf) {
+      e.dso = leaf->dso.empty() ? "[unknown]" : leaf->dso;
+      e.function = leaf->function;
+    }
+    e.comm = th.comm;
   }
   // The event's total counts samples a thread filter kept out of the profile (perf's
   // percentages are of all); a profile made without totals falls back to its samples'.
@@ -89,20 +115,36 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
 // last, by baseline; delta and delta-abs sort every other row by their delta; ratio and
 // wdiff sort the rows of both files by their value, then NEW-only rows ("N/A") by their
 // period. Equal rows by DSO, its named rows (in the input's order) before its unresolved.
-void sort_rows(std::vector<DiffRow>& rows, DiffCompute compute) {
+// Two values that order rows: a NaN (--percentage relative of nothing kept) is equal to
+// everything, so such rows keep the tie order.
+bool differs(double a, double b) { return !std::isnan(a) && !std::isnan(b) && a != b; }
+
+// -o 0 sorts by the baseline first (rows only in NEW last), the rest as above.
+void sort_rows(std::vector<DiffRow>& rows, DiffCompute compute, unsigned order,
+               const std::vector<std::string>& keys) {
   auto rank = [&](const DiffRow& r) {
     if (!r.delta) return 2;  // only in OLD
     if ((compute == DiffCompute::kRatio || compute == DiffCompute::kWeighted) && !r.ratio)
       return 1;  // only in NEW: "N/A"
     return 0;
   };
-  // Equal rows: by DSO, a DSO's unresolved row after its named ones (perf's
-  // sort__sym_sort() orders no symbol last); stable, so names keep the input's order.
-  auto tie = [](const DiffRow& a, const DiffRow& b) {
-    if (a.dso != b.dso) return a.dso < b.dso;
-    return !a.unresolved && b.unresolved;
+  // Equal rows: by the -s keys in order (comm, pid, DSO, symbol), a DSO's unresolved row after its
+  // named ones (perf's sort__sym_sort() orders no symbol last), names by name.
+  auto tie = [&](const DiffRow& a, const DiffRow& b) {
+    for (const auto& key : keys) {
+      if (key == "comm" && a.comm != b.comm) return a.comm < b.comm;
+      if (key == "pid" && a.pid != b.pid) return a.pid < b.pid;
+      if (key == "dso" && a.dso != b.dso) return a.dso < b.dso;
+      if (key == "sym" && a.unresolved != b.unresolved) return b.unresolved;
+      if (key == "sym" && !a.unresolved && a.symbol != b.symbol) return a.symbol < b.symbol;
+    }
+    return false;
   };
   std::stable_sort(rows.begin(), rows.end(), [&](const DiffRow& a, const DiffRow& b) {
+    if (order == 0 && a.baseline.has_value() != b.baseline.has_value())
+      return a.baseline.has_value();
+    if (order == 0 && a.baseline && differs(*a.baseline, *b.baseline))
+      return *a.baseline > *b.baseline;
     const int ra = rank(a);
     const int rb = rank(b);
     if (ra != rb) return ra < rb;
@@ -111,21 +153,21 @@ void sort_rows(std::vector<DiffRow>& rows, DiffCompute compute) {
     if (ra == 0) {
       switch (compute) {
         case DiffCompute::kDeltaAbs:
-          if (std::fabs(*a.delta) != std::fabs(*b.delta))
+          if (differs(std::fabs(*a.delta), std::fabs(*b.delta)))
             return std::fabs(*a.delta) > std::fabs(*b.delta);
           break;
         case DiffCompute::kDelta:
-          if (*a.delta != *b.delta) return *a.delta > *b.delta;
+          if (differs(*a.delta, *b.delta)) return *a.delta > *b.delta;
           break;
         case DiffCompute::kRatio:
-          if (*a.ratio != *b.ratio) return *a.ratio > *b.ratio;
+          if (differs(*a.ratio, *b.ratio)) return *a.ratio > *b.ratio;
           break;
         case DiffCompute::kWeighted:
           if (*a.wdiff != *b.wdiff) return *a.wdiff > *b.wdiff;
           break;
       }
     }
-    if (a.baseline.value_or(0) != b.baseline.value_or(0))
+    if (differs(a.baseline.value_or(0), b.baseline.value_or(0)))
       return a.baseline.value_or(0) > b.baseline.value_or(0);
     return tie(a, b);
   });
@@ -251,6 +293,51 @@ Result<void> parse_diff_compute(const std::string& text, DiffOptions& o) {
   return {};
 }
 
+Result<void> parse_diff_sort(const std::string& text, DiffOptions& o) {
+  // perf's sort keys that need what perfx diff does not pair by yet.
+  static constexpr std::string_view kPerfOnly[] = {"parent",
+                                                   "cpu",
+                                                   "socket",
+                                                   "srcline",
+                                                   "srcfile",
+                                                   "local_weight",
+                                                   "weight",
+                                                   "transaction",
+                                                   "trace",
+                                                   "sym_size",
+                                                   "dso_size",
+                                                   "cgroup",
+                                                   "cgroup_id",
+                                                   "time",
+                                                   "code_page_size",
+                                                   "ins_lat",
+                                                   "local_ins_lat",
+                                                   "p_stage_cyc",
+                                                   "local_p_stage_cyc",
+                                                   "addr",
+                                                   "overhead"};
+  std::vector<std::string> keys;
+  std::string_view rest = text;
+  while (true) {
+    const auto comma = rest.find(',');
+    std::string key(rest.substr(0, comma));
+    if (key == "symbol") key = "sym";
+    if (key == "comm" || key == "pid" || key == "dso" || key == "sym") {
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    } else if (std::find(std::begin(kPerfOnly), std::end(kPerfOnly), key) != std::end(kPerfOnly)) {
+      return fail(
+          Errc::kInvalidArgument,
+          "perf diff's --sort {} is not supported by perfx yet (comm, pid, dso, symbol are)", key);
+    } else {
+      return fail(Errc::kInvalidArgument, "Unknown --sort key: `{}'", key);
+    }
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  o.sort_keys = std::move(keys);
+  return {};
+}
+
 Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profile,
                                                const profile::Profile& new_profile,
                                                const DiffOptions& options) {
@@ -259,18 +346,27 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
   auto listed = [](const std::vector<std::string>& list, const std::string& v) {
     return std::find(list.begin(), list.end(), v) != list.end();
   };
-  // perf's filtered entries: hidden, still in the totals.
-  auto shown = [&](const RowKey& key, const SelfEntry& e) {
+  if (options.order > 1) return fail(Errc::kInvalidArgument, "Order option out of limit.");
+  // perf's filtered entries: hidden, still in the totals (but for --percentage relative).
+  auto shown = [&](const RowKey&, const SelfEntry& e) {
     if (e.thread_filtered) return false;
-    if (!options.dsos.empty() && !listed(options.dsos, key.dso) &&
-        !listed(options.dsos, e.dso_path))
+    if (!options.dsos.empty() && !listed(options.dsos, e.dso) && !listed(options.dsos, e.dso_path))
       return false;
-    return options.symbols.empty() || (e.resolved && listed(options.symbols, key.symbol));
+    return options.symbols.empty() || (e.resolved && listed(options.symbols, e.function));
+  };
+  auto kept_period = [&](const SelfMap& map) {
+    std::uint64_t sum = 0;
+    for (const auto& [key, entry] : map)
+      if (shown(key, entry)) sum += entry.period;
+    return sum;
   };
   // A row's key columns (its values are the caller's).
   auto make_row = [](const RowKey& key, const SelfEntry& e) {
     DiffRow row;
-    row.dso = key.dso;
+    row.comm = key.comm;
+    row.pid = key.pid;
+    if (key.pid >= 0) row.comm = e.comm;  // -s pid shows the thread's comm
+    row.dso = key.dso.empty() ? e.dso : key.dso;
     row.symbol = row_symbol(key, e);
     row.unresolved = key.unresolved;
     row.kind = e.kind;
@@ -288,20 +384,24 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
       PERFX_TRY(n, self_periods(new_profile, *other, section.new_total, options));
       news = std::move(n);
     }
+    section.old_base = options.relative ? kept_period(olds) : section.old_total;
+    section.new_base = options.relative ? kept_period(news) : section.new_total;
     // perf pairs entries whatever their filters; a row shows when its baseline entry
-    // passes them (a NEW-only row: when the NEW entry does).
-    auto pct = [](std::uint64_t v, std::uint64_t total) {
-      return total ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0.0;
+    // passes them (a NEW-only row: when the NEW entry does). Relative percentages of
+    // nothing kept are perf's NaN.
+    auto pct = [&](std::uint64_t v, std::uint64_t total) {
+      if (total == 0 && !options.relative) return 0.0;
+      return 100.0 * static_cast<double>(v) / static_cast<double>(total);
     };
     for (const auto& [key, entry] : olds) {
       if (!shown(key, entry)) continue;
       DiffRow row = make_row(key, entry);
       row.old_period = entry.period;
-      row.baseline = pct(entry.period, section.old_total);
+      row.baseline = pct(entry.period, section.old_base);
       auto it = news.find(key);
       if (it != news.end()) {
         row.new_period = it->second.period;
-        row.delta = pct(row.new_period, section.new_total) - *row.baseline;
+        row.delta = pct(row.new_period, section.new_base) - *row.baseline;
         // perf's compute_ratio() and compute_wdiff()
         row.ratio = static_cast<double>(row.new_period) /
                     static_cast<double>(row.old_period != 0 ? row.old_period : 1);
@@ -324,10 +424,10 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
       if (olds.count(key) || !shown(key, entry)) continue;
       DiffRow row = make_row(key, entry);
       row.new_period = entry.period;
-      row.delta = pct(entry.period, section.new_total);
+      row.delta = pct(entry.period, section.new_base) - pct(0, section.old_base);
       section.rows.push_back(std::move(row));
     }
-    sort_rows(section.rows, options.compute);
+    sort_rows(section.rows, options.compute, options.order, options.sort_keys);
     sections.push_back(std::move(section));
   }
   if (!any_common) {
@@ -339,138 +439,6 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
                 names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", ")));
   }
   return sections;
-}
-
-Result<void> write_diff_table(const std::vector<DiffSection>& sections, std::ostream& out,
-                              const DiffOptions& options) {
-  std::string text;
-  bool first = true;
-  for (const auto& section : sections) {
-    if (!first && !options.quiet) text += "\n";
-    first = false;
-    std::size_t dso_w = std::string_view("Shared Object").size();
-    std::size_t sym_w = std::string_view("Symbol").size();
-    std::vector<std::string> symbols;
-    for (const auto& r : section.rows) {
-      dso_w = std::max(dso_w, r.dso.size());
-      symbols.push_back((r.kind == profile::FrameKind::kKernel ? "[k] " : "[.] ") + r.symbol);
-      sym_w = std::max(sym_w, symbols.back().size());
-    }
-    // perf's sort__setup_elide(): a filter of one value makes its column redundant.
-    const bool show_dso = options.dsos.size() != 1;
-    const bool show_sym = options.symbols.size() != 1;
-    // The compute column: perf's header and width per -c.
-    std::string_view col = "Delta Abs";
-    std::size_t col_w = 9;
-    switch (options.compute) {
-      case DiffCompute::kDeltaAbs:
-        break;
-      case DiffCompute::kDelta:
-        col = "Delta";
-        col_w = 7;
-        break;
-      case DiffCompute::kRatio:
-        col = "Ratio";
-        col_w = 14;
-        break;
-      case DiffCompute::kWeighted:
-        col = "Weighted diff";
-        col_w = 14;
-        break;
-    }
-    // Columns: header, width, right-aligned (the values' side in the spaced layout).
-    struct Column {
-      std::string_view header;
-      std::size_t width;
-      bool right;
-    };
-    std::vector<Column> cols{{"Baseline", 8, true}};
-    if (options.periods) cols.push_back({"Base period", 14, true});
-    cols.push_back({col, col_w, true});
-    if (options.periods) cols.push_back({"Period", 14, true});
-    if (show_dso) cols.push_back({"Shared Object", dso_w, false});
-    if (show_sym) cols.push_back({"Symbol", sym_w, false});
-    // -t: perf's field_sep layout: columns joined by it, no dot rule, values as printed
-    // ("59.17" without its %, "%+4.2F%%" deltas) and padded after them, the separator's
-    // first character turned into '.' inside names.
-    const std::string& sep = options.field_separator;
-    const bool separated = !sep.empty();
-    const std::string gap = separated ? sep : std::string("  ");
-    if (!options.quiet) {
-      std::string head = "# Baseline";
-      for (std::size_t c = 1; c < cols.size(); ++c) {
-        const Column& k = cols[c];
-        head += gap + (k.right ? fmt::format("{:>{}}", k.header, k.width)
-                               : fmt::format("{:<{}}", k.header, k.width));
-      }
-      fmt::format_to(std::back_inserter(text), "# Event '{}'\n#\n{}\n", section.event, head);
-      if (!separated) {
-        std::string dots = "# ........";
-        for (std::size_t c = 1; c < cols.size(); ++c)
-          dots += "  " + std::string(cols[c].width, '.');
-        text += dots + "\n#\n";
-      }
-    }
-    // A row: the spaced layout right-aligns values (the first column 10 wide: "  %8s"),
-    // the separated one pads every cell after it; a last Symbol column is not padded.
-    auto join = [&](const std::vector<std::string>& cells) {
-      std::string line;
-      for (std::size_t c = 0; c < cells.size(); ++c) {
-        const Column& k = cols[c];
-        if (c > 0) line += gap;
-        if (c + 1 == cells.size() && k.header == "Symbol")
-          line += cells[c];
-        else if (k.right && !separated)
-          line += fmt::format("{:>{}}", cells[c], c == 0 ? k.width + 2 : k.width);
-        else
-          line += fmt::format("{:<{}}", cells[c], k.width);
-      }
-      return line;
-    };
-    auto named = [&](std::string name) {
-      if (separated) std::replace(name.begin(), name.end(), sep.front(), '.');
-      return name;
-    };
-    for (std::size_t i = 0; i < section.rows.size(); ++i) {
-      const auto& r = section.rows[i];
-      std::vector<std::string> cells;
-      // perf leaves the column empty when the entry has no pair in NEW (and prints
-      // "-0.00%" / "+0.00%" for tiny changes, as printf's "%+4.2F%%" does); ratio and
-      // wdiff are "N/A" for a row only NEW has.
-      cells.push_back(!r.baseline ? std::string()
-                      : separated ? fmt::format("{:.2f}", *r.baseline)
-                                  : fmt::format("{:.2f}%", *r.baseline));
-      if (options.periods) cells.push_back(fmt::format("{}", r.old_period));
-      std::string value;
-      if (r.delta) {
-        switch (options.compute) {
-          case DiffCompute::kDeltaAbs:
-          case DiffCompute::kDelta:
-            value = fmt::format("{:+.2f}%", *r.delta);
-            break;
-          // -t takes perf's plain entry path (hpp__entry_pair()), which leaves a zero
-          // wdiff and a ratio of 0 blank; the aligned table (its colour path) prints them.
-          case DiffCompute::kRatio:
-            value = !r.ratio                         ? "N/A"
-                    : separated && !(*r.ratio > 0.0) ? ""
-                                                     : fmt::format("{:14.6f}", *r.ratio);
-            break;
-          case DiffCompute::kWeighted:
-            value = !r.wdiff                     ? "N/A"
-                    : separated && *r.wdiff == 0 ? ""
-                                                 : fmt::format("{:14}", *r.wdiff);
-            break;
-        }
-      }
-      cells.push_back(value);
-      if (options.periods) cells.push_back(r.delta ? fmt::format("{}", r.new_period) : "");
-      if (show_dso) cells.push_back(named(r.dso));
-      if (show_sym) cells.push_back(named(symbols[i]));
-      text += join(cells);
-      text += '\n';
-    }
-  }
-  return report::detail::write_all(out, text);
 }
 
 Result<void> write_diff_flamegraph(const Profile& old_profile, const Profile& new_profile,

@@ -2,6 +2,7 @@
 
 #include <linux/perf_event.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -254,6 +255,7 @@ int precision_for(double sd) {
 
 StatUnit stat_unit(std::uint32_t type, std::uint64_t config) {
   if (is_clock(type, config)) return StatUnit{"msec", 1e-6};
+  if (type == kStatToolType) return StatUnit{"ns", 1.0};
   return StatUnit{"", 1.0};
 }
 
@@ -337,6 +339,31 @@ std::string run_table(const StatReport& r, int precision, double avg) {
   return out + "\n" + indent + "# Final result:\n";
 }
 
+// perf's valid_only_metric(): rates are left out of --metric-only.
+bool metric_only_unit(const std::string& unit) {
+  return unit.find("/sec") == std::string::npos && unit.find("CPUs utilized") == std::string::npos;
+}
+
+// --metric-only's two lines: the units (perf's print_metric_header(), "%*s ") and the
+// values (print_metric_only()); a counter not counted prints an empty value cell.
+std::string metric_only_lines(const StatReport& r) {
+  constexpr std::size_t kMetricOnlyLen = 20;  // perf's METRIC_ONLY_LEN
+  std::string units, values;
+  for (std::size_t i = 0; i < r.entries.size(); ++i) {
+    if (!counted(r.entries[i])) {
+      values += fmt::sprintf("%*s ", kMetricOnlyLen, "");
+      continue;
+    }
+    const StatMetric m = compute_metric(r, i, r.elapsed_ns);
+    if (!m.present || !metric_only_unit(m.unit)) continue;
+    const std::size_t width = std::max(kMetricOnlyLen, m.unit.size() + 1);
+    units += fmt::sprintf("%*s ", kMetricOnlyLen, m.unit);
+    values +=
+        fmt::sprintf("%*s ", width, m.blank ? std::string() : fmt::sprintf(m.format, m.value));
+  }
+  return units + "\n" + values + "\n";
+}
+
 }  // namespace
 
 std::string format_stat(const StatReport& r, const StatFormatOptions& o) {
@@ -354,8 +381,11 @@ std::string format_stat_summary(const StatReport& r, const StatFormatOptions& o,
   const std::string prefix = csv_summary && o.layout == StatLayout::kCsv
                                  ? fmt::sprintf("%16s%s", "summary", o.csv_sep)
                                  : std::string();
-  for (std::size_t i = 0; i < r.entries.size(); ++i) {
-    out += format_line(r, i, o, prefix, r.elapsed_ns);
+  if (text && o.metric_only) {
+    out += metric_only_lines(r);
+  } else {
+    for (std::size_t i = 0; i < r.entries.size(); ++i)
+      out += format_line(r, i, o, prefix, r.elapsed_ns);
   }
   if (text) {
     if (!r.entries.empty()) out += "\n";  // perf's print_footer(): not for a null run (-n)

@@ -95,6 +95,14 @@ std::vector<StatEntry> build_aggregated(const std::vector<CounterSnapshot>& runs
 }
 
 // One entry per event (kGlobal), per event and CPU, or per event and thread.
+// The comm of snapshot thread row `ti` (thread id `tid`).
+std::string thread_comm(const StatModelOptions& opts, std::size_t ti, int tid) {
+  if (opts.thread_tids.empty()) return ti < opts.thread_comms.size() ? opts.thread_comms[ti] : "?";
+  const auto it = std::find(opts.thread_tids.begin(), opts.thread_tids.end(), tid);
+  const auto i = static_cast<std::size_t>(it - opts.thread_tids.begin());
+  return i < opts.thread_comms.size() ? opts.thread_comms[i] : "?";
+}
+
 std::vector<StatEntry> build_split(const std::vector<CounterSnapshot>& runs,
                                    const StatModelOptions& opts) {
   std::vector<StatEntry> out;
@@ -124,7 +132,8 @@ std::vector<StatEntry> build_split(const std::vector<CounterSnapshot>& runs,
           for (const auto& r : runs) per_run.push_back(r.for_thread(ev, ti));
           StatEntry e = make_entry(per_run, first, ev, opts);
           e.tid = first.threads[ti];
-          e.comm = ti < opts.thread_comms.size() ? opts.thread_comms[ti] : "?";
+          e.comm = thread_comm(opts, ti, e.tid);
+          if (opts.skip_zero_threads && e.value == 0) continue;
           out.push_back(std::move(e));
         }
         std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(begin), out.end(),

@@ -11,6 +11,30 @@
 
 namespace perfx::sys {
 
+namespace {
+
+// The numeric entries of a /proc directory, sorted.
+std::vector<pid_t> numeric_entries(DIR* d) {
+  std::vector<pid_t> ids;
+  while (const dirent* ent = ::readdir(d)) {
+    const std::string_view name = ent->d_name;
+    pid_t id = 0;
+    auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), id);
+    if (ec == std::errc() && ptr == name.data() + name.size() && id > 0) ids.push_back(id);
+  }
+  ::closedir(d);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+}  // namespace
+
+Result<std::vector<pid_t>> all_processes(const std::string& proc) {
+  DIR* d = ::opendir(proc.c_str());
+  if (d == nullptr) return fail_errno(errno, "reading " + proc);
+  return numeric_entries(d);
+}
+
 Result<std::vector<pid_t>> process_threads(pid_t pid, const std::string& proc) {
   const std::string dir = proc + "/" + std::to_string(pid) + "/task";
   DIR* d = ::opendir(dir.c_str());
@@ -22,15 +46,7 @@ Result<std::vector<pid_t>> process_threads(pid_t pid, const std::string& proc) {
     }
     return fail_errno(e, "reading " + dir);
   }
-  std::vector<pid_t> tids;
-  while (const dirent* ent = ::readdir(d)) {
-    const std::string_view name = ent->d_name;
-    pid_t tid = 0;
-    auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), tid);
-    if (ec == std::errc() && ptr == name.data() + name.size() && tid > 0) tids.push_back(tid);
-  }
-  ::closedir(d);
-  std::sort(tids.begin(), tids.end());
+  const std::vector<pid_t> tids = numeric_entries(d);
   if (tids.empty()) {
     return fail(Errc::kNotFound, "no process with pid {} (no threads)", pid);
   }

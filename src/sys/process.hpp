@@ -17,6 +17,9 @@ namespace perfx::sys {
 /// with pid N".
 Result<std::vector<pid_t>> process_threads(pid_t pid, const std::string& proc = "/proc");
 
+/// Every process id in /proc, sorted (perf's thread map of a system-wide --per-thread).
+Result<std::vector<pid_t>> all_processes(const std::string& proc = "/proc");
+
 /// The command name of thread `tid` (/proc/<tid>/comm without the newline), or "?".
 std::string thread_comm(pid_t tid, const std::string& proc = "/proc");
 

@@ -149,7 +149,7 @@ Result<OpenPlan> plan_target(const StatTargetOptions& t, pid_t workload_pid) {
     }
     return plan;
   }
-  if (!t.pids.empty() || !t.tids.empty()) {
+  if (!t.pids.empty() || !t.tids.empty() || t.every_thread) {
     PERFX_TRY(threads, resolve_stat_threads(t));
     plan.target = CountTarget::tasks(threads.tids);
     plan.target.inherit = t.inherit;
@@ -174,6 +174,16 @@ std::vector<std::string> split_commas(std::string_view list) {
   }
 }
 
+// Whether a thread can still get a counter: not gone, not a zombie (its /proc state).
+bool thread_alive(pid_t tid) {
+  if (::kill(tid, 0) < 0 && errno == ESRCH) return false;
+  auto stat = read_text_file("/proc/" + std::to_string(tid) + "/stat");
+  if (!stat) return false;
+  const auto paren = stat->rfind(')');
+  return paren == std::string::npos || paren + 2 >= stat->size() ||
+         ((*stat)[paren + 2] != 'Z' && (*stat)[paren + 2] != 'X');
+}
+
 Result<StatRun> run_once(const StatSessionConfig& cfg) {
   StatRun run;
   std::optional<Workload> workload;
@@ -190,7 +200,19 @@ Result<StatRun> run_once(const StatSessionConfig& cfg) {
   for (auto& g : groups)
     for (auto& ev : g.events)
       if (nth < plan.event_cgroup_fd.size()) ev.cgroup_fd = plan.event_cgroup_fd[nth++];
-  PERFX_TRY(set, CounterSet::open(groups, plan.target));
+  auto opened = CounterSet::open(groups, plan.target);
+  // --per-thread -a: a thread that exited since the listing is left out, as perf.
+  for (int tries = 0;
+       !opened && opened.error().sys_errno() == ESRCH && cfg.target.every_thread && tries < 16;
+       ++tries) {
+    auto& tids = plan.target.threads;
+    tids.erase(
+        std::remove_if(tids.begin(), tids.end(), [](pid_t tid) { return !thread_alive(tid); }),
+        tids.end());
+    opened = CounterSet::open(groups, plan.target);
+  }
+  if (!opened) return tl::unexpected(opened.error());
+  CounterSet set = std::move(*opened);
   const bool on_exec = plan.target.enable_on_exec;
 
   std::chrono::nanoseconds start{};
@@ -291,6 +313,7 @@ Result<StatRun> run_once(const StatSessionConfig& cfg) {
   if (!on_exec || !workload) (void)set.disable();
   PERFX_TRY(final_counts, set.read());
   run.counts = std::move(final_counts);
+  run.stop_signal = g_stop_signal.load();
   return run;
 }
 
@@ -302,9 +325,18 @@ namespace perfx {
 
 Result<StatThreads> resolve_stat_threads(const StatTargetOptions& target) {
   StatThreads out;
-  for (pid_t pid : target.pids) {
-    PERFX_TRY(tids, sys::process_threads(pid));
-    for (pid_t t : tids) out.tids.push_back(t);
+  std::vector<pid_t> pids = target.pids;
+  const bool every = pids.empty() && target.tids.empty() && target.every_thread;
+  if (every) {
+    // --per-thread -a: every process now alive (perf's thread map of /proc).
+    PERFX_TRY(all, sys::all_processes());
+    pids = std::move(all);
+  }
+  for (pid_t pid : pids) {
+    auto tids = sys::process_threads(pid);
+    if (!tids && every) continue;  // gone since the listing
+    if (!tids) return tl::unexpected(tids.error());
+    for (pid_t t : *tids) out.tids.push_back(t);
   }
   for (pid_t tid : target.tids) {
     if (::kill(tid, 0) < 0 && errno == ESRCH) {

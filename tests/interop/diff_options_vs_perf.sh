@@ -1,7 +1,7 @@
 #!/bin/bash
 # Interop: `perfx diff` prints what `perf diff` prints, byte for byte (a DSO's unresolved
 # addresses are one row, shown by the lowest, as perf collapses them), with perf diff's
-# filters and switches: -q, -C/--comms (a row takes the verdict of the sample that made
+# filters and switches (issue #25: -o/--order, -s/--sort, --percentage, -F/--formula): -q, -C/--comms (a row takes the verdict of the sample that made
 # it, and is shown by its baseline's), --pid, --tid, -d/--dsos and -S/--symbols (one
 # value drops that column), --time, -c delta|delta-abs|ratio|wdiff:W1,W2, -p, -b, -t; and a
 # baseline event the new file lacks is shown with its baselines only.
@@ -49,6 +49,29 @@ same -b -c delta
 same -t ';'
 same -t , -p -c ratio
 same -t '|' -c wdiff:1,2 -d libc.so.6
+# -o: the column that sorts (0 the baseline, 1 the -c column); perf's -o is not --output.
+# (More -o/-s/--percentage/-F cases: tests/interop/options_table/diff.tsv.)
+same -o 0
+# -s: rows paired by other keys (ties by the keys in order, symbols by name).
+same -s sym
+same -s pid
+same -s comm,sym
+same -s sym,dso
+# --percentage relative: of the rows the filters keep (perf's "-nan%" when none in OLD).
+same --percentage relative -C sh
+same --percentage relative -d libc.so.6
+# -F/--formula: how each -c value was computed.
+same --formula
+same -F -c ratio
+same -F -c wdiff:1,2 -p
+"$PERFX" diff -o 2 "$tmp/old.data" "$tmp/new.data" >/dev/null 2>"$tmp/err" ||
+  grep -q 'Order option out of limit' "$tmp/err" || { echo "-o 2: $(cat "$tmp/err")"; fail=1; }
+for key in tid bogus; do
+  if "$PERFX" diff -s "$key" "$tmp/old.data" "$tmp/new.data" >/dev/null 2>"$tmp/err" ||
+     ! grep -q "Unknown --sort key: \`$key'" "$tmp/err"; then
+    echo "-s $key: $(cat "$tmp/err")"; fail=1
+  fi
+done
 for bad in bogus wdiff:x; do
   if "$PERFX" diff -c "$bad" "$tmp/old.data" "$tmp/new.data" >/dev/null 2>"$tmp/err" ||
      ! grep -q "$bad" "$tmp/err"; then

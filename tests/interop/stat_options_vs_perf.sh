@@ -6,7 +6,9 @@
 # "sleep: Terminated", status 0), -I with --interval-count (N lines, then the workload
 # runs to its end), --pre/--post around every run, --quiet, --append, -B/--no-big-num,
 # -d/-dd/-ddd (the cache events appended, after -e events too), --per-socket/die/core/node,
-# --table, --summary, --no-csv-summary, --interval-clear, -S, -G a,b, --for-each-cgroup.
+# --table, --summary, --no-csv-summary, --interval-clear, -S, -G a,b, --for-each-cgroup;
+# and issue #25's: signal-killed workloads, tool events, -a's defaults, -e without a
+# command, -M, --topdown, --metric-only, --per-thread -a.
 set -u
 PERFX=${PERFX:-build/bin/perfx}
 command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
@@ -14,7 +16,7 @@ perf stat -e task-clock -- true >/dev/null 2>&1 || { echo "perf stat does not wo
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-mask() { sed -E 's/[0-9]+/N/g; s/ [KMG]\/sec/ \/sec/g; s/ +/ /g; s/\) #+$/) #/; s/\([+-]N/(N/'; }  # --table bars, signs and rate units (K/sec near 1000/s) vary
+mask() { sed -E 's/[0-9]+/N/g; s/([ ,])[KMG]\/sec/\1\/sec/g; s/ +/ /g; s/\) #+$/) #/; s/\([+-]N/(N/'; }  # --table bars, signs and rate units (K/sec near 1000/s) vary
 same() {  # name, args...: same text with digits masked, same exit status
   local name=$1; shift
   perf stat "$@" > "$tmp/perf.$name" 2>&1; local a=$?
@@ -105,6 +107,37 @@ else
 fi
 "$PERFX" stat -a -e task-clock -G a,b,c -- true 2>"$tmp/cg.err" && { echo "-G with 3 cgroups for 1 event accepted"; fail=1; }
 grep -q "3 cgroups for 1 event:" "$tmp/cg.err" || { echo "-G too many: $(cat "$tmp/cg.err")"; fail=1; }
+
+# Issue #25: a workload killed by a signal (perf: its name, status 0), an exit status
+# passed on; tool events (duration_time, user_time: ns, "<not counted>" for 0); -a's
+# default cpu-clock; -M's and --topdown's messages on a machine without their tables;
+# --metric-only (rate metrics and no-PMU counters leave empty cells).
+same killed -e task-clock -- sh -c 'kill -9 $$'
+same killed_term -- sh -c 'kill -15 $$'
+same exit_status -e task-clock -- sh -c 'exit 3'
+loop=(sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done')
+same tool_events -e duration_time,task-clock,user_time -- "${loop[@]}"
+same tool_events_csv -x, -e task-clock,user_time,duration_time -- "${loop[@]}"
+same tool_system_wide -a -e duration_time -- sleep 0.02
+same default_system_wide -a -- sleep 0.02
+same metric_unknown -M IPC,TopdownL1 -e task-clock -- true
+same topdown --topdown -- true
+same topdown_a --topdown -a -- true
+same metric_only --metric-only -- true
+same metric_only_events --metric-only -e task-clock,cycles,instructions -- true
+# -e with no command counts the system until Ctrl-C; both die by SIGINT (status 130).
+for tool in perf "$PERFX"; do
+  "$tool" stat -e task-clock > "$tmp/sigint.$(basename "$tool")" 2>&1 & pid=$!
+  sleep 0.3; kill -INT $pid; wait $pid; echo "status $?" >> "$tmp/sigint.$(basename "$tool")"
+done
+diff <(mask < "$tmp/sigint.perf") <(mask < "$tmp/sigint.perfx") ||
+  { echo "-e without a command differs from perf's"; fail=1; }
+# --per-thread -a: one line per thread that counted, "comm-tid" first (the threads of the
+# machine differ from run to run: the layout is checked).
+"$PERFX" stat --per-thread -a -e task-clock -- sleep 0.02 2>"$tmp/pt.err" ||
+  { echo "--per-thread -a: $(head -2 "$tmp/pt.err")"; fail=1; }
+grep -Eq '^ *[^ ]+-[0-9]+ +[0-9.]+ msec task-clock' "$tmp/pt.err" &&
+  ! grep -q 'not counted' "$tmp/pt.err" || { echo "--per-thread -a: $(head -5 "$tmp/pt.err")"; fail=1; }
 
 # --interval-clear: the clear-screen sequence on stdout before every interval, and the
 # column header repeated after it.

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "export_test_profile.hpp"
 
@@ -148,6 +151,102 @@ TEST(Diff, FlameGraphCarriesBothCounts) {
   EXPECT_NE(html.find("[60,120,"), std::string::npos);
   // slow_path only in OLD: kept with 0 new samples.
   EXPECT_NE(html.find("[10,0,"), std::string::npos);
+}
+
+// The data rows of a table (no '#' lines).
+std::vector<std::string> table_rows(const std::vector<DiffSection>& sections,
+                                    const DiffOptions& o) {
+  std::ostringstream out;
+  EXPECT_TRUE(write_diff_table(sections, out, o));
+  std::istringstream in(out.str());
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') rows.push_back(line);
+  return rows;
+}
+
+TEST(Diff, SortKeysAreParsedAsPerf) {
+  DiffOptions o;
+  ASSERT_TRUE(parse_diff_sort("symbol,dso,sym", o));
+  EXPECT_EQ(o.sort_keys, (std::vector<std::string>{"sym", "dso"}));
+  ASSERT_TRUE(parse_diff_sort("pid", o));
+  EXPECT_EQ(o.sort_keys, (std::vector<std::string>{"pid"}));
+  auto bad = parse_diff_sort("dso,tid", o);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message(), "Unknown --sort key: `tid'");
+  auto later = parse_diff_sort("srcline", o);
+  ASSERT_FALSE(later);
+  EXPECT_NE(later.error().message().find("not supported by perfx yet"), std::string::npos);
+}
+
+TEST(Diff, OrderZeroSortsByBaselineAndMoreIsRefused) {
+  DiffOptions o;
+  o.order = 0;
+  auto sections = diff_profiles(testing::make_test_profile(), make_new(), o);
+  ASSERT_TRUE(sections);
+  const auto& rows = (*sections)[0].rows;
+  ASSERT_FALSE(rows.empty());
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    if (!rows[i].baseline) continue;  // NEW-only rows come last
+    ASSERT_TRUE(rows[i - 1].baseline);
+    EXPECT_GE(*rows[i - 1].baseline, *rows[i].baseline);
+  }
+  EXPECT_FALSE(rows.back().baseline);  // memcpy: only in NEW
+  o.order = 2;
+  auto refused = diff_profiles(testing::make_test_profile(), make_new(), o);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message(), "Order option out of limit.");
+}
+
+TEST(Diff, FormulaColumnShowsTheComputation) {
+  DiffOptions o;
+  o.formula = true;
+  auto sections = diff_profiles(testing::make_test_profile(), make_new(), o);
+  ASSERT_TRUE(sections);
+  const auto rows = table_rows(*sections, o);
+  // compute: 120 of 179 ms in NEW, 60 of 128 in OLD; the column is 70 wide, right-aligned.
+  EXPECT_EQ(rows.front(),
+            fmt::format("    46.88%    +20.16%  {:>70}  demo               [.] compute",
+                        "(120000000 * 100 / 179000000) - (60000000 * 100 / "
+                        "128000000)"));
+  EXPECT_EQ(rows.back().substr(23, 70), std::string(70, ' ')) << "only in OLD: no formula";
+  ASSERT_TRUE(parse_diff_compute("wdiff:2,3", o));
+  sections = diff_profiles(testing::make_test_profile(), make_new(), o);
+  ASSERT_TRUE(sections);
+  EXPECT_NE(table_rows(*sections, o).front().find("(120000000 * 3) - (60000000 * 2)"),
+            std::string::npos);
+}
+
+TEST(Diff, RelativePercentagesAreOfTheShownRows) {
+  DiffOptions o;
+  o.relative = true;
+  o.dsos = {"demo"};
+  auto sections = diff_profiles(testing::make_test_profile(), make_new(), o);
+  ASSERT_TRUE(sections);
+  const auto& sec = (*sections)[0];
+  EXPECT_LT(sec.old_base, sec.old_total);
+  double sum = 0;
+  for (const auto& r : sec.rows) sum += r.baseline.value_or(0);
+  EXPECT_NEAR(sum, 100.0, 1e-9);
+  // Nothing kept in OLD: perf's NaN ("-nan%"), not a crash or a silent 0.
+  o.dsos = {"libc.so.6"};
+  sections = diff_profiles(testing::make_test_profile(), make_new(), o);
+  ASSERT_TRUE(sections);
+  ASSERT_FALSE((*sections)[0].rows.empty());
+  EXPECT_TRUE(std::isnan(*(*sections)[0].rows[0].delta));
+}
+
+TEST(Diff, RowsPairedByCommand) {
+  DiffOptions o;
+  ASSERT_TRUE(parse_diff_sort("comm", o));
+  auto sections = diff_profiles(testing::make_test_profile(), make_new(), o);
+  ASSERT_TRUE(sections);
+  const auto& rows = (*sections)[0].rows;
+  ASSERT_FALSE(rows.empty());
+  for (const auto& r : rows) EXPECT_FALSE(r.comm.empty());
+  const auto text = table_rows(*sections, o);
+  EXPECT_EQ(text.size(), rows.size());
+  EXPECT_EQ(text.front().find("[.]"), std::string::npos) << "no symbol column";
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "report/stat_model.hpp"
 
 namespace perfx::report {
@@ -493,6 +495,90 @@ TEST(StatModel, EachEventKeepsItsCgroup) {
   // No task-clock in db: no rate (web's task-clock is another cgroup's), as perf.
   EXPECT_NE(text.find("context-switches                 db   "), std::string::npos) << text;
   EXPECT_EQ(text.find("/sec"), std::string::npos) << text;
+}
+
+// --metric-only: a units line and a values line; rate metrics ("CPUs utilized", "/sec")
+// show nothing, a counter not counted an empty 21-column cell (perf 6.1 on this VM).
+TEST(StatFormat, MetricOnly) {
+  StatReport r = sample_report();
+  StatFormatOptions o;
+  o.metric_only = true;
+  std::string text = format_stat(r, o);
+  EXPECT_NE(text.find(":\n\n\n" + std::string(21, ' ') + "\n\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("page-faults"), std::string::npos);
+  // A counted IPC: its unit in the header, its value under it.
+  r.entries.push_back(entry("instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 3000));
+  r.entries[2].supported = true;
+  r.entries[2].value = 2000;
+  r.entries[2].time_enabled = r.entries[2].time_running = 1000000;
+  text = format_stat(r, o);
+  EXPECT_NE(text.find(fmt::format("{:>20} {:>20} \n", "GHz", "insn per cycle")), std::string::npos)
+      << text;
+  EXPECT_NE(text.find(fmt::format("{:>20} {:>20} \n", "   0.002", "   1.50 ")), std::string::npos)
+      << text;
+}
+
+TEST(StatPlan, ToolEventsGoAfterTheEventsListedBeforeThem) {
+  StatReport r = sample_report();  // task-clock, page-faults, cycles
+  std::vector<StatToolSlot> tools(3);
+  tools[0] = {StatToolEvent::kDurationTime, "duration_time", 0};
+  tools[1] = {StatToolEvent::kUserTime, "user_time", 2};
+  tools[2] = {StatToolEvent::kSystemTime, "system_time", 3};
+  add_stat_tool_entries(r, tools, 3, 5e6, 2e6, 0);
+  ASSERT_EQ(r.entries.size(), 6u);
+  EXPECT_EQ(r.entries[0].name, "duration_time");
+  EXPECT_EQ(r.entries[3].name, "user_time");
+  EXPECT_EQ(r.entries[5].name, "system_time");
+  EXPECT_EQ(stat_unit(r.entries[0].type, r.entries[0].config).unit, "ns");
+  const std::string text = format_stat(r, {});
+  // ns counts, the generic rate next to task-clock, and 0 is "<not counted>" as perf.
+  EXPECT_NE(text.find("           5000000 ns   duration_time                    #    5.000 G/sec"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("     <not counted> ns   system_time"), std::string::npos) << text;
+}
+
+TEST(StatPlan, ExitStatusAsPerf) {
+  EXPECT_EQ(stat_exit_code({}), 0);
+  StatRun run;
+  run.exit = ExitStatus{};
+  run.exit->code = 3;
+  EXPECT_EQ(stat_exit_code({run}), 3);
+  run.exit->signaled = true;  // the workload killed: perf prints the signal, exits 0
+  run.exit->signal = 9;
+  run.exit->code = 137;
+  EXPECT_EQ(stat_exit_code({run}), 0);
+  run.stop_signal = 2;  // Ctrl-C reached perf itself: it dies by it
+  EXPECT_EQ(stat_exit_code({run}), 130);
+}
+
+TEST(StatPlan, DefaultEventsAndMessages) {
+  EXPECT_EQ(default_stat_events(false).rfind("task-clock,context-switches,", 0), 0u);
+  EXPECT_EQ(default_stat_events(true).rfind("cpu-clock,context-switches,", 0), 0u);
+  EXPECT_EQ(detailed_stat_events(1),
+            "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses");
+  EXPECT_EQ(detailed_stat_events(9), detailed_stat_events(3));
+  EXPECT_EQ(stat_metric_notice("IPC,TopdownL1"), "Cannot find metric or group `IPC'");
+  EXPECT_EQ(stat_metric_notice(""), "");
+  auto td = check_stat_topdown(false);
+  ASSERT_FALSE(td);
+  EXPECT_EQ(td.error().message(), "top down event configuration requires system-wide mode (-a)");
+  EXPECT_EQ(check_stat_topdown(true).error().message(), "System does not support topdown");
+}
+
+TEST(StatPlan, ToolEventsAreSplitFromTheList) {
+  auto plan = plan_stat_events("duration_time,task-clock,{page-faults,minor-faults},user_time");
+  ASSERT_TRUE(plan) << plan.error().message();
+  ASSERT_EQ(plan->groups.size(), 2u);
+  ASSERT_EQ(plan->tools.size(), 2u);
+  EXPECT_EQ(plan->tools[0].events_before, 0u);
+  EXPECT_EQ(plan->tools[1].event, StatToolEvent::kUserTime);
+  EXPECT_EQ(plan->tools[1].events_before, 3u);
+  auto only = plan_stat_events("system_time");
+  ASSERT_TRUE(only);
+  EXPECT_TRUE(only->groups.empty());
+  EXPECT_FALSE(plan_stat_events(""));  // an empty list is still the parser's error
+  EXPECT_FALSE(plan_stat_events("duration_time,,task-clock"));
 }
 
 }  // namespace
