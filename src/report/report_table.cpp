@@ -45,6 +45,18 @@ std::vector<profile::HistField> sort_fields(const ReportOptions& o) {
   return fields;
 }
 
+profile::CallKey call_key(CallGraphKey k) {
+  switch (k) {
+    case CallGraphKey::kAddress:
+      return profile::CallKey::kAddress;
+    case CallGraphKey::kSrcline:
+      return profile::CallKey::kSrcline;
+    case CallGraphKey::kFunction:
+      break;
+  }
+  return profile::CallKey::kFunction;
+}
+
 // perf's "# Samples: 1K": the count in K, M or G above a thousand.
 std::string sample_count(std::uint64_t n) {
   char unit = ' ';
@@ -114,14 +126,15 @@ class EventReport {
       out << cols.header();
     }
     const bool graphs = h_.callchains && o_.graph != GraphMode::kNone;
+    const GraphStyle style = graph_style(o_);
     for (const auto* e : rows) {
       if (below_limit(e)) continue;
       std::string line = cols.line(*e);
       if (o_.max_cols > 0 && line.size() >= o_.max_cols) line.resize(o_.max_cols - 1);
       out << line << "\n";
       if (graphs && !e->chains.empty())
-        print_call_graph(out, profile::call_tree(h_, *e), o_.graph, static_cast<double>(totals[0]),
-                         o_.graph_threshold);
+        print_call_graph(out, p_, profile::call_tree(h_, *e, call_key(o_.graph_key)), style,
+                         totals[0], h_.children ? e->values.children : e->values.self);
     }
     out << "\n\n";
   }
@@ -204,6 +217,13 @@ Result<void> write_report(std::ostream& out, const profile::Profile& profile,
                           const ReportOptions& options) {
   PERFX_CHECK(validate_sort_keys(options.sort));
   PERFX_CHECK(validate_fields(options.fields));
+  // perf's report__setup_sample_type(): -g asks for call graphs the file cannot give.
+  if (options.graph_requested &&
+      std::none_of(profile.events.begin(), profile.events.end(),
+                   [](const profile::Event& e) { return e.has_callchain; }))
+    return fail(Errc::kInvalidArgument,
+                "Selected -g or --branch-history, but no callchain or branch data. Did you call "
+                "'perf record' without -g or -b?");
   if (options.header_hint && !options.quiet)
     out << "# To display the perf.data header info, please use --header/--header-only "
            "options.\n#\n";

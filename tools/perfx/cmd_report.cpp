@@ -10,7 +10,6 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -52,9 +51,9 @@ Result<std::uint64_t> parse_time_quantum(const std::string& text) {
   return n * scale;
 }
 
-int error_exit(const std::string& msg) {
+int error_exit(const std::string& msg, int code = 1) {
   fmt::print(stderr, "perfx report: {}\n", msg);
-  return 1;
+  return code;
 }
 
 // A damaged file: the report above shows what was read; this line says what stopped it.
@@ -111,9 +110,12 @@ int run_report(int argc, char** argv) {
       ->check(CLI::IsMember({"absolute", "relative"}));
   app.add_flag("--children", children, "accumulate callers' overhead (default with callchains)");
   app.add_flag("--no-children", no_children, "only self overhead");
-  app.add_option("-g,--call-graph", call_graph,
-                 "graph|flat|folded|none[,threshold][,caller|callee]");
-  app.add_option("--percent-limit", percent_limit, "hide entries below this percentage");
+  auto* graph_opt = app.add_option("-g,--call-graph", call_graph,
+                                   "print_type,threshold[,print_limit],order,sort_key[,branch],"
+                                   "value (perf's; alone: graph,0.5,caller,function,percent)")
+                        ->expected(0, 1);
+  auto* limit_opt =
+      app.add_option("--percent-limit", percent_limit, "hide entries (and graph branches) below");
   app.add_flag("-n,--show-nr-samples", nr_samples, "show the number of samples");
   app.add_option("-c,--comms", comms, "only these commands (comma separated)");
   app.add_option("-d,--dsos", dsos, "only these shared objects (comma separated)");
@@ -246,32 +248,21 @@ int run_report(int argc, char** argv) {
   ro.dsos = split_list(dsos);
   ro.symbols = split_list(symbols);
   ro.header_hint = !header;
-  for (const auto& tok : split_list(call_graph)) {
-    if (tok == "graph")
-      ro.graph = CallGraphMode::kGraph;
-    else if (tok == "flat")
-      ro.graph = CallGraphMode::kFlat;
-    else if (tok == "folded")
-      ro.graph = CallGraphMode::kFolded;
-    else if (tok == "none")
-      ro.graph = CallGraphMode::kNone;
-    else if (tok == "caller")
-      ro.caller_order = true;
-    else if (tok == "callee")
-      ro.caller_order = false;
-    else if (tok == "fractal" || tok == "fp" || tok == "dwarf" || tok == "function" ||
-             tok == "address")
-      continue;
-    else {
-      double th = 0;
-      auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), th);
-      if (ec != std::errc{} || p != tok.data() + tok.size())
-        return error_exit(
-            fmt::format("bad -g value '{}': expected graph|flat|folded|none"
-                        "[,threshold][,caller|callee]",
-                        tok));
-      ro.graph_threshold = th;
-    }
+  ro.sort_given = !sort.empty();
+  bool graph_threshold_set = false;
+  if (graph_opt->count() > 0) {
+    auto th = parse_call_graph(call_graph.empty() ? kDefaultCallGraph : call_graph, ro);
+    if (!th) return error_exit(th.error().message(), 129);
+    graph_threshold_set = *th;
+  }
+  // perf's --percent-limit is also the callchain threshold, unless a later -g gave one.
+  if (limit_opt->count() > 0) {
+    const auto order = app.parse_order();
+    const auto last = [&](const CLI::Option* opt) {
+      return std::find(order.rbegin(), order.rend(), opt) - order.rbegin();
+    };
+    if (!graph_threshold_set || last(limit_opt) < last(graph_opt))
+      ro.graph_threshold = percent_limit;
   }
   if (inverted) ro.caller_order = true;  // perf's -G: alias for the inverted callchain
 
@@ -298,6 +289,7 @@ int run_report(int argc, char** argv) {
     if (k == "srcline" || k == "srcfile") lo.source_lines = true;
   }
   if (export_wants_source_lines(format)) lo.source_lines = true;
+  if (ro.graph_key != CallGraphKey::kFunction) lo.source_lines = true;  // graph frames' lines
   lo.inline_frames = inline_frames;
   lo.demangle_params = demangle_params;
   lo.demangle = !no_demangle;

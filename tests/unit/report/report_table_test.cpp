@@ -219,27 +219,27 @@ TEST(ReportTable, CallchainThresholdIsCutToWholePeriodsLikePerf) {
 }
 
 // perf merges callchains by function (not by address or stack); folded prints the hits
-// of the chains ending at a node, flat the node's cumulative period; both hide chains
-// below the threshold.
+// of the chains ending at a node, one line each, flat the node's cumulative period and a
+// blank line after each chain; both hide chains below the threshold.
 TEST(ReportTable, FlatAndFoldedMergeByFunctionAndHonourThreshold) {
   ReportOptions o;
   o.children = false;
   o.graph = GraphMode::kFolded;
   o.sort = {"sym"};
   const std::string self = run(o, merge_profile());
-  EXPECT_NE(self.find("    90.74%  [.] b\n90.74% b;a;main\n\n"), std::string::npos) << self;
+  EXPECT_NE(self.find("    90.74%  [.] b\n90.74% b;a;main\n     9.07%"), std::string::npos) << self;
   EXPECT_EQ(self.find("c;a;main"), std::string::npos) << self;
 
   o.children = true;
   const std::string folded = run(o, merge_profile());
-  EXPECT_NE(folded.find("90.74% main;a;b\n9.07% main;a\n\n"), std::string::npos) << folded;
+  EXPECT_NE(folded.find("90.74% main;a;b\n9.07% main;a\n   100.00%"), std::string::npos) << folded;
   EXPECT_EQ(folded.find(";c"), std::string::npos) << folded;
 
   o.graph = GraphMode::kFlat;
   const std::string flat = run(o, merge_profile());
   EXPECT_NE(flat.find("           90.74%\n                main\n                a\n"
-                      "                b\n           100.00%\n                main\n"
-                      "                a\n"),
+                      "                b\n\n           100.00%\n                main\n"
+                      "                a\n\n"),
             std::string::npos)
       << flat;
   EXPECT_EQ(flat.find("                c\n"), std::string::npos) << flat;
@@ -255,9 +255,9 @@ TEST(ReportTable, CalleeOrderWithChildrenShowsCallers) {
   o.graph = GraphMode::kFolded;
   o.sort = {"sym"};
   const std::string s = run(o);
-  EXPECT_NE(s.find("[.] main\n100.00% main\n\n"), std::string::npos) << s;
-  EXPECT_NE(s.find("[.] a\n60.00% a;main\n20.00% a;a;main\n\n"), std::string::npos) << s;
-  EXPECT_NE(s.find("[.] b\n60.00% b;a;main\n\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("[.] main\n100.00% main\n    80.00%"), std::string::npos) << s;
+  EXPECT_NE(s.find("[.] a\n60.00% a;main\n20.00% a;a;main\n    60.00%"), std::string::npos) << s;
+  EXPECT_NE(s.find("[.] b\n60.00% b;a;main\n    20.00%"), std::string::npos) << s;
 }
 
 TEST(ReportTable, GraphBranches) {
