@@ -123,6 +123,18 @@ struct PERFX_API ReportOptions {
   /// --time-quantum: the width of the time buckets of the `time` sort key (perf's default
   /// 100 ms). The profile needs per-sample times (LoadOptions::aggregate off).
   std::uint64_t time_quantum_ns = 100'000'000;
+  /// --ns: the time sort key in nanoseconds (perf's symbol_conf.nanosecs).
+  bool nanoseconds = false;
+  /// --socket-filter: only entries of this processor socket, and "# Processor Socket: N"
+  /// in the header; -1 = all. As in perf 6.1, entries are filtered only when a sort key
+  /// merges entries after they are made (comm, tid) or with --hierarchy.
+  int socket_filter = -1;
+  /// --raw-trace: tracepoint fields as raw values, not through their print format (the
+  /// trace sort key's text).
+  bool raw_trace = false;
+  /// --hierarchy: entries nested by sort key, each level summing the one below (perf's
+  /// symbol_conf.report_hierarchy); no Children column.
+  bool hierarchy = false;
   /// Only the first N entries over the percent limit, which alone size the columns
   /// (perf top's screen rows); 0 = all.
   std::size_t max_entries = 0;

@@ -220,6 +220,18 @@ class GraphPrinter {
 
 }  // namespace
 
+profile::CallKey call_key(CallGraphKey k) {
+  switch (k) {
+    case CallGraphKey::kAddress:
+      return profile::CallKey::kAddress;
+    case CallGraphKey::kSrcline:
+      return profile::CallKey::kSrcline;
+    case CallGraphKey::kFunction:
+      break;
+  }
+  return profile::CallKey::kFunction;
+}
+
 GraphStyle graph_style(const ReportOptions& o) {
   GraphStyle s;
   s.mode = o.graph;

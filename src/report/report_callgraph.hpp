@@ -24,6 +24,9 @@ struct GraphStyle {
   bool skip_first_frame = false;
 };
 
+/// The call tree key of -g's sort_key.
+[[nodiscard]] profile::CallKey call_key(CallGraphKey key);
+
 /// The style of `options` (-g, -s).
 [[nodiscard]] GraphStyle graph_style(const ReportOptions& options);
 

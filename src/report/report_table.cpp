@@ -4,6 +4,7 @@
 
 #include "core/error_format.hpp"
 #include "report/report_columns.hpp"
+#include "report/report_hierarchy.hpp"
 
 namespace perfx::report {
 namespace {
@@ -45,18 +46,6 @@ std::vector<profile::HistField> sort_fields(const ReportOptions& o) {
   return fields;
 }
 
-profile::CallKey call_key(CallGraphKey k) {
-  switch (k) {
-    case CallGraphKey::kAddress:
-      return profile::CallKey::kAddress;
-    case CallGraphKey::kSrcline:
-      return profile::CallKey::kSrcline;
-    case CallGraphKey::kFunction:
-      break;
-  }
-  return profile::CallKey::kFunction;
-}
-
 // perf's "# Samples: 1K": the count in K, M or G above a thousand.
 std::string sample_count(std::uint64_t n) {
   char unit = ' ';
@@ -92,6 +81,7 @@ class EventReport {
     profile::HistOrder order{by_acc, {}};
     if (o_.sort_keys_first) order.fields = sort_fields(o_);
     auto rows = profile::sorted_entries(h_, order);
+    std::erase_if(rows, [&](const profile::HistEntry* e) { return !in_socket(*e); });
     // --percent-limit: an entry's shown share (children or self) below it.
     auto below_limit = [&](const profile::HistEntry* e) {
       return o_.percent_limit > 0 && cols.shown_percent(*e) < o_.percent_limit;
@@ -107,6 +97,7 @@ class EventReport {
       rows = std::move(first);
     }
     cols.size(rows);
+    const bool graphs = h_.callchains && o_.graph != GraphMode::kNone;
     if (!o_.quiet) {
       std::uint64_t n =
           o_.relative_percentage ? h_.kept_samples[0] : ev.total_samples - h_.hidden_samples;
@@ -122,10 +113,16 @@ class EventReport {
         out << (in_group_ ? " of events '" : " of event '") << ev.name << "'";
       if (!o_.time_slices.empty()) out << " (time slices: " << o_.time_slices << ")";
       out << "\n";
-      out << "# Event count (approx.): " << shown_period << "\n#\n";
-      out << cols.header();
+      out << "# Event count (approx.): " << shown_period << "\n";
+      if (o_.socket_filter >= 0) out << "# Processor Socket: " << o_.socket_filter << "\n";
+      out << "#\n";
     }
-    const bool graphs = h_.callchains && o_.graph != GraphMode::kNone;
+    if (o_.hierarchy) {
+      print_hierarchy(out, {h_, o_, cols, rows, graphs, totals[0]});
+      out << "\n\n";
+      return;
+    }
+    if (!o_.quiet) out << cols.header();
     const GraphStyle style = graph_style(o_);
     for (const auto* e : rows) {
       if (below_limit(e)) continue;
@@ -140,6 +137,18 @@ class EventReport {
   }
 
  private:
+  // perf 6.1 applies --socket-filter in hists__collapse_resort(), which runs only when a
+  // sort key merges entries after they are made (comm, tid) or with --hierarchy.
+  [[nodiscard]] bool in_socket(const profile::HistEntry& e) const {
+    if (o_.socket_filter < 0) return true;
+    const auto& keys = h_.options.keys;
+    const bool collapses =
+        o_.hierarchy ||
+        std::find(keys.begin(), keys.end(), profile::SortKey::kComm) != keys.end() ||
+        std::find(keys.begin(), keys.end(), profile::SortKey::kTid) != keys.end();
+    return !collapses || profile::socket_of(h_, e.cpu) == o_.socket_filter;
+  }
+
   // perf's evsel__group_desc(): "anon group { cpu-clock, task-clock }".
   [[nodiscard]] std::string group_text() const {
     std::string out = group_name_.empty() ? std::string("anon group") : group_name_;
@@ -162,10 +171,14 @@ class EventReport {
 
 profile::Hists report_hists(const profile::Profile& profile, const ReportOptions& o,
                             std::uint32_t event, std::uint32_t members) {
+  // perf's --hierarchy turns children off after the callchain order was chosen (caller
+  // unless --no-children or -g callee).
   const profile::HistOptions ho{.keys = entry_keys(o),
-                                .children = o.children,
+                                .children = o.children && !o.hierarchy,
                                 .callchains = o.graph != GraphMode::kNone,
-                                .caller_order = o.caller_order,
+                                .caller_order = o.hierarchy && !o.caller_order
+                                                    ? std::optional<bool>(o.children)
+                                                    : o.caller_order,
                                 .max_stack = o.max_stack,
                                 .hide_unresolved = o.hide_unresolved,
                                 .dsos = o.dsos,

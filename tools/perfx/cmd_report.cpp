@@ -66,6 +66,7 @@ int damage_exit(const Profile& prof) {
 
 int run_report(int argc, char** argv) {
   CLI::App app{"Read a perf.data and show where the time went (like perf report)", "perfx report"};
+  ReportOptions ro;
   std::string input = "perf.data";
   std::string sort;
   bool stdio = false;
@@ -162,6 +163,16 @@ int run_report(int argc, char** argv) {
                "--stats: leave out types and events with nothing counted (default)");
   app.add_flag("--header", header, "show the recording's header before the report");
   app.add_flag("--header-only", header_only, "show only the recording's header");
+  std::string symfs, kallsyms, vmlinux;
+  app.add_option("--symfs", symfs, "look for files with symbols under this directory");
+  app.add_option("--kallsyms", kallsyms, "kernel symbols from this kallsyms file");
+  app.add_option("-k,--vmlinux", vmlinux, "kernel symbols from this vmlinux file");
+  app.add_flag("--ns", ro.nanoseconds, "times of the time sort key in nanoseconds");
+  app.add_option("--socket-filter", ro.socket_filter, "only entries of this processor socket");
+  app.add_flag("--hierarchy", ro.hierarchy, "entries nested by sort key (no Children)");
+  app.add_flag("--raw-trace", ro.raw_trace, "tracepoint fields raw (trace sort key)");
+  int res_samples = 0;  // perf: samples kept per entry for its TUI browser; no text effect
+  app.add_option("--samples", res_samples, "samples kept per entry for browsing (TUI only)");
   app.add_option("--format", format,
                  "export instead: json, folded, html, svg, pprof, speedscope, firefox");
   app.add_flag("--json", json, "same as --format json");
@@ -173,6 +184,12 @@ int run_report(int argc, char** argv) {
     return usage_exit(app, e);
   }
   if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
+  // perf checks these before it opens the recording.
+  for (const auto* file : {&vmlinux, &kallsyms})
+    if (!file->empty() && ::access(file->c_str(), R_OK) != 0)
+      return error_exit(fmt::format("Invalid file: {}", *file));
+  if (ro.hierarchy && !fields.empty())
+    return error_exit("--hierarchy and --fields options cannot be used together", kUsageExit);
   // perf's owner rule (-f) and the header: the one door to the recording.
   auto rec = Recording::open(input, {force});
   if (!rec) return error_exit(rec.error().message());
@@ -207,7 +224,6 @@ int run_report(int argc, char** argv) {
     }
   }
 
-  ReportOptions ro;
   ro.fields = split_list(fields);
   if (auto ok = validate_fields(ro.fields); !ok) return error_exit(ok.error().message());
   if (!sort.empty())
@@ -252,7 +268,7 @@ int run_report(int argc, char** argv) {
   bool graph_threshold_set = false;
   if (graph_opt->count() > 0) {
     auto th = parse_call_graph(call_graph.empty() ? kDefaultCallGraph : call_graph, ro);
-    if (!th) return error_exit(th.error().message(), 129);
+    if (!th) return error_exit(th.error().message(), kUsageExit);
     graph_threshold_set = *th;
   }
   // perf's --percent-limit is also the callchain threshold, unless a later -g gave one.
@@ -293,6 +309,9 @@ int run_report(int argc, char** argv) {
   lo.inline_frames = inline_frames;
   lo.demangle_params = demangle_params;
   lo.demangle = !no_demangle;
+  lo.symfs = symfs;
+  lo.kallsyms = kallsyms;
+  lo.vmlinux = vmlinux;
   // The text report and the per-stack exports need no per-sample times: merge samples
   // per stack while loading, so time and memory follow unique stacks.
   lo.aggregate = format.empty() || !format_needs_each_sample(format);
