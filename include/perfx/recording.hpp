@@ -83,6 +83,15 @@ struct PERFX_API ProfileOptions {
   std::string time;
   /// Directory searched for perf's build-id cache (~/.debug); empty = $HOME/.debug.
   std::string buildid_dir;
+  /// perf's --symfs: files with symbols are looked up under this directory (their
+  /// recorded path appended; the build-id cache is not used); empty = the recorded paths.
+  std::string symfs;
+  /// perf's --kallsyms: kernel symbols from this file only (not the build-id cache);
+  /// empty = the cache's copy for the recorded kernel, else /proc/kallsyms.
+  std::string kallsyms;
+  /// perf's -k/--vmlinux: kernel symbols from this ELF file only (not kallsyms); a file
+  /// that is not ELF leaves kernel addresses unresolved, as in perf.
+  std::string vmlinux;
   /// Demangle C++ names with parameter lists (what perf report -v shows).
   bool demangle_params = false;
   /// false: symbol names as the binaries have them (perf's --no-demangle).

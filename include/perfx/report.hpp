@@ -20,6 +20,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "perfx/error.hpp"
@@ -31,10 +32,25 @@ namespace perfx {
 
 /// How call graphs are printed under the entries (perf report's -g print type).
 enum class CallGraphMode : std::uint8_t {
-  kGraph,   ///< a tree, branches with percentages
-  kFlat,    ///< each chain, root to leaf
-  kFolded,  ///< each chain on one line, "a;b;c"
-  kNone     ///< no call graphs
+  kGraph,    ///< a tree, branches with percentages of the event's total
+  kFlat,     ///< each chain, root to leaf
+  kFolded,   ///< each chain on one line, "a;b;c"
+  kNone,     ///< no call graphs
+  kFractal,  ///< a tree, branches with percentages of their parent's callees
+};
+
+/// What merges callchain frames into one graph node (perf's -g sort_key).
+enum class CallGraphKey : std::uint8_t {
+  kFunction,  ///< the function (perf's default)
+  kAddress,   ///< the instruction address; frames shown with their source line
+  kSrcline,   ///< the source line; frames shown with it
+};
+
+/// What a call graph node shows (perf's -g value).
+enum class CallGraphValue : std::uint8_t {
+  kPercent,  ///< percentage (of the total, or of the parent with kFractal)
+  kPeriod,   ///< the summed period
+  kCount,    ///< the number of samples
 };
 
 /// What `perf report --stdio` takes.
@@ -48,6 +64,17 @@ struct PERFX_API ReportOptions {
   /// -g ...,caller / callee: root first or leaf first in callchains; unset = perf's
   /// default (caller with children, callee without).
   std::optional<bool> caller_order;
+  /// -g print_limit: at most this many chains (flat, folded) or branches per level and
+  /// frames of the first line (graph); 0 = all.
+  std::uint32_t graph_print_limit = 0;
+  CallGraphKey graph_key = CallGraphKey::kFunction;       ///< -g sort_key
+  CallGraphValue graph_value = CallGraphValue::kPercent;  ///< -g value
+  /// -g given explicitly (perf's symbol_conf.use_callchain): write_report() refuses a
+  /// recording without callchains, as perf does.
+  bool graph_requested = false;
+  /// -s was given (perf's sort_order): when its first key starts with "sym" and no -F
+  /// was given, a call graph without a percentage leaves out its first frame (perf).
+  bool sort_given = false;
   double percent_limit = 0.0;        ///< hide entries below this percentage
   bool show_nr_samples = false;      ///< -n: a Samples column
   std::vector<std::string> dsos;     ///< --dsos filter (short or long names)
@@ -96,6 +123,18 @@ struct PERFX_API ReportOptions {
   /// --time-quantum: the width of the time buckets of the `time` sort key (perf's default
   /// 100 ms). The profile needs per-sample times (LoadOptions::aggregate off).
   std::uint64_t time_quantum_ns = 100'000'000;
+  /// --ns: the time sort key in nanoseconds (perf's symbol_conf.nanosecs).
+  bool nanoseconds = false;
+  /// --socket-filter: only entries of this processor socket, and "# Processor Socket: N"
+  /// in the header; -1 = all. As in perf 6.1, entries are filtered only when a sort key
+  /// merges entries after they are made (comm, tid) or with --hierarchy.
+  int socket_filter = -1;
+  /// --raw-trace: tracepoint fields as raw values, not through their print format (the
+  /// trace sort key's text).
+  bool raw_trace = false;
+  /// --hierarchy: entries nested by sort key, each level summing the one below (perf's
+  /// symbol_conf.report_hierarchy); no Children column.
+  bool hierarchy = false;
   /// Only the first N entries over the percent limit, which alone size the columns
   /// (perf top's screen rows); 0 = all.
   std::size_t max_entries = 0;
@@ -103,6 +142,19 @@ struct PERFX_API ReportOptions {
   /// characters or more are cut to one less; callchain lines are not. 0 = no cut.
   std::size_t max_cols = 0;
 };
+
+/// Parses perf report's -g/--call-graph value into `options`, as perf's
+/// parse_callchain_report_opt(): comma-separated print_type (graph, flat, fractal, folded,
+/// none), threshold, print_limit, order (caller, callee), sort_key (function, address,
+/// srcline), branch and value (percent, period, count), words matched by prefix, in any
+/// order; the first number is the threshold, the second the print limit; `none` ends the
+/// list. Sets graph_requested (unless none). Returns whether a threshold was given.
+/// Errors: kInvalidArgument naming the token perf would refuse.
+[[nodiscard]] PERFX_API Result<bool> parse_call_graph(std::string_view text,
+                                                      ReportOptions& options);
+
+/// perf's -g value when -g has none: "graph,0.5,caller,function,percent".
+inline constexpr std::string_view kDefaultCallGraph = "graph,0.5,caller,function,percent";
 
 /// The sort keys named by -F fields (for -F without -s, as perf).
 [[nodiscard]] PERFX_API std::vector<std::string> sort_keys_of_fields(

@@ -211,7 +211,7 @@ class Builder {
     values_of(le, m).children += period;
     // The call graphs are the leader's (the first event of a group).
     const bool chains = h_.callchains && m == 0;
-    if (chains) le.chains[ChainPart{si.stack, 0}] += period;
+    if (chains) add_chain_value(le.chains[ChainPart{si.stack, 0}], period, count);
     if (!h_.children) return;
     le.max_depth = std::max(le.max_depth, hi - lo);
     seen_.clear();
@@ -242,8 +242,13 @@ class Builder {
         part = static_cast<std::uint32_t>(h_.callee_children ? i + 1 : i);
         e.max_depth = std::max(e.max_depth, h_.callee_children ? i + 1 - lo : hi - i);
       }
-      e.chains[ChainPart{si.stack, part}] += period;
+      add_chain_value(e.chains[ChainPart{si.stack, part}], period, count);
     }
+  }
+
+  static void add_chain_value(ChainValue& v, std::uint64_t period, std::uint64_t count) {
+    v.period += period;
+    v.count += count;
   }
 
   void add_self(HistEntry& e, std::uint32_t m, std::uint64_t period, std::uint64_t count) {
@@ -468,12 +473,15 @@ int compare_fields(const Hists& h, const std::vector<HistField>& fields, const H
   return tie_break(h, a, b);
 }
 
+}  // namespace
+
 // The order perf gives siblings of equal period: that of its rb_root_in, where a new
 // node goes left of those it compares greater to (append_chain_children()), so
 // descending by match_chain(): inline frames by name, symbols by DSO, then start,
 // other frames by DSO, then address. perf compares DSOs by pointer: here by their
 // mapping's index, which is as arbitrary (siblings of equal period from two DSOs may
 // come in the other order).
+
 bool before_at_equal_period(const Profile& p, const CallNode& a, const CallNode& b) {
   const auto& fa = p.frames[a.frame];
   const auto& fb = p.frames[b.frame];
@@ -483,6 +491,8 @@ bool before_at_equal_period(const Profile& p, const CallNode& a, const CallNode&
   if (symbols) return fa.address - fa.symbol_offset > fb.address - fb.symbol_offset;
   return fa.address > fb.address;
 }
+
+namespace {
 
 void sort_tree(const Profile& p, CallNode& node) {
   std::sort(node.kids.begin(), node.kids.end(), [&](const CallNode& a, const CallNode& b) {
@@ -494,9 +504,14 @@ void sort_tree(const Profile& p, CallNode& node) {
 // A frame's name in a call graph: perf's "%#" PRIx64 of the instruction address for an
 // unresolved one (callchain_list__sym_name(): cl->ip, not the map-relative one the
 // Symbol column shows; "0" for a zero address).
-std::string chain_name(const Frame& f) {
+// With the address or srcline key, perf adds the frame's srcline after the name
+// (callchain_list__sym_name()).
+std::string chain_name(const Frame& f, CallKey key) {
   if (unresolved(f)) return f.address == 0 ? std::string("0") : fmt::format("{:#x}", f.address);
-  return f.inlined ? f.function + " (inlined)" : f.function;
+  std::string name = f.function;
+  if (key != CallKey::kFunction && f.mapping >= 0)
+    name += " " + chain_srcline(f, key == CallKey::kAddress);
+  return f.inlined ? name + " (inlined)" : name;
 }
 
 struct ChainLink {
@@ -505,7 +520,7 @@ struct ChainLink {
 };
 
 // The callchain of a part for display, leaf first (callee order) unless caller order.
-std::vector<ChainLink> chain_links(const Hists& h, ChainPart chain) {
+std::vector<ChainLink> chain_links(const Hists& h, ChainPart chain, CallKey key) {
   const Profile& p = *h.profile;
   const auto& st = p.stacks[chain.stack];
   const std::size_t part = chain.part;
@@ -513,7 +528,7 @@ std::vector<ChainLink> chain_links(const Hists& h, ChainPart chain) {
   std::vector<ChainLink> links;
   auto add = [&](std::size_t i) {
     if (h.options.hide_unresolved && unresolved(p.frames[st[i]])) return;
-    links.push_back({chain_name(p.frames[st[i]]), st[i]});
+    links.push_back({chain_name(p.frames[st[i]], key), st[i]});
   };
   if (h.callee_children && part != 0) {  // stack[part-1] and its callers
     for (std::size_t i = part; i-- > lo;) add(i);
@@ -524,20 +539,25 @@ std::vector<ChainLink> chain_links(const Hists& h, ChainPart chain) {
   return links;
 }
 
-void add_chain(CallNode& root, const std::vector<ChainLink>& links, std::uint64_t period) {
+// perf's match_chain(): by name (function, srcline), or by the frame itself (one per
+// DSO and address) for the address key.
+void add_chain(CallNode& root, const std::vector<ChainLink>& links, const ChainValue& value,
+               CallKey key) {
   CallNode* cur = &root;
   for (const auto& link : links) {
     CallNode* next = nullptr;
     for (auto& k : cur->kids)
-      if (k.name == link.name) next = &k;
+      if (key == CallKey::kAddress ? k.frame == link.frame : k.name == link.name) next = &k;
     if (next == nullptr) {
       cur->kids.push_back(CallNode{link.name, 0, 0, link.frame, {}});
       next = &cur->kids.back();
     }
-    next->period += period;
+    next->period += value.period;
+    next->count += value.count;
     cur = next;
   }
-  cur->hit += period;
+  cur->hit += value.period;
+  cur->hit_count += value.count;
 }
 
 }  // namespace
@@ -701,16 +721,24 @@ std::vector<const HistEntry*> sorted_entries(const Hists& h, const HistOrder& or
   return rows;
 }
 
-CallNode call_tree(const Hists& h, const HistEntry& e) {
-  std::vector<std::pair<ChainPart, std::uint64_t>> chains(e.chains.begin(), e.chains.end());
+std::string chain_srcline(const Frame& f, bool show_addr) {
+  if (!f.file.empty() && f.line > 0) return fmt::format("{}:{}", basename(f.file), f.line);
+  if (f.addr2line_function || !show_addr) return "??:0";
+  if (!unresolved(f)) return fmt::format("+{}", f.symbol_offset);
+  return fmt::format("{}[{:x}]", f.dso, f.map_address);
+}
+
+CallNode call_tree(const Hists& h, const HistEntry& e, CallKey key) {
+  std::vector<std::pair<ChainPart, ChainValue>> chains(e.chains.begin(), e.chains.end());
   std::sort(chains.begin(), chains.end(), [](const auto& a, const auto& b) {
-    if (a.second != b.second) return a.second > b.second;
+    if (a.second.period != b.second.period) return a.second.period > b.second.period;
     return std::tie(a.first.stack, a.first.part) < std::tie(b.first.stack, b.first.part);
   });
   CallNode root;
-  for (const auto& [chain, period] : chains) {
-    root.period += period;
-    add_chain(root, chain_links(h, chain), period);
+  for (const auto& [chain, value] : chains) {
+    root.period += value.period;
+    root.count += value.count;
+    add_chain(root, chain_links(h, chain, key), value, key);
   }
   sort_tree(*h.profile, root);
   return root;

@@ -99,6 +99,12 @@ struct ChainPartHash {
   }
 };
 
+/// The period and samples of a part of a stack given to an entry's call graph.
+struct ChainValue {
+  std::uint64_t period = 0;
+  std::uint64_t count = 0;  ///< recorded samples
+};
+
 /// The frame index of a frameless entry (HistOptions::keep_frameless).
 inline constexpr std::uint32_t kNoFrame = ~std::uint32_t{0};
 /// HistEntry::parent when the sample has no parent (perf's "[other]").
@@ -125,7 +131,7 @@ struct HistEntry {
   /// The longest chain given to the entry (perf's callchain_root::max_depth), in frames.
   std::size_t max_depth = 0;
   /// The call graph's parts and their periods (the leader's, in a group).
-  std::unordered_map<ChainPart, std::uint64_t, ChainPartHash> chains;
+  std::unordered_map<ChainPart, ChainValue, ChainPartHash> chains;
   /// Bit i: the value of key i was looked up before perf sizes the columns (srcline and
   /// srcfile only when another sample compared with it; every other key always).
   std::uint32_t looked_up = ~std::uint32_t{0};
@@ -216,10 +222,30 @@ struct CallNode {
   std::uint64_t hit = 0;
   std::uint32_t frame = 0;  ///< the first frame merged into it
   std::vector<CallNode> kids;
+  std::uint64_t count = 0;      ///< samples through the node (perf's cumulative count)
+  std::uint64_t hit_count = 0;  ///< samples whose chain ends at it
+};
+
+/// What merges frames into one call graph node (perf's callchain sort key).
+enum class CallKey : std::uint8_t {
+  kFunction,  ///< the function (perf's default)
+  kAddress,   ///< the frame's address; named "function srcline"
+  kSrcline,   ///< the frame's source line; named "function srcline"
 };
 
 /// The call graph of `entry` (root: its whole period, name empty).
-[[nodiscard]] CallNode call_tree(const Hists& hists, const HistEntry& entry);
+[[nodiscard]] CallNode call_tree(const Hists& hists, const HistEntry& entry,
+                                 CallKey key = CallKey::kFunction);
+
+/// perf's order of sibling call graph nodes in its rb_root_in (the order of equal
+/// periods): whether `a` comes before `b`.
+[[nodiscard]] bool before_at_equal_period(const Profile& profile, const CallNode& a,
+                                          const CallNode& b);
+
+/// perf's srcline of a callchain frame (get_srcline() without the symbol): "file.c:12";
+/// with `show_addr` (the address key) "+offset" or "dso[address]" when there is no line,
+/// else "??:0".
+[[nodiscard]] std::string chain_srcline(const Frame& f, bool show_addr);
 
 /// The frames of stack `stack` that count with --max-stack: [first, last).
 [[nodiscard]] std::pair<std::size_t, std::size_t> shown_range(const Hists& hists,

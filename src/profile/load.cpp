@@ -150,6 +150,13 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
 Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOptions& options) {
   symbol::SearchPaths paths;
   paths.buildid_dir = options.buildid_dir;
+  paths.symfs = options.symfs;
+  if (!options.symfs.empty()) paths.debug_dir = options.symfs + paths.debug_dir;
+  if (!options.kallsyms.empty()) {
+    paths.kallsyms = options.kallsyms;
+    paths.kallsyms_given = true;
+  }
+  paths.vmlinux = options.vmlinux;
   paths.demangle_params = options.demangle_params;
   paths.demangle = options.demangle;
   symbol::Machine machine(paths);

@@ -11,7 +11,8 @@ namespace {
 
 using profile::SortKey;
 
-constexpr std::size_t kTimeWidth = 12;  // the time sort key's column
+// The time sort key's column: perf's HISTC_TIME, 12 (16 with --ns), whatever the times.
+std::size_t time_width(const ReportOptions& o) { return o.nanoseconds ? 16 : 12; }
 
 std::string pct(double v) { return fmt::format("{:.2f}%", v); }
 
@@ -123,7 +124,7 @@ void ReportColumns::size(const std::vector<const profile::HistEntry*>& rows) {
     if (k == SortKey::kComm) {
       for (const auto* e : rows) w = std::max(w, last_comm(p.threads[e->thread].tid).size());
     } else if (k == SortKey::kTime) {
-      w = kTimeWidth;  // perf's HISTC_TIME: 12, whatever the times
+      w = time_width(o_);
     } else if (k != SortKey::kCpu && k != SortKey::kSocket) {
       // Source lines and files only of entries perf looked up before sizing.
       for (const auto* e : rows)
@@ -169,7 +170,6 @@ std::string ReportColumns::percent(std::uint32_t m, std::uint64_t v) const {
 
 std::string ReportColumns::line(const profile::HistEntry& e) const {
   const bool separated = !o_.field_separator.empty();
-  const bool children = h_.children;
   std::string line = separated ? "" : " ";
   for (std::size_t c = 0; c < cols_.size(); ++c) {
     const Col& col = cols_[c];
@@ -180,29 +180,98 @@ std::string ReportColumns::line(const profile::HistEntry& e) const {
     }
     line += " ";
     if (c > 0) line += " ";
-    // A group's values: one per member, the leader first.
-    for (std::uint32_t m = 0; col.kind != Kind::kKey && m < h_.members; ++m) {
-      const profile::HistValues& v = e.member(m);
-      switch (col.kind) {
-        case Kind::kChildren:
-          line += fmt::format("{:>8}", children ? percent(m, v.children) : std::string("N/A"));
-          break;
-        case Kind::kSelf:
-          line += fmt::format("{:>8}", percent(m, v.self));
-          break;
-        case Kind::kSamples:
-          line += fmt::format("{:>12}", v.samples);
-          break;
-        case Kind::kPeriod:
-          line += fmt::format("{:>12}", v.self);  // perf: the self period
-          break;
-        case Kind::kKey:
-          break;
-      }
-    }
-    if (col.kind == Kind::kKey) line += key_cell(cell_text(e, col.key), col, c + 1 == cols_.size());
+    if (col.kind == Kind::kKey)
+      line += key_cell(cell_text(e, col.key), col, c + 1 == cols_.size());
+    else
+      line += value_cell(e, col);
   }
   return line;
+}
+
+// A value column's cell: a group's values, one per member, the leader first.
+std::string ReportColumns::value_cell(const profile::HistEntry& e, const Col& col) const {
+  std::string cell;
+  for (std::uint32_t m = 0; m < h_.members; ++m) {
+    const profile::HistValues& v = e.member(m);
+    switch (col.kind) {
+      case Kind::kChildren:
+        cell += fmt::format("{:>8}", h_.children ? percent(m, v.children) : std::string("N/A"));
+        break;
+      case Kind::kSelf:
+        cell += fmt::format("{:>8}", percent(m, v.self));
+        break;
+      case Kind::kSamples:
+        cell += fmt::format("{:>12}", v.samples);
+        break;
+      case Kind::kPeriod:
+        cell += fmt::format("{:>12}", v.self);  // perf: the self period
+        break;
+      case Kind::kKey:
+        break;
+    }
+  }
+  return cell;
+}
+
+std::string ReportColumns::values_text(const profile::HistEntry& e) const {
+  std::string out;
+  for (const Col& col : cols_)
+    if (col.kind != Kind::kKey) out += "  " + value_cell(e, col);
+  return out;
+}
+
+const ReportColumns::Col* ReportColumns::key_col(std::size_t key) const {
+  for (const Col& col : cols_)
+    if (col.kind == Kind::kKey && col.key == key) return &col;
+  return nullptr;
+}
+
+std::string ReportColumns::key_text(const profile::HistEntry& e, std::size_t key) const {
+  const Col* col = key_col(key);
+  if (col == nullptr) return {};
+  std::string v = key_cell(cell_text(e, key), *col, true);
+  v.erase(0, v.find_first_not_of(' '));
+  return v;
+}
+
+std::size_t ReportColumns::values_width() const {
+  std::size_t w = 0;
+  bool first = true;
+  for (const Col& col : cols_) {
+    if (col.kind == Kind::kKey) continue;
+    w += col.width + (first ? 0 : 2);
+    first = false;
+  }
+  return w;
+}
+
+// perf's hists__fprintf_hierarchy_headers(): the value headers after the indent of the
+// deepest level, the key headers joined by " / "; the dot rule as wide as the widest of
+// those headers and each level's indent plus its column.
+std::string ReportColumns::hierarchy_header() const {
+  std::vector<const Col*> keys;
+  for (const Col& col : cols_)
+    if (col.kind == Kind::kKey) keys.push_back(&col);
+  const std::size_t indent = keys.empty() ? 0 : (keys.size() - 1) * 3;
+  std::string hdr(indent, ' ');
+  std::string dots(indent, '.');
+  bool first = true;
+  for (const Col& col : cols_) {
+    if (col.kind == Kind::kKey) continue;
+    hdr += fmt::format("{:>{}}  ", col.header, col.width);
+    dots += (first ? "" : "..") + std::string(col.width, '.');
+    first = false;
+  }
+  std::string names;
+  std::size_t width = 0;
+  for (std::size_t d = 0; d < keys.size(); ++d) {
+    std::string name = keys[d]->header;
+    name.erase(0, name.find_first_not_of(' '));
+    names += (d > 0 ? " / " : "") + name;
+    width = std::max(width, d * 3 + keys[d]->width);
+  }
+  width = std::max(width, names.size());
+  return hdr + names + "\n# " + dots + "  " + std::string(width, '.') + "\n#\n";
 }
 
 // A cell with -t (perf's field_sep): a value as " %.2f%%" / " %llu" padded after it to
@@ -274,9 +343,12 @@ std::string ReportColumns::cell_text(const profile::HistEntry& e, std::size_t ke
       return fmt::format(
           "{:>6}", socket < 0 ? fmt::format("-{:03}", -socket) : fmt::format("{:03}", socket));
     }
-    case SortKey::kTime:  // perf's timestamp__scnprintf_usec(), cut to the column ("%-.*s")
+    case SortKey::kTime:  // perf's timestamp__scnprintf_usec() (--ns: _nsec()), cut to the column
+      if (o_.nanoseconds)
+        return fmt::format("{}.{:09}", e.time / 1000000000u, e.time % 1000000000u)
+            .substr(0, time_width(o_));
       return fmt::format("{}.{:06}", e.time / 1000000000u, e.time % 1000000000u / 1000u)
-          .substr(0, kTimeWidth);
+          .substr(0, time_width(o_));
     case SortKey::kCpu:
       // perf's "%*.*d" of sample->cpu, which is -1 when the event has no CPU field.
       if (!p.events[h_.event].has_cpu) return "-001";

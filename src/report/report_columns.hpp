@@ -34,6 +34,18 @@ class ReportColumns {
   /// The leader's share of an entry, the value --percent-limit compares.
   [[nodiscard]] double shown_percent(const profile::HistEntry& e) const;
 
+  /// --hierarchy (perf's hist_entry__hierarchy_fprintf()): the value columns of an entry,
+  /// each after two spaces.
+  [[nodiscard]] std::string values_text(const profile::HistEntry& e) const;
+  /// Whether key `key` has a column (not elided by a one-value filter).
+  [[nodiscard]] bool shows_key(std::size_t key) const { return key_col(key) != nullptr; }
+  /// --hierarchy: key `key`'s cell as a last column, left-trimmed.
+  [[nodiscard]] std::string key_text(const profile::HistEntry& e, std::size_t key) const;
+  /// --hierarchy's header lines (perf's hists__fprintf_hierarchy_headers()), after "# ".
+  [[nodiscard]] std::string hierarchy_header() const;
+  /// perf's hists__overhead_width(): the value columns with two spaces between them.
+  [[nodiscard]] std::size_t values_width() const;
+
  private:
   enum class Kind : std::uint8_t { kChildren, kSelf, kSamples, kPeriod, kKey };
   struct Col {
@@ -48,6 +60,8 @@ class ReportColumns {
   [[nodiscard]] std::string separated_cell(const profile::HistEntry& e, const Col& col,
                                            bool last) const;
   [[nodiscard]] std::string percent(std::uint32_t m, std::uint64_t v) const;
+  [[nodiscard]] std::string value_cell(const profile::HistEntry& e, const Col& col) const;
+  [[nodiscard]] const Col* key_col(std::size_t key) const;
   [[nodiscard]] const std::string& last_comm(std::int32_t tid) const;
 
   const profile::Hists& h_;

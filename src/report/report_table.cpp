@@ -4,6 +4,7 @@
 
 #include "core/error_format.hpp"
 #include "report/report_columns.hpp"
+#include "report/report_hierarchy.hpp"
 
 namespace perfx::report {
 namespace {
@@ -80,6 +81,7 @@ class EventReport {
     profile::HistOrder order{by_acc, {}};
     if (o_.sort_keys_first) order.fields = sort_fields(o_);
     auto rows = profile::sorted_entries(h_, order);
+    std::erase_if(rows, [&](const profile::HistEntry* e) { return !in_socket(*e); });
     // --percent-limit: an entry's shown share (children or self) below it.
     auto below_limit = [&](const profile::HistEntry* e) {
       return o_.percent_limit > 0 && cols.shown_percent(*e) < o_.percent_limit;
@@ -95,6 +97,7 @@ class EventReport {
       rows = std::move(first);
     }
     cols.size(rows);
+    const bool graphs = h_.callchains && o_.graph != GraphMode::kNone;
     if (!o_.quiet) {
       std::uint64_t n =
           o_.relative_percentage ? h_.kept_samples[0] : ev.total_samples - h_.hidden_samples;
@@ -110,23 +113,42 @@ class EventReport {
         out << (in_group_ ? " of events '" : " of event '") << ev.name << "'";
       if (!o_.time_slices.empty()) out << " (time slices: " << o_.time_slices << ")";
       out << "\n";
-      out << "# Event count (approx.): " << shown_period << "\n#\n";
-      out << cols.header();
+      out << "# Event count (approx.): " << shown_period << "\n";
+      if (o_.socket_filter >= 0) out << "# Processor Socket: " << o_.socket_filter << "\n";
+      out << "#\n";
     }
-    const bool graphs = h_.callchains && o_.graph != GraphMode::kNone;
+    if (o_.hierarchy) {
+      print_hierarchy(out, {h_, o_, cols, rows, graphs, totals[0]});
+      out << "\n\n";
+      return;
+    }
+    if (!o_.quiet) out << cols.header();
+    const GraphStyle style = graph_style(o_);
     for (const auto* e : rows) {
       if (below_limit(e)) continue;
       std::string line = cols.line(*e);
       if (o_.max_cols > 0 && line.size() >= o_.max_cols) line.resize(o_.max_cols - 1);
       out << line << "\n";
       if (graphs && !e->chains.empty())
-        print_call_graph(out, profile::call_tree(h_, *e), o_.graph, static_cast<double>(totals[0]),
-                         o_.graph_threshold);
+        print_call_graph(out, p_, profile::call_tree(h_, *e, call_key(o_.graph_key)), style,
+                         totals[0], h_.children ? e->values.children : e->values.self);
     }
     out << "\n\n";
   }
 
  private:
+  // perf 6.1 applies --socket-filter in hists__collapse_resort(), which runs only when a
+  // sort key merges entries after they are made (comm, tid) or with --hierarchy.
+  [[nodiscard]] bool in_socket(const profile::HistEntry& e) const {
+    if (o_.socket_filter < 0) return true;
+    const auto& keys = h_.options.keys;
+    const bool collapses =
+        o_.hierarchy ||
+        std::find(keys.begin(), keys.end(), profile::SortKey::kComm) != keys.end() ||
+        std::find(keys.begin(), keys.end(), profile::SortKey::kTid) != keys.end();
+    return !collapses || profile::socket_of(h_, e.cpu) == o_.socket_filter;
+  }
+
   // perf's evsel__group_desc(): "anon group { cpu-clock, task-clock }".
   [[nodiscard]] std::string group_text() const {
     std::string out = group_name_.empty() ? std::string("anon group") : group_name_;
@@ -149,10 +171,14 @@ class EventReport {
 
 profile::Hists report_hists(const profile::Profile& profile, const ReportOptions& o,
                             std::uint32_t event, std::uint32_t members) {
+  // perf's --hierarchy turns children off after the callchain order was chosen (caller
+  // unless --no-children or -g callee).
   const profile::HistOptions ho{.keys = entry_keys(o),
-                                .children = o.children,
+                                .children = o.children && !o.hierarchy,
                                 .callchains = o.graph != GraphMode::kNone,
-                                .caller_order = o.caller_order,
+                                .caller_order = o.hierarchy && !o.caller_order
+                                                    ? std::optional<bool>(o.children)
+                                                    : o.caller_order,
                                 .max_stack = o.max_stack,
                                 .hide_unresolved = o.hide_unresolved,
                                 .dsos = o.dsos,
@@ -204,6 +230,13 @@ Result<void> write_report(std::ostream& out, const profile::Profile& profile,
                           const ReportOptions& options) {
   PERFX_CHECK(validate_sort_keys(options.sort));
   PERFX_CHECK(validate_fields(options.fields));
+  // perf's report__setup_sample_type(): -g asks for call graphs the file cannot give.
+  if (options.graph_requested &&
+      std::none_of(profile.events.begin(), profile.events.end(),
+                   [](const profile::Event& e) { return e.has_callchain; }))
+    return fail(Errc::kInvalidArgument,
+                "Selected -g or --branch-history, but no callchain or branch data. Did you call "
+                "'perf record' without -g or -b?");
   if (options.header_hint && !options.quiet)
     out << "# To display the perf.data header info, please use --header/--header-only "
            "options.\n#\n";

@@ -33,21 +33,23 @@ std::string dirname_of(const std::string& p) {
 std::string Dso::Impl::find_debug_file(const std::string& path, Elf* elf) const {
   std::vector<std::string> candidates;
   const std::string dir = dirname_of(path);
+  const std::string& root = paths.symfs;  // perf's --symfs (debug_dir has it already)
   std::string link = elf != nullptr ? elf_debuglink(elf) : std::string{};
   if (!link.empty()) {
-    candidates.push_back(dir + "/" + link);
-    candidates.push_back(dir + "/.debug/" + link);
+    candidates.push_back(root + dir + "/" + link);
+    candidates.push_back(root + dir + "/.debug/" + link);
     candidates.push_back(paths.debug_dir + dir + "/" + link);
   }
   const std::string& bid = !build_id.empty() ? build_id : recorded_build_id;
   if (bid.size() > 2) {
     candidates.push_back(paths.debug_dir + "/.build-id/" + bid.substr(0, 2) + "/" + bid.substr(2) +
                          ".debug");
-    candidates.push_back(home_debug_dir(paths) + "/.build-id/" + bid.substr(0, 2) + "/" +
-                         bid.substr(2) + "/debug");
+    if (root.empty())  // perf's build-id cache is not searched under --symfs
+      candidates.push_back(home_debug_dir(paths) + "/.build-id/" + bid.substr(0, 2) + "/" +
+                           bid.substr(2) + "/debug");
   }
   for (const auto& c : candidates) {
-    if (c == path || !file_exists(c)) continue;
+    if (c == root + path || !file_exists(c)) continue;
     ElfFile f(c);
     if (!f) continue;
     const std::string dbid = elf_build_id(f.get());

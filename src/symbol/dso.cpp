@@ -50,6 +50,8 @@ void Dso::set_symbols(SymbolTable symbols) {
   impl_->preset = true;
 }
 
+void Dso::set_kernel_text(std::uint64_t address) { impl_->kernel_text = address; }
+
 void Dso::load() const {
   std::call_once(impl_->once, [this] {
     if (impl_->preset) return;

@@ -59,6 +59,12 @@ struct SearchPaths {
   std::string buildid_dir;                   ///< perf's cache, "" = $HOME/.debug
   std::string debug_dir = "/usr/lib/debug";  ///< global debug directory
   std::string kallsyms = "/proc/kallsyms";   ///< live kernel symbols
+  /// The user named `kallsyms` (perf's --kallsyms): it alone is used, for any kernel.
+  bool kallsyms_given = false;
+  /// perf's -k/--vmlinux: kernel symbols from this ELF file alone ("" = none).
+  std::string vmlinux;
+  /// perf's --symfs: prefix of every DSO file path; the build-id cache is not used.
+  std::string symfs;
   /// The running kernel's notes (its build-id): kallsyms is not used for a recording of
   /// another kernel. "" = do not check.
   std::string kernel_notes = "/sys/kernel/notes";
@@ -138,6 +144,9 @@ class Dso {
   /// Adds symbols directly (tests). Must precede load(). The names' storage must
   /// outlive this DSO.
   void set_symbols(SymbolTable symbols);
+  /// The kernel's: the runtime address of `_text` (its map's pgoff), which relocates a
+  /// vmlinux's symbols (SearchPaths::vmlinux). Must precede load().
+  void set_kernel_text(std::uint64_t address);
 
  private:
   struct Impl;

@@ -16,7 +16,7 @@ namespace perfx::symbol {
 
 void Dso::Impl::load_elf(const Dso& self) const {
   const std::string& path = self.path_;
-  std::string used = path;
+  std::string used = paths.symfs + path;  // perf's --symfs prefix
   if (self.kind_ == DsoKind::kVdso) {
     used.clear();
     if (recorded_build_id.size() > 2) {
@@ -55,7 +55,8 @@ void Dso::Impl::load_elf(const Dso& self) const {
     return;
   }
   build_id = elf_build_id(main_elf.get());
-  if (!recorded_build_id.empty() && !build_id.empty() && build_id != recorded_build_id) {
+  if (!recorded_build_id.empty() && !build_id.empty() && build_id != recorded_build_id &&
+      paths.symfs.empty()) {
     // The file changed since the recording: try perf's build-id cache.
     std::string cached = home_debug_dir(paths) + "/.build-id/" + recorded_build_id.substr(0, 2) +
                          "/" + recorded_build_id.substr(2) + "/elf";
@@ -102,6 +103,32 @@ void Dso::Impl::load_elf(const Dso& self) const {
                [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
     symbols = std::move(merged);
   }
+}
+
+// perf's dso__load_vmlinux() for -k: the file's .symtab, moved by the distance between
+// the running kernel's _text (the kernel map's pgoff) and the file's (KASLR). A file that
+// is not ELF leaves the kernel without symbols, as in perf.
+void Dso::Impl::load_vmlinux() const {
+  main_elf = ElfFile(paths.vmlinux);
+  if (!main_elf) {
+    warning = "cannot read '" + paths.vmlinux + "' as a vmlinux: kernel addresses are left " +
+              "unresolved";
+    return;
+  }
+  file_path = paths.vmlinux;
+  build_id = elf_build_id(main_elf.get());
+  std::vector<RawSym> raw;
+  read_elf_symbols(main_elf.get(), SHT_SYMTAB, paths.demangle_options(), names, raw);
+  std::uint64_t file_text = 0;
+  for (const auto& r : raw)
+    if (r.sym.name == "_text") file_text = r.sym.start;
+  if (kernel_text != 0 && file_text != 0) {
+    for (auto& r : raw) {
+      r.sym.start += kernel_text - file_text;
+      r.sym.end += kernel_text - file_text;
+    }
+  }
+  symbols = dedup_and_finalize(std::move(raw));
 }
 
 }  // namespace perfx::symbol

@@ -35,6 +35,7 @@ struct Dso::Impl {
   mutable NameArena names;                   // the symbols' names (ELF, JIT map)
   mutable std::optional<FileText> kallsyms;  // the kernel's: views into this text
   mutable bool preset = false;
+  std::uint64_t kernel_text = 0;  // runtime _text (kernel map's pgoff), 0 = unknown
   struct Load {
     std::uint64_t offset, filesz, vaddr;
   };
@@ -92,6 +93,7 @@ struct Dso::Impl {
 
   void load_elf(const Dso& self) const;
   void load_kernel(const Dso& self) const;
+  void load_vmlinux() const;
   [[nodiscard]] std::string find_debug_file(const std::string& path, Elf* elf) const;
 };
 

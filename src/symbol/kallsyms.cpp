@@ -71,11 +71,18 @@ KallsymsTable parse_kallsyms(std::string_view text) {
 
 void Dso::Impl::load_kernel(const Dso& self) const {
   if (preset) return;
+  // perf's dso__load_kernel_sym(): a user's kallsyms or vmlinux is used alone.
+  if (!paths.vmlinux.empty() && self.kind_ == DsoKind::kKernel) {
+    load_vmlinux();
+    return;
+  }
   std::optional<FileText> text;
+  if (paths.kallsyms_given) text = FileText::open(paths.kallsyms);
   const std::string cached =
       home_debug_dir(paths) + "/[kernel.kallsyms]/" + recorded_build_id + "/kallsyms";
-  if (recorded_build_id.size() > 2) text = FileText::open(cached);
-  if (!text && self.kind_ == DsoKind::kKernel && recorded_build_id.size() > 2) {
+  if (!paths.kallsyms_given && recorded_build_id.size() > 2) text = FileText::open(cached);
+  if (!text && !paths.kallsyms_given && self.kind_ == DsoKind::kKernel &&
+      recorded_build_id.size() > 2) {
     // A recording of another kernel (perf's dso__find_kallsyms()): the running kernel's
     // symbols would name the wrong functions. Without its kallsyms in the build-id cache,
     // its addresses stay unresolved, as in perf.

@@ -139,6 +139,7 @@ void Machine::on_mmap(std::int32_t pid, std::int32_t tid, std::uint64_t start, s
     // Kernel or module map.
     if (filename.starts_with("[kernel.kallsyms]")) {
       kernel_map_ = Map{start, start + len, pgoff, kernel_dso(), true};
+      kernel_dso()->set_kernel_text(pgoff);
       kernel_map_set_ = true;
     } else {
       Map m{start, start + len, pgoff, dsos_.get(module_name(filename), DsoKind::kKernelModule),

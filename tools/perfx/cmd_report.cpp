@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -47,35 +46,6 @@ Result<std::uint64_t> parse_time_quantum(const std::string& text) {
 
 const CommandFront cmd{"report"};
 
-// perf report -g's words: a mode, an order, a threshold, or one that changes nothing here.
-Result<void> parse_call_graph(const std::string& spec, ReportOptions& ro) {
-  static constexpr std::pair<std::string_view, CallGraphMode> kModes[] = {
-      {"graph", CallGraphMode::kGraph},
-      {"flat", CallGraphMode::kFlat},
-      {"folded", CallGraphMode::kFolded},
-      {"none", CallGraphMode::kNone}};
-  static constexpr std::string_view kIgnored[] = {"fractal", "fp", "dwarf", "function", "address"};
-  for (const auto& tok : split_list(spec)) {
-    const auto* mode = std::find_if(std::begin(kModes), std::end(kModes),
-                                    [&](const auto& m) { return m.first == tok; });
-    if (mode != std::end(kModes)) {
-      ro.graph = mode->second;
-    } else if (tok == "caller" || tok == "callee") {
-      ro.caller_order = tok == "caller";
-    } else if (std::find(std::begin(kIgnored), std::end(kIgnored), tok) == std::end(kIgnored)) {
-      double th = 0;
-      auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), th);
-      if (ec != std::errc{} || p != tok.data() + tok.size())
-        return fail(Errc::kInvalidArgument,
-                    fmt::format("bad -g value '{}': expected graph|flat|folded|none"
-                                "[,threshold][,caller|callee]",
-                                tok));
-      ro.graph_threshold = th;
-    }
-  }
-  return {};
-}
-
 // A damaged file: the report above shows what was read; this line says what stopped it.
 int damage_exit(const Profile& prof) {
   if (prof.damage.empty()) return 0;
@@ -105,9 +75,18 @@ int run_report(int argc, char** argv) {
   app.add_option("--percentage", percentage,
                  "absolute (of all samples) or relative (of the filtered ones)")
       ->check(CLI::IsMember({"absolute", "relative"}));
-  app.add_option("-g,--call-graph", call_graph,
-                 "graph|flat|folded|none[,threshold][,caller|callee]");
-  app.add_option("--percent-limit", ro.percent_limit, "hide entries below this percentage");
+  auto* graph_opt = app.add_option("-g,--call-graph", call_graph,
+                                   "print_type,threshold[,print_limit],order,sort_key[,branch],"
+                                   "value (perf's; alone: graph,0.5,caller,function,percent)")
+                        ->expected(0, 1);
+  auto* limit_opt = app.add_option("--percent-limit", ro.percent_limit,
+                                   "hide entries (and graph branches) below this percentage");
+  app.add_option("--symfs", lo.symfs, "look for files with symbols under this directory");
+  app.add_option("--kallsyms", lo.kallsyms, "kernel symbols from this kallsyms file");
+  app.add_option("-k,--vmlinux", lo.vmlinux, "kernel symbols from this vmlinux file");
+  app.add_option("--socket-filter", ro.socket_filter, "only entries of this processor socket");
+  int res_samples = 0;  // perf: samples kept per entry for its TUI browser; no text effect
+  app.add_option("--samples", res_samples, "samples kept per entry for browsing (TUI only)");
   add_filter_options(app, filters);
   app.add_option("-p,--parent", parent_regex,
                  "regex naming the parent function of a sample (adds the parent sort key; "
@@ -138,9 +117,18 @@ int run_report(int argc, char** argv) {
                 {"--mmaps", &mmaps, "--tasks with each thread's memory maps"},
                 {"--skip-empty,!--no-skip-empty", &skip_empty,
                  "--stats: leave out types and events with nothing counted (default)"},
-                {"--json", &json, "same as --format json"}});
+                {"--json", &json, "same as --format json"},
+                {"--ns", &ro.nanoseconds, "times of the time sort key in nanoseconds"},
+                {"--hierarchy", &ro.hierarchy, "entries nested by sort key (no Children)"},
+                {"--raw-trace", &ro.raw_trace, "tracepoint fields raw (trace sort key)"}});
   app.add_option("-j,--jobs", lo.threads, "symbolization threads (0 = all cores)");
   if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
+  // perf checks these before it opens the recording.
+  for (const auto* file : {&lo.vmlinux, &lo.kallsyms})
+    if (!file->empty() && ::access(file->c_str(), R_OK) != 0)
+      return cmd.fail(fmt::format("Invalid file: {}", *file));
+  if (ro.hierarchy && !fields.empty())
+    return cmd.usage_error("--hierarchy and --fields options cannot be used together");
   // perf's owner rule (-f) and the header: the one door to the recording.
   auto rec = Recording::open(in.input, {in.force});
   if (!rec) return cmd.fail(rec.error().message());
@@ -202,7 +190,22 @@ int run_report(int argc, char** argv) {
   ro.children = !no_children;
   ro.header_hint = !in.header;
   ro.full_source_path = in.full_source_path;
-  if (auto ok = parse_call_graph(call_graph, ro); !ok) return cmd.fail(ok.error().message());
+  ro.sort_given = !sort.empty();
+  bool graph_threshold_set = false;
+  if (graph_opt->count() > 0) {
+    auto th = parse_call_graph(call_graph.empty() ? kDefaultCallGraph : call_graph, ro);
+    if (!th) return cmd.usage_error(th.error().message());
+    graph_threshold_set = *th;
+  }
+  // perf's --percent-limit is also the callchain threshold, unless a later -g gave one.
+  if (limit_opt->count() > 0) {
+    const auto order = app.parse_order();
+    const auto last = [&](const CLI::Option* opt) {
+      return std::find(order.rbegin(), order.rend(), opt) - order.rbegin();
+    };
+    if (!graph_threshold_set || last(limit_opt) < last(graph_opt))
+      ro.graph_threshold = ro.percent_limit;
+  }
   if (inverted) ro.caller_order = true;  // perf's -G: alias for the inverted callchain
 
   // Checked here for a clear error before loading; percent forms of --time need the
@@ -219,6 +222,7 @@ int run_report(int argc, char** argv) {
     if (k == "srcline" || k == "srcfile") lo.source_lines = true;
   }
   if (export_wants_source_lines(format)) lo.source_lines = true;
+  if (ro.graph_key != CallGraphKey::kFunction) lo.source_lines = true;  // graph frames' lines
   lo.demangle = !in.no_demangle;
   lo.demangle_params = in.demangle_params;
   // The text report and the per-stack exports need no per-sample times: merge samples

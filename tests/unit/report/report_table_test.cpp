@@ -219,27 +219,27 @@ TEST(ReportTable, CallchainThresholdIsCutToWholePeriodsLikePerf) {
 }
 
 // perf merges callchains by function (not by address or stack); folded prints the hits
-// of the chains ending at a node, flat the node's cumulative period; both hide chains
-// below the threshold.
+// of the chains ending at a node, one line each, flat the node's cumulative period and a
+// blank line after each chain; both hide chains below the threshold.
 TEST(ReportTable, FlatAndFoldedMergeByFunctionAndHonourThreshold) {
   ReportOptions o;
   o.children = false;
   o.graph = GraphMode::kFolded;
   o.sort = {"sym"};
   const std::string self = run(o, merge_profile());
-  EXPECT_NE(self.find("    90.74%  [.] b\n90.74% b;a;main\n\n"), std::string::npos) << self;
+  EXPECT_NE(self.find("    90.74%  [.] b\n90.74% b;a;main\n     9.07%"), std::string::npos) << self;
   EXPECT_EQ(self.find("c;a;main"), std::string::npos) << self;
 
   o.children = true;
   const std::string folded = run(o, merge_profile());
-  EXPECT_NE(folded.find("90.74% main;a;b\n9.07% main;a\n\n"), std::string::npos) << folded;
+  EXPECT_NE(folded.find("90.74% main;a;b\n9.07% main;a\n   100.00%"), std::string::npos) << folded;
   EXPECT_EQ(folded.find(";c"), std::string::npos) << folded;
 
   o.graph = GraphMode::kFlat;
   const std::string flat = run(o, merge_profile());
   EXPECT_NE(flat.find("           90.74%\n                main\n                a\n"
-                      "                b\n           100.00%\n                main\n"
-                      "                a\n"),
+                      "                b\n\n           100.00%\n                main\n"
+                      "                a\n\n"),
             std::string::npos)
       << flat;
   EXPECT_EQ(flat.find("                c\n"), std::string::npos) << flat;
@@ -255,9 +255,9 @@ TEST(ReportTable, CalleeOrderWithChildrenShowsCallers) {
   o.graph = GraphMode::kFolded;
   o.sort = {"sym"};
   const std::string s = run(o);
-  EXPECT_NE(s.find("[.] main\n100.00% main\n\n"), std::string::npos) << s;
-  EXPECT_NE(s.find("[.] a\n60.00% a;main\n20.00% a;a;main\n\n"), std::string::npos) << s;
-  EXPECT_NE(s.find("[.] b\n60.00% b;a;main\n\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("[.] main\n100.00% main\n    80.00%"), std::string::npos) << s;
+  EXPECT_NE(s.find("[.] a\n60.00% a;main\n20.00% a;a;main\n    60.00%"), std::string::npos) << s;
+  EXPECT_NE(s.find("[.] b\n60.00% b;a;main\n    20.00%"), std::string::npos) << s;
 }
 
 TEST(ReportTable, GraphBranches) {
@@ -548,6 +548,54 @@ TEST(ReportTable, SrclineColumnIsSizedAndCutLikePerf) {
   o.sort = {"sym", "srcfile"};
   s = run(o, p);
   EXPECT_NE(s.find("    25.00%  [.] lonely  a-very-long-file-name.c\n"), std::string::npos) << s;
+}
+
+}  // namespace
+}  // namespace perfx::report
+
+namespace perfx::report {
+namespace {
+
+// --hierarchy: one level per key, each the sum of the entries below, indented by three
+// columns per level after perf's header; no Children column; "no entry >= P%" when the
+// percent limit hides a level's every entry.
+TEST(ReportTable, HierarchyNestsLevelsBySortKey) {
+  ReportOptions o;
+  o.hierarchy = true;
+  o.graph = GraphMode::kNone;
+  o.sort = {"dso", "sym"};
+  const std::string s = run(o);
+  EXPECT_NE(s.find("#    Overhead  Shared Object / Symbol\n# ...........  ......"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("\n    60.00%     libb.so"), std::string::npos) << s;
+  EXPECT_NE(s.find("\n       60.00%     [.] b\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("\n       20.00%     [.] a\n"), std::string::npos) << s;
+  EXPECT_EQ(s.find("Children"), std::string::npos) << s;
+
+  o.sort = {"comm", "sym"};
+  o.percent_limit = 70;
+  const std::string limited = run(o);
+  EXPECT_NE(limited.find("\n   100.00%     app\n                  no entry >= 70.00%\n"),
+            std::string::npos)
+      << limited;
+  EXPECT_EQ(limited.find("[.] b"), std::string::npos) << limited;
+}
+
+// --socket-filter: perf's header line; entries of other sockets go only when a key
+// collapses entries (comm, tid), as perf 6.1 (the profile's CPUs have no topology: -1).
+TEST(ReportTable, SocketFilterHeaderAndCollapsingKeys) {
+  ReportOptions o;
+  o.graph = GraphMode::kNone;
+  o.socket_filter = 0;
+  o.sort = {"sym"};
+  std::string s = run(o);
+  EXPECT_NE(s.find("# Event count (approx.): 500\n# Processor Socket: 0\n#\n"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("[.] b"), std::string::npos) << s;
+  o.sort = {"comm", "sym"};
+  s = run(o);
+  EXPECT_EQ(s.find("[.] b"), std::string::npos) << s;
 }
 
 }  // namespace
