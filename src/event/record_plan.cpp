@@ -125,10 +125,11 @@ Result<void> record_events(RecordPlan& plan) {
     if (!e.is_default) a.exclude_guest = 1;
     plan_period(a, e, plan);
     const bool tp = e.kind == perfx::EventKind::kTracepoint;
-    if (a.freq || (tp && !o.period) || (e.kind == perfx::EventKind::kUprobe && !o.period)) {
+    if (a.freq || (e.kind == perfx::EventKind::kUprobe && !o.period)) {
       a.sample_type |= PERF_SAMPLE_PERIOD;
     }
-    if (tp) a.sample_type |= PERF_SAMPLE_RAW;
+    // perf's evsel__newtp() starts a tracepoint with RAW|TIME|CPU|PERIOD, -c or not.
+    if (tp) a.sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
     cg.configure(a);
     if (o.data) a.mmap_data = 1;
     a.sample_regs_intr = intr_mask;
