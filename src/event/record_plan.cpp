@@ -144,10 +144,11 @@ Result<void> record_events(RecordPlan& plan) {
       a.sample_type |= PERF_SAMPLE_BRANCH_STACK;
       a.branch_sample_type = branch_type;
     }
-    if (a.freq || (tp && !o.period) || (e.kind == perfx::EventKind::kUprobe && !o.period)) {
+    if (a.freq || (e.kind == perfx::EventKind::kUprobe && !o.period)) {
       a.sample_type |= PERF_SAMPLE_PERIOD;
     }
-    if (tp) a.sample_type |= PERF_SAMPLE_RAW;
+    // perf's evsel__newtp() starts a tracepoint with RAW|TIME|CPU|PERIOD, -c or not.
+    if (tp) a.sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
     cg.configure(a);
     if (o.user_callchains && cg.mode != CallGraph::kNone) a.exclude_callchain_kernel = 1;
     if (o.data) a.mmap_data = 1;

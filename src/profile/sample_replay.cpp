@@ -1,8 +1,12 @@
 #include "profile/sample_replay.hpp"
 
+#include <fstream>
+#include <unordered_map>
+
 #include "profile/replay.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/regs.hpp"
+#include "symbol/disassembler.hpp"
 #include "symbol/dso.hpp"
 #include "symbol/machine.hpp"
 
@@ -22,6 +26,11 @@ struct SampleReplay::Impl {
   symbol::Machine machine;
   LocationTable table;
   const symbol::ThreadState* current = nullptr;  // the thread of the record in the callback
+  // insn: the decoder (made on first use) and each location's bytes.
+  std::optional<Result<symbol::Disassembler>> disassembler;
+  std::unordered_map<std::uint32_t, std::vector<std::uint8_t>> instructions;
+  // srccode: each source file's lines (empty when unreadable).
+  std::unordered_map<std::string, std::vector<std::string>> sources;
 };
 
 SampleReplay::SampleReplay(record::PerfDataReader& reader, const SymbolNaming& naming)
@@ -89,19 +98,65 @@ LocationView SampleReplay::location(std::uint32_t id, bool srcline) {
   }
   v.srcfile = res.srcfile;
   v.line = res.line;
+  v.addr2line_function = res.addr2line_function;
   return v;
 }
 
 std::size_t SampleReplay::locations() const noexcept { return impl_->table.size(); }
 
-std::vector<std::string> SampleReplay::inline_scopes(std::uint32_t id, bool srcline) {
+std::vector<InlineScope> SampleReplay::inline_scopes(std::uint32_t id, bool srcline) {
   Impl& im = *impl_;
   const Location& loc = im.table.location(id);
   const Resolved& res = im.table.resolve(id, srcline, false);
-  std::vector<std::string> out;
+  std::vector<InlineScope> out;
   if (res.sym == nullptr || loc.dso == nullptr) return out;
-  for (auto& scope : loc.dso->inline_chain(res.sym_addr)) out.push_back(std::move(scope.function));
+  for (auto& scope : loc.dso->inline_chain(res.sym_addr))
+    out.push_back({std::move(scope.function), std::move(scope.file), scope.line});
   return out;
+}
+
+std::optional<std::pair<std::uint64_t, std::uint64_t>> SampleReplay::clock_reference() const {
+  const auto& clock = impl_->reader.features().clock_data;
+  if (!clock) return std::nullopt;
+  return std::make_pair(clock->wall_clock_ns, clock->clockid_time_ns);
+}
+
+std::span<const std::uint8_t> SampleReplay::instruction(std::uint32_t id) {
+  Impl& im = *impl_;
+  auto [it, inserted] = im.instructions.try_emplace(id);
+  std::vector<std::uint8_t>& bytes = it->second;
+  if (!inserted) return bytes;
+  const Location& loc = im.table.location(id);
+  if (loc.dso == nullptr || loc.dso->is_kernel()) return bytes;
+  // perf reads up to 16 bytes (MAX_INSN) at the address, fewer at the end of the file.
+  std::uint8_t buf[16];
+  std::size_t n = sizeof buf;
+  while (n > 0 && !loc.dso->read_file(loc.map_addr, buf, n)) --n;
+  if (n == 0) return bytes;
+  if (!im.disassembler)
+    im.disassembler = symbol::Disassembler::open("x86_64", symbol::AsmSyntax::kAtt);
+  if (!*im.disassembler) return bytes;
+  const auto insns = (*im.disassembler)->disassemble({buf, n}, loc.map_addr);
+  if (insns.empty() || insns.front().text == "(bad)" || insns.front().size > n) return bytes;
+  bytes.assign(buf, buf + insns.front().size);
+  return bytes;
+}
+
+std::optional<SampleReplay::SourceCode> SampleReplay::source_code(std::uint32_t id) {
+  Impl& im = *impl_;
+  const Location& loc = im.table.location(id);
+  if (loc.dso == nullptr || loc.dso->is_kernel()) return std::nullopt;
+  // Not resolve(): the location may have been resolved without source lines.
+  const auto line = loc.dso->srcline(loc.dso->to_symbol_address(loc.map_addr));
+  if (!line || line->first.empty() || line->second == 0) return std::nullopt;
+  auto [it, inserted] = im.sources.try_emplace(line->first);
+  if (inserted) {
+    // perf opens the name addr2line gives, relative to the working directory.
+    std::ifstream in(line->first, std::ios::binary);
+    for (std::string text; std::getline(in, text);) it->second.push_back(std::move(text));
+  }
+  if (line->second > it->second.size()) return std::nullopt;
+  return SourceCode{it->first, line->second, it->second[line->second - 1]};
 }
 
 std::vector<std::string> SampleReplay::skipped() const { return describe_skipped(impl_->reader); }

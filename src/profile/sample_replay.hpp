@@ -8,8 +8,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "perfx/error.hpp"
@@ -60,6 +63,17 @@ struct LocationView {
   std::uint64_t symbol_offset = 0;  ///< symbol_address - the symbol's start
   std::string_view srcfile;         ///< with source lines asked for and found
   std::uint32_t line = 0;
+  /// No source line, but GNU addr2line (which perf runs) would name a function here:
+  /// perf's srcline is then "??:0".
+  bool addr2line_function = false;
+};
+
+/// One DWARF inline scope of a code location, innermost first: the function and the
+/// source line inside it (the address's own line, or the call site of the scope within).
+struct InlineScope {
+  std::string function;
+  std::string file;
+  std::uint32_t line = 0;
 };
 
 class SampleReplay {
@@ -94,9 +108,27 @@ class SampleReplay {
   [[nodiscard]] LocationView location(std::uint32_t id, bool srcline);
   /// Number of locations interned so far.
   [[nodiscard]] std::size_t locations() const noexcept;
-  /// The inline scopes (innermost first) of location `id`'s symbol address: function
-  /// names; empty when it has no symbol or DWARF has none.
-  [[nodiscard]] std::vector<std::string> inline_scopes(std::uint32_t id, bool srcline);
+  /// The inline scopes (innermost first) of location `id`'s symbol address; empty when
+  /// it has no symbol or DWARF has none.
+  [[nodiscard]] std::vector<InlineScope> inline_scopes(std::uint32_t id, bool srcline);
+
+  /// The recording's clock reference (HEADER_CLOCK_DATA, perf record -k): the wall-clock
+  /// time and the recording clock's time at one instant, in ns; nullopt without it.
+  [[nodiscard]] std::optional<std::pair<std::uint64_t, std::uint64_t>> clock_reference() const;
+  /// perf script's insn: the bytes of the instruction at location `id`, read from its
+  /// DSO's file (perf's thread__memcpy()) and cut to the x86-64 instruction's length
+  /// (libopcodes); empty where perf prints none (kernel, no file, undecodable bytes).
+  /// Valid until the next call.
+  [[nodiscard]] std::span<const std::uint8_t> instruction(std::uint32_t id);
+  /// perf script's srccode of location `id`: the source file as GNU addr2line names it,
+  /// the line, and that line's text from the file (without its newline); nullopt where
+  /// there is no source line or the file cannot be read. Valid until the next call.
+  struct SourceCode {
+    std::string_view file;
+    std::uint32_t line = 0;
+    std::string_view text;
+  };
+  [[nodiscard]] std::optional<SourceCode> source_code(std::uint32_t id);
 
   /// describe_skipped() and describe_damage() of the reader after run().
   [[nodiscard]] std::vector<std::string> skipped() const;

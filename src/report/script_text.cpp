@@ -6,6 +6,8 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <span>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -25,10 +27,31 @@ struct FieldName {
   std::uint32_t bit;
 };
 constexpr FieldName kFields[] = {
-    {"comm", kComm},       {"tid", kTid},     {"pid", kPid},     {"time", kTime},
-    {"cpu", kCpu},         {"event", kEvent}, {"ip", kIp},       {"sym", kSym},
-    {"symoff", kSymoff},   {"dso", kDso},     {"addr", kAddr},   {"period", kPeriod},
-    {"srcline", kSrcline}, {"trace", kTrace}, {"iregs", kIregs}, {"uregs", kUregs},
+    {"comm", kComm},
+    {"tid", kTid},
+    {"pid", kPid},
+    {"time", kTime},
+    {"cpu", kCpu},
+    {"event", kEvent},
+    {"ip", kIp},
+    {"sym", kSym},
+    {"symoff", kSymoff},
+    {"dso", kDso},
+    {"addr", kAddr},
+    {"period", kPeriod},
+    {"srcline", kSrcline},
+    {"trace", kTrace},
+    {"iregs", kIregs},
+    {"uregs", kUregs},
+    {"insn", kInsn},
+    {"insnlen", kInsnlen},
+    {"flags", kFlags},
+    {"callindent", kCallindent},
+    {"srccode", kSrccode},
+    {"misc", kMisc},
+    {"tod", kTod},
+    {"weight", kWeight},
+    {"phys_addr", kPhysAddr},
 };
 
 std::uint32_t field_bit(std::string_view n) {
@@ -89,12 +112,12 @@ Result<FieldSpecs> parse_script_fields(const std::vector<std::string>& fields) {
     }
     const std::uint32_t bit = field_bit(f);
     if (bit == 0) {
-      return fail(
-          Errc::kInvalidArgument,
-          "unknown -F field '{}' (valid: comm, tid, pid, time, cpu, event, ip, sym, "
-          "symoff, dso, addr, period, srcline, trace, iregs, uregs; +field adds to the defaults, "
-          "-field removes)",
-          f);
+      return fail(Errc::kInvalidArgument,
+                  "unknown -F field '{}' (valid: comm, tid, pid, time, cpu, event, ip, sym, "
+                  "symoff, dso, addr, period, srcline, trace, iregs, uregs, insn, insnlen, flags, "
+                  "callindent, srccode, misc, tod, weight, phys_addr; +field adds to the defaults, "
+                  "-field removes)",
+                  f);
     }
     (mode == '+' ? cur->add : mode == '-' ? cur->remove : cur->set) |= bit;
     if (cur->set != 0 && (cur->add | cur->remove) != 0) {
@@ -152,7 +175,7 @@ class LocationTexts {
     if (by_id_.size() <= id) by_id_.resize(replay_.locations(), nullptr);
     Text& t = texts_.emplace_back();
     const profile::LocationView loc = replay_.location(id, (fields_ & kSrcline) != 0);
-    t.tail = make_tail(loc);
+    t.tail = make_tail(loc, true);
     if (loc.in_dso) {
       t.in_dso = true;
       TextBuffer b;
@@ -166,8 +189,9 @@ class LocationTexts {
     return t;
   }
 
-  std::string make_tail(const profile::LocationView& loc) {
-    const std::uint32_t f = fields_;
+  std::string make_tail(const profile::LocationView& loc, bool with_srcline) {
+    const std::uint32_t f =
+        with_srcline ? fields_ : fields_ & ~static_cast<std::uint32_t>(kSrcline);
     fmt::memory_buffer t;
     auto ti = fmt::appender(t);
     if (f & kSym) {
@@ -181,12 +205,10 @@ class LocationTexts {
     if (f & kDso) fmt::format_to(ti, " ({})", loc.in_dso ? loc.dso_long : "[unknown]");
     if (f & kSrcline) {
       if (!loc.srcfile.empty()) {
-        const auto slash = full_source_path_ ? std::string_view::npos : loc.srcfile.rfind('/');
-        fmt::format_to(
-            ti, "\n  {}:{}",
-            slash == std::string_view::npos ? loc.srcfile : loc.srcfile.substr(slash + 1),
-            loc.line);
-      } else if (loc.in_dso) {
+        fmt::format_to(ti, "\n  {}:{}", source_file(loc.srcfile), loc.line);
+      } else if (loc.in_dso && !loc.addr2line_function) {
+        // perf's get_srcline() fallback; its "??:0" (addr2line named only the function)
+        // is not printed at all.
         fmt::format_to(ti, "\n  {}[{:x}]", loc.dso_short, loc.symbol_address);
       }
     }
@@ -196,33 +218,61 @@ class LocationTexts {
   // perf's append_inlines() (6.1: DWARF-unwound frames only, not callchain ones): a frame
   // whose DWARF has inline scopes is shown as one line per scope, innermost first; a
   // scope that DWARF names like the ELF symbol is that symbol (with its DSO), any other
-  // is "(inlined)". Looked up only here: resolving inline scopes for every location
-  // would read (and decompress) the DWARF of every DSO a frame-pointer chain touches.
+  // is "(inlined)". With srcline, each scope has its own line (the address's for the
+  // innermost, the call site of the inner scope for the others), as perf's inline list
+  // gives them; where addr2line names the function but knows no line, perf prints
+  // "??:0". Looked up only here: resolving inline scopes for every location would read
+  // (and decompress) the DWARF of every DSO a frame-pointer chain touches.
   const std::string& with_scopes(std::uint32_t id, Text& t) {
     if (t.scoped_made) return t.scoped;
     t.scoped_made = true;
     const bool srcline = (fields_ & kSrcline) != 0;
     const auto scopes = replay_.inline_scopes(id, srcline);
-    if (scopes.empty()) {
-      t.scoped = t.line;
-      return t.scoped;
-    }
     const profile::LocationView loc = replay_.location(id, srcline);
     TextBuffer b;
-    for (const auto& function : scopes) {
-      if (function == loc.symbol) {
+    auto lead = [&] {
+      b.push_back('\t');
+      b.hex_right(loc.map_address, 16);
+    };
+    if (scopes.empty()) {
+      if (!srcline || !loc.srcfile.empty() || !loc.addr2line_function) {
+        t.scoped = t.line;
+        return t.scoped;
+      }
+      lead();
+      b.append(make_tail(loc, false));
+      b.append("\n  ??:0\n");
+      t.scoped = b.view();
+      return t.scoped;
+    }
+    const std::string symbol_tail = srcline ? make_tail(loc, false) : std::string();
+    for (const auto& scope : scopes) {
+      const bool inlined = scope.function != loc.symbol;
+      if (!inlined && !srcline) {
         b.append(t.line);
         continue;
       }
-      b.push_back('\t');
-      b.hex_right(loc.map_address, 16);
-      b.push_back(' ');
-      b.append(function);
-      if (fields_ & kSymoff) b.append(fmt::format("+{:#x}", loc.symbol_offset));
-      b.append(" (inlined)\n");
+      lead();
+      if (inlined) {
+        if (fields_ & kSym) {
+          b.push_back(' ');
+          b.append(scope.function);
+          if (fields_ & kSymoff) b.append(fmt::format("+{:#x}", loc.symbol_offset));
+        }
+      } else {
+        b.append(symbol_tail);
+      }
+      if (srcline) b.append(fmt::format("\n  {}:{}", source_file(scope.file), scope.line));
+      b.append(inlined ? " (inlined)\n" : "\n");
     }
     t.scoped = b.view();
     return t.scoped;
+  }
+
+  // The file name as perf prints it: its last component unless --full-source-path.
+  [[nodiscard]] std::string_view source_file(std::string_view file) const {
+    const auto slash = full_source_path_ ? std::string_view::npos : file.rfind('/');
+    return slash == std::string_view::npos ? file : file.substr(slash + 1);
   }
 
   profile::SampleReplay& replay_;
@@ -394,6 +444,30 @@ class TimeShift {
   std::uint64_t previous_ = 0;
 };
 
+// perf_sample__fprintf_insn(): " ilen: N" and " insn: xx xx ..." (the bytes only when
+// there are some).
+void append_insn(TextBuffer& out, std::uint32_t fields, std::span<const std::uint8_t> bytes) {
+  if (fields & kInsnlen) out.append(fmt::format(" ilen: {}", bytes.size()));
+  if ((fields & kInsn) && !bytes.empty()) {
+    out.append(" insn:");
+    for (const std::uint8_t b : bytes) out.append(fmt::format(" {:02x}", b));
+  }
+}
+
+// perf's srccode_state: a thread's source line is printed again only after another one.
+class SourceCodeState {
+ public:
+  bool fresh(const profile::ReplayThread* thread, const profile::SampleReplay::SourceCode& code) {
+    auto& last = last_[thread->identity];
+    if (last.first == code.file && last.second == code.line) return false;
+    last = {std::string(code.file), code.line};
+    return true;
+  }
+
+ private:
+  std::unordered_map<const void*, std::pair<std::string, std::uint32_t>> last_;
+};
+
 // Worker threads formatting beside the replay thread: one per other core, up to two
 // (replay stays the slower half, so more would idle).
 unsigned format_workers(unsigned threads) {
@@ -415,6 +489,9 @@ Result<void> write_script(std::ostream& out, profile::SampleReplay& replay,
   PERFX_CHECK(replay.check_cpus(options.cpus));
   SampleFilter filter(options, std::move(time_filter));
   TimeShift shift_time(options.time_base);
+  std::optional<ScriptClock> clock;
+  if (auto ref = replay.clock_reference()) clock = ScriptClock{ref->first, ref->second};
+  SourceCodeState srccode_state;
 
   std::deque<AttrInfo> attrs;                         // deque: rows point at the names
   std::vector<std::unique_ptr<LocationTexts>> texts;  // one per distinct field set
@@ -471,6 +548,7 @@ Result<void> write_script(std::ostream& out, profile::SampleReplay& replay,
     // for one (plain or +field) is perf's error.
     if (user_fields == 0) {
       if (!(st & PERF_SAMPLE_TIME)) a.fields &= ~static_cast<std::uint32_t>(kTime);
+      if (!(st & PERF_SAMPLE_CPU)) a.fields &= ~static_cast<std::uint32_t>(kCpu);
     }
     const std::uint32_t requested = spec.set | spec.add;
     auto need = [&](std::uint32_t bit, std::uint64_t sbit, std::string_view what,
@@ -488,7 +566,18 @@ Result<void> write_script(std::ostream& out, profile::SampleReplay& replay,
     need(kAddr, PERF_SAMPLE_ADDR, "ADDR", "addr");
     need(kIregs, PERF_SAMPLE_REGS_INTR, "IREGS", "iregs");
     need(kUregs, PERF_SAMPLE_REGS_USER, "UREGS", "uregs");
+    need(kWeight, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT", "weight");
+    need(kPhysAddr, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", "phys_addr");
+    if ((requested & kTod) && !clock && field_error)
+      field_error = fail(Errc::kInvalidArgument,
+                         "Can't provide 'tod' time, missing clock data. Please record with "
+                         "-k/--clockid option.");
     a.fields = (a.fields | spec.add) & ~spec.remove;
+    if ((a.fields & (kSrcline | kSrccode)) && !(a.fields & kIp) && field_error) {
+      field_error = fail(Errc::kInvalidArgument,
+                         "Display of source line number requested but sample IP is not\n"
+                         "selected. Hence, no address to lookup the source line number.");
+    }
     if ((a.fields & kSymoff) && !(a.fields & kSym) && field_error) {
       field_error =
           fail(Errc::kInvalidArgument, "Display of offsets requested but symbol is not selected.");
@@ -496,14 +585,20 @@ Result<void> write_script(std::ostream& out, profile::SampleReplay& replay,
     // perf prints sym, symoff and dso as part of the ip column: without ip, none of them.
     if (!(a.fields & kIp)) a.fields &= ~static_cast<std::uint32_t>(kSym | kSymoff | kDso);
     const std::uint32_t f = a.fields;
-    // perf's append_inlines(), in the default layout only.
-    a.inline_scopes =
-        options.inline_frames && a.callchain && (f & kIp) && (f & kSym) && !(f & kSrcline);
+    // perf's append_inlines() (with or without srcline).
+    a.inline_scopes = options.inline_frames && a.callchain && (f & kIp);
     a.texts = texts_for(f);
     if (a.tracepoint) formats.load(options.tracefs, a.name);
     return a;
   };
 
+  // perf checks the fields against every event before the first sample (the first
+  // event's error wins); a pipe's events come with its records.
+  if (!replay.is_pipe()) {
+    for (std::size_t i = 0; i < replay.events() && field_error; ++i)
+      (void)attr_info(static_cast<int>(i));
+    if (!field_error) return field_error;
+  }
   ScriptPipeline pipeline(out, options.ns, format_workers(options.threads));
   CommNames comms;
   std::vector<std::uint32_t> locs;
@@ -592,21 +687,48 @@ Result<void> write_script(std::ostream& out, profile::SampleReplay& replay,
                         ? s->period
                         : replay.attr(static_cast<std::size_t>(r.attr_index)).sample_period;
       head.addr = s->addr;
+      head.weight = s->has(PERF_SAMPLE_WEIGHT_STRUCT) ? s->weight_var1_dw() : s->weight;
+      head.misc = r.header.misc;
+      head.record_type = PERF_RECORD_SAMPLE;
+      head.clock = clock ? &*clock : nullptr;
       add_sample_body(row, item, a, *s);
-      if (head.fields & (kIregs | kUregs)) {  // perf: iregs, then uregs, ending the row
+      // perf: iregs, uregs, insn, phys_addr end the row (after the ip's frame or the
+      // callchain), srccode follows on its own line.
+      constexpr std::uint32_t kTail = kIregs | kUregs | kInsn | kInsnlen | kPhysAddr | kSrccode;
+      if ((head.fields & kTail) != 0) {
         TextBuffer& text = pipeline.batch().text;
         row.tail_begin = static_cast<std::uint32_t>(text.size());
         if (head.fields & kIregs) text.append(profile::format_sample_regs(s->regs_intr));
         if (head.fields & kUregs) text.append(profile::format_sample_regs(s->regs_user));
+        if ((head.fields & (kInsn | kInsnlen | kSrccode)) && item.thread != nullptr)
+          replay.sample_locations(item, *s, false, locs, &ips);
+        const bool located = item.thread != nullptr && !locs.empty();
+        if (head.fields & (kInsn | kInsnlen)) {
+          append_insn(text, head.fields,
+                      located ? replay.instruction(locs[0]) : std::span<const std::uint8_t>());
+        }
+        if (head.fields & kPhysAddr) text.hex_right(s->phys_addr, 16);
+        if ((head.fields & kSrccode) && located) {
+          if (auto code = replay.source_code(locs[0]);
+              code && srccode_state.fresh(item.thread, *code)) {
+            text.append("\n|");
+            text.left(std::to_string(code->line), 8);
+            text.push_back(' ');
+            text.append(code->text);
+          }
+        }
         row.tail_end = static_cast<std::uint32_t>(text.size());
       }
     } else {
       const auto& sid = r.sample_id;
-      head.fields = a.fields & (kComm | kTid | kPid | kCpu | kTime);
+      head.fields = a.fields & (kComm | kTid | kPid | kCpu | kTime | kMisc | kTod);
       head.pid = static_cast<std::int32_t>(sid.pid);
       head.tid = static_cast<std::int32_t>(sid.tid);
       head.cpu = sid.cpu;
       head.time = (head.fields & kTime) ? shift_time(sid.time) : sid.time;
+      head.misc = r.header.misc;
+      head.record_type = r.header.type;
+      head.clock = clock ? &*clock : nullptr;
       ScriptBatch& batch = pipeline.batch();
       row.body = ScriptRow::Body::kText;
       row.begin = static_cast<std::uint32_t>(batch.text.size());

@@ -1,7 +1,10 @@
 #include "report/script_writer.hpp"
 
+#include <linux/perf_event.h>
+
 #include <algorithm>
 #include <charconv>
+#include <ctime>
 
 namespace perfx::report {
 namespace {
@@ -119,6 +122,11 @@ void append_line_head(TextBuffer& out, const ScriptLineHead& head, bool ns) {
     out.zero_padded(head.cpu, 3);
     out.append("] ");
   }
+  if (f & kMisc) append_misc(out, head.misc, head.record_type);
+  if ((f & kTod) && head.clock != nullptr) {
+    append_tod(out, *head.clock, head.time, ns);
+    out.push_back(' ');
+  }
   if (f & kTime) {
     constexpr std::uint64_t kNsPerSec = 1000000000;
     out.right(decimal(head.time / kNsPerSec, buf), 5);
@@ -138,9 +146,67 @@ void append_line_head(TextBuffer& out, const ScriptLineHead& head, bool ns) {
     out.append(*head.event);
     out.append(": ");
   }
-  if (f & kAddr) {
-    out.hex_right(head.addr, 16);
-    out.push_back(' ');
+  // perf_sample__fprintf_flags(): "  %-21s " of the branch flags, none outside branch
+  // tracing.
+  if (f & kFlags) out.fill(' ', 24);
+  if (f & kAddr) out.hex_right(head.addr, 16);  // perf_sample__fprintf_addr()
+  if (f & kWeight) {
+    char wbuf[24];
+    out.right(decimal(head.weight, wbuf), 16);
+  }
+}
+
+void append_misc(TextBuffer& out, std::uint16_t misc, std::uint32_t record_type) {
+  const std::size_t before = out.size();
+  // perf's has(): all bits of the mode set (K and U both for the hypervisor's 3).
+  auto has = [misc](unsigned m) { return (misc & m) == m; };
+  if (has(PERF_RECORD_MISC_KERNEL)) out.push_back('K');
+  if (has(PERF_RECORD_MISC_USER)) out.push_back('U');
+  if (has(PERF_RECORD_MISC_HYPERVISOR)) out.push_back('H');
+  if (has(PERF_RECORD_MISC_GUEST_KERNEL)) out.push_back('G');
+  if (has(PERF_RECORD_MISC_GUEST_USER)) out.push_back('g');
+  switch (record_type) {
+    case PERF_RECORD_MMAP:
+    case PERF_RECORD_MMAP2:
+      if (has(PERF_RECORD_MISC_MMAP_DATA)) out.push_back('M');
+      break;
+    case PERF_RECORD_COMM:
+      if (has(PERF_RECORD_MISC_COMM_EXEC)) out.push_back('E');
+      break;
+    case PERF_RECORD_SWITCH:
+    case PERF_RECORD_SWITCH_CPU_WIDE:
+      if (has(PERF_RECORD_MISC_SWITCH_OUT)) {
+        out.push_back('S');
+        if (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) out.push_back('p');
+      }
+      break;
+    default:
+      break;
+  }
+  // "%*s" with 6 - written as the width and " " as the text: at least one blank.
+  const std::size_t written = out.size() - before;
+  out.fill(' ', written < 5 ? 6 - written : 1);
+}
+
+void append_tod(TextBuffer& out, const ScriptClock& clock, std::uint64_t time, bool ns) {
+  const std::uint64_t tod = time > clock.clock_ns ? clock.tod_ns + (time - clock.clock_ns)
+                                                  : clock.tod_ns - (clock.clock_ns - time);
+  constexpr std::uint64_t kNsPerSec = 1000000000;
+  const auto sec = static_cast<std::time_t>(tod / kNsPerSec);
+  const std::uint64_t nsec = tod % kNsPerSec;
+  std::tm tm{};
+  if (localtime_r(&sec, &tm) == nullptr) {
+    out.append("failed");
+    return;
+  }
+  char date[64];
+  const std::size_t n = std::strftime(date, sizeof date, "%F %H:%M:%S", &tm);
+  out.append({date, n});
+  out.push_back('.');
+  if (ns) {
+    out.zero_padded(nsec, 9);
+  } else {
+    out.zero_padded(nsec / 1000, 6);
   }
 }
 

@@ -38,6 +38,15 @@ enum ScriptField : std::uint32_t {
   kTrace = 1u << 13,
   kIregs = 1u << 14,
   kUregs = 1u << 15,
+  kInsn = 1u << 16,
+  kInsnlen = 1u << 17,
+  kFlags = 1u << 18,
+  kCallindent = 1u << 19,  ///< accepted: perf indents only branch-trace (BTS/PT) samples
+  kSrccode = 1u << 20,
+  kMisc = 1u << 21,
+  kTod = 1u << 22,
+  kWeight = 1u << 23,
+  kPhysAddr = 1u << 24,
 };
 
 /// A growable byte buffer with the few printf conversions perf script uses, written
@@ -83,6 +92,20 @@ class TextBuffer {
 std::string_view decimal(std::int64_t v, char (&buf)[24]);
 std::string_view decimal(std::uint64_t v, char (&buf)[24]);
 
+/// The recording's clock reference (HEADER_CLOCK_DATA): wall-clock time of `clock_ns`.
+struct ScriptClock {
+  std::uint64_t tod_ns = 0;
+  std::uint64_t clock_ns = 0;
+};
+
+/// perf script's tod column (tod_scnprintf()): the local time of `time`, "%F %H:%M:%S"
+/// and microseconds (nanoseconds with `ns`).
+void append_tod(TextBuffer& out, const ScriptClock& clock, std::uint64_t time, bool ns);
+
+/// perf's -F misc column: K/U/H/G/g by cpumode, then the record type's flag (M for an
+/// MMAP of data, E for an exec COMM, S/Sp for a switch out), padded to 6.
+void append_misc(TextBuffer& out, std::uint16_t misc, std::uint32_t record_type);
+
 /// The leading columns of a script line: comm, pid/tid, cpu, time, period, event, addr
 /// (each when its bit is in `fields`). Pointers stay valid while rows are in flight.
 struct ScriptLineHead {
@@ -96,6 +119,10 @@ struct ScriptLineHead {
   std::uint64_t time = 0;
   std::uint64_t period = 0;
   std::uint64_t addr = 0;
+  std::uint64_t weight = 0;
+  std::uint16_t misc = 0;              ///< the record header's misc (kMisc)
+  std::uint32_t record_type = 0;       ///< the record's PERF_RECORD_* (kMisc)
+  const ScriptClock* clock = nullptr;  ///< kTod
 };
 
 /// perf script's leading columns of `head`, with trailing separators.

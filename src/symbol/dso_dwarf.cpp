@@ -132,6 +132,22 @@ std::optional<std::pair<std::string, std::uint32_t>> Dso::srcline(std::uint64_t 
   return memo->second;
 }
 
+std::string addr2line_file_name(Dwarf_Die* cu, Dwarf_Files* files, std::size_t index,
+                                const char* name) {
+  Dwarf_Half version = 0;
+  if (index == 1 && files != nullptr &&
+      dwarf_cu_info(cu->cu, &version, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr) == 0 &&
+      version >= 5) {
+    if (const char* first = dwarf_filesrc(files, 0, nullptr, nullptr)) name = first;
+  }
+  std::string out = name != nullptr ? name : "";
+  Dwarf_Attribute attr;
+  const char* comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+  if (!out.empty() && out.front() != '/' && comp_dir != nullptr && *comp_dir != '\0')
+    out = std::string(comp_dir) + "/" + out;
+  return out;
+}
+
 // Its answers are kept on disk (srcline_cache.cpp): a change to them bumps that file's
 // magic.
 std::optional<std::pair<std::string, std::uint32_t>> Dso::Impl::lookup_srcline(
@@ -143,9 +159,11 @@ std::optional<std::pair<std::string, std::uint32_t>> Dso::Impl::lookup_srcline(
   if (line == nullptr) return std::nullopt;
   int lineno = 0;
   dwarf_lineno(line, &lineno);
-  const char* file = dwarf_linesrc(line, nullptr, nullptr);
-  return std::make_pair(std::string(file != nullptr ? file : ""),
-                        static_cast<std::uint32_t>(lineno < 0 ? 0 : lineno));
+  Dwarf_Files* files = nullptr;
+  std::size_t index = 0;
+  if (dwarf_line_file(line, &files, &index) != 0) files = nullptr;
+  std::string file = addr2line_file_name(&cu, files, index, dwarf_linesrc(line, nullptr, nullptr));
+  return std::make_pair(std::move(file), static_cast<std::uint32_t>(lineno < 0 ? 0 : lineno));
 }
 
 }  // namespace perfx::symbol

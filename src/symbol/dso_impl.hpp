@@ -26,6 +26,15 @@ namespace perfx::symbol {
 /// True when `p` can be read.
 [[nodiscard]] bool file_exists(const std::string& p);
 
+/// The name GNU addr2line (binutils 2.40, which perf 6.1 runs for source lines and inline
+/// call sites) gives file `index` of `cu`'s line table: in a DWARF 5 unit it names file 1
+/// after file 0, the unit's own source (file 1 is a header when the unit's first line
+/// comes from one: glibc's libc_start_call_main.h in libc-start.c), and it puts the
+/// unit's DW_AT_comp_dir before a relative name ("./elf/./elf/dl-load.c"). `name` is the
+/// file's name as libdw gives it.
+[[nodiscard]] std::string addr2line_file_name(Dwarf_Die* cu, Dwarf_Files* files, std::size_t index,
+                                              const char* name);
+
 struct Dso::Impl {
   std::string recorded_build_id;
   SearchPaths paths;

@@ -92,8 +92,8 @@ std::vector<InlineFrame> Dso::inline_chain(std::uint64_t addr) const {
     Dwarf_Word call_line = 0;
     if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_file, &attr), &call_file) == 0 &&
         files != nullptr && call_file < nfiles) {
-      const char* f = dwarf_filesrc(files, call_file, nullptr, nullptr);
-      file = f != nullptr ? f : "";
+      file = addr2line_file_name(&cu, files, call_file,
+                                 dwarf_filesrc(files, call_file, nullptr, nullptr));
     }
     if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &attr), &call_line) == 0)
       line = static_cast<std::uint32_t>(call_line);

@@ -20,7 +20,7 @@ namespace {
 
 // The file format and the meaning of its answers: change the digit when the format or
 // Dso::Impl::lookup_srcline()'s answers change, so that older files are replaced.
-constexpr std::string_view kMagic = "PERFXSL3";
+constexpr std::string_view kMagic = "PERFXSL4";
 constexpr std::string_view kMagicFamily = "PERFXSL";  // older formats: replaced quietly
 constexpr std::uint32_t kHasLine = 1u << 31;
 constexpr std::size_t kMaxName = 0xffff;

@@ -9,7 +9,7 @@
 /// binaries finds its addresses in this file and opens the DWARF only for new ones.
 ///
 /// File layout (host byte order; a cache is not carried between machines):
-///   "PERFXSL3", u32 build-id length, build-id (the file's name), u32 identity length,
+///   "PERFXSL4", u32 build-id length, build-id (the file's name), u32 identity length,
 ///   identity bytes,
 ///   u32 entry count, u32 names size,
 ///   entries: {u64 address, u32 line, u32 name}, addresses strictly ascending, where name

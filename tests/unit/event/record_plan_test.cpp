@@ -185,15 +185,17 @@ TEST(RecordPlan, TracepointsSampleEveryHitWithRawDataAndTheirFormats) {
   EXPECT_EQ(a.config, 316u);
   EXPECT_EQ(a.freq, 0u);
   EXPECT_EQ(a.sample_period, 1u);
-  EXPECT_EQ(a.sample_type, kBase | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW);
+  // perf's evsel__newtp(): CPU and PERIOD too (perf evlist -v of a perf recording).
+  EXPECT_EQ(a.sample_type, kBase | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW | PERF_SAMPLE_CPU);
   ASSERT_EQ(p.tracepoints.size(), 1u);
   EXPECT_EQ(p.tracepoints[0].first, "sched");
   EXPECT_EQ(p.tracepoints[0].second, "sched_switch");
 
-  o.period = 5;  // -c wins over the every-hit default; the period is then fixed
+  o.period = 5;  // -c wins over the every-hit default; perf keeps PERIOD in the samples
   p = plan_of(o);
   EXPECT_EQ(p.events[0].attr.sample_period, 5u);
-  EXPECT_EQ(p.events[0].attr.sample_type, kBase | PERF_SAMPLE_RAW);
+  EXPECT_EQ(p.events[0].attr.sample_type,
+            kBase | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW | PERF_SAMPLE_CPU);
 }
 
 TEST(RecordPlan, GroupsHaveLeadersIdsAndAGroupDescription) {

@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <linux/perf_event.h>
+
+#include <cstdlib>
+#include <ctime>
 #include <sstream>
 
 namespace perfx::report {
@@ -41,9 +45,10 @@ TEST(ScriptWriter, LineHeadHasPerfColumns) {
   h.time = 5489608880123ULL;
   h.period = 50000;
   h.addr = 0x1000;
+  // perf_sample__fprintf_addr(): "%16lx", the ip's column brings its own blank.
   EXPECT_EQ(head_text(h),
             "          worker    -1/42    [001]  5489.608880:      50000 cpu-clock:"
-            "             1000 ");
+            "             1000");
   EXPECT_EQ(head_text(h, true).substr(35, 17), " 5489.608880123: ");
   h.fields = kComm | kTid | kTime;
   h.comm_unpadded = true;
@@ -52,6 +57,47 @@ TEST(ScriptWriter, LineHeadHasPerfColumns) {
   h.comm = nullptr;  // no thread: perf's placeholder
   h.fields = kComm;
   EXPECT_EQ(head_text(h), ":-1 ");
+}
+
+// -F misc, tod, flags, weight as perf 6.1 prints them (perf_sample__fprintf_start(),
+// perf_sample__fprintf_flags(), "%16lu" weight after the addr).
+TEST(ScriptWriter, MiscTodFlagsAndWeightColumns) {
+  const std::string comm = "w", event = "cpu-clock";
+  ScriptLineHead h;
+  h.comm = &comm;
+  h.event = &event;
+  h.comm_unpadded = true;
+  h.fields = kComm | kMisc;
+  h.misc = PERF_RECORD_MISC_USER;
+  h.record_type = PERF_RECORD_SAMPLE;
+  EXPECT_EQ(head_text(h), "w U     ");
+  h.misc = PERF_RECORD_MISC_KERNEL;
+  EXPECT_EQ(head_text(h), "w K     ");
+  h.misc = PERF_RECORD_MISC_HYPERVISOR;  // 3: K, U and H all "set"
+  EXPECT_EQ(head_text(h), "w KUH   ");
+  h.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_COMM_EXEC;
+  h.record_type = PERF_RECORD_COMM;
+  EXPECT_EQ(head_text(h), "w UE    ");
+  h.misc =
+      PERF_RECORD_MISC_KERNEL | PERF_RECORD_MISC_SWITCH_OUT | PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
+  h.record_type = PERF_RECORD_SWITCH_CPU_WIDE;
+  EXPECT_EQ(head_text(h), "w KSp   ");
+
+  // tod: the wall clock of the reference plus the time since it, in local time.
+  setenv("TZ", "UTC", 1);
+  tzset();
+  const ScriptClock clock{1'700'000'000'000'000'000ULL, 1'000'000'000ULL};
+  h.clock = &clock;
+  h.fields = kComm | kTod | kTime;
+  h.time = 3'000'123'456ULL;  // 2 s after the reference
+  EXPECT_EQ(head_text(h), "w 2023-11-14 22:13:22.000123     3.000123: ");
+  EXPECT_EQ(head_text(h, true), "w 2023-11-14 22:13:22.000123456     3.000123456: ");
+
+  h.fields = kEvent | kFlags | kAddr | kWeight;
+  h.addr = 0xabc;
+  h.weight = 77;
+  EXPECT_EQ(head_text(h),
+            "cpu-clock: " + std::string(24, ' ') + "             abc" + "              77");
 }
 
 // A batch as the replay thread builds it: a callchain row, a one-frame row, a text row.

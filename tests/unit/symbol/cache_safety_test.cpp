@@ -209,7 +209,7 @@ TEST_F(CacheSafetyTest, SizesThatLieAreIgnoredWithAWarning) {
   const std::string path = dir_ + "/abcd";
   store_srcline_cache(path, "id", SrclineCache{}, memo_, added_);
   std::string bytes = slurp(path);
-  // "PERFXSL3", build-id "abcd", identity "id", then the entry count: now 2^24.
+  // "PERFXSL4", build-id "abcd", identity "id", then the entry count: now 2^24.
   const std::size_t count_at = 8 + 4 + 4 + 4 + 2;
   bytes[count_at + 3] = '\x01';
   spit(path, bytes);

@@ -164,7 +164,7 @@ TEST_F(SrclineCacheTest, EntriesOutOfOrderOrNamesOutsideMakeTheFileStale) {
                          {0x20, std::pair{std::string("y.c"), 2u}}};
   store_srcline_cache(path, "id", SrclineCache{}, memo, std::vector<std::uint64_t>{0x10, 0x20});
   const std::string whole = slurp(path);
-  // "PERFXSL3", build-id "id", identity "id", count and names size, then the entries.
+  // "PERFXSL4", build-id "id", identity "id", count and names size, then the entries.
   const std::size_t entries = 8 + 4 + 2 + 4 + 2 + 8;
   ASSERT_GE(whole.size(), entries + 32);
   std::string swapped = whole;
