@@ -25,18 +25,19 @@ inline raw::EventAttr cpu_clock_attr(std::uint64_t sample_type) {
   return a;
 }
 
+// Designated initializers name the fields they set; GCC 12 still warns about the ones left
+// at their defaults (-Wmissing-field-initializers), which is what they are for.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 /// An MMAP2 of `len` bytes of `file` at `addr` by thread `pid`/`tid` (no inode data;
 /// a view: `file` must outlive the record).
 inline record::Mmap2 mmap2_of(std::uint32_t pid, std::uint32_t tid, std::uint64_t addr,
                               std::uint64_t len, std::string_view file) {
-  record::Mmap2 m;
-  m.pid = pid;
-  m.tid = tid;
-  m.addr = addr;
-  m.len = len;
-  m.filename = file;
-  return m;
+  return {.pid = pid, .tid = tid, .addr = addr, .len = len, .filename = file};
 }
+
+#pragma GCC diagnostic pop
 
 /// A private read+exec MMAP2 (a program's or library's text) of `len` bytes of `file` from
 /// offset `pgoff` at `addr`, by thread `pid`/`tid` (a view: `file` must outlive it).
