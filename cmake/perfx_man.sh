@@ -9,7 +9,8 @@ if [ -z "$cmd" ]; then
   exit 0
 fi
 # CLI11's --help starts with the command's one-line description.
-name=$("$perfx" "$cmd" --help | head -n 1)
+# sed reads the whole text: with head, perfx could die of SIGPIPE and pipefail fail the build
+name=$("$perfx" "$cmd" --help | sed -n 1p)
 "$help2man" --no-info --section=1 --name="$name" --help-option="$cmd --help" \
   --version-option=--version --output="$out.tmp" "$perfx"
 upper=$(echo "perfx-$cmd" | tr '[:lower:]' '[:upper:]')
