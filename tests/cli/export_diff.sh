@@ -34,7 +34,7 @@ n=$(wc -l <"$tmp/perf.rows")
 grep -q "$(basename "$demo")" "$tmp/perf.rows"
 echo "ok: all $n rows (shared object, symbol, baseline, delta) match perf diff"
 
-"$PERFX" diff "$tmp/old.data" "$tmp/new.data" --format html -o "$tmp/diff.html"
+"$PERFX" diff "$tmp/old.data" "$tmp/new.data" --format html --output "$tmp/diff.html"
 grep -q '"diff":true' "$tmp/diff.html"
 if [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
   source "$SOURCE_DIR/tests/browser/setup.sh"

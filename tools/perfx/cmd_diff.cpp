@@ -31,16 +31,23 @@ int run_diff(int argc, char** argv) {
                  "stdio (the perf diff table) or html (differential flame graph)")
       ->check(CLI::IsMember({"stdio", "html"}));
   app.add_option("--title", title, "title of the flame graph");
-  add_reader_options(app, in, kForceOption | kVerboseOption | kOutputOption | kStdioOption);
+  // perf diff's -o is --order: the output file is --output only.
+  add_reader_options(app, in, kForceOption | kVerboseOption | kStdioOption);
+  app.add_option("--output", in.output, "write to this file instead of stdout");
   DiffOptions dopts;
   std::string compute;
   app.add_option("-c,--compute", compute,
                  "delta, delta-abs (default), ratio or wdiff:W1,W2: the second column");
-  add_switches(app,
-               {{"--icicle", &icicle, "html: draw roots at the top"},
-                {"-q,--quiet", &dopts.quiet, "only the rows, no header lines"},
-                {"-p,--period", &dopts.periods, "show the periods (Base period, Period)"},
-                {"-b,--baseline-only", &dopts.baseline_only, "only rows found in both files"}});
+  add_switches(app, {{"--icicle", &icicle, "html: draw roots at the top"},
+                     {"-q,--quiet", &dopts.quiet, "only the rows, no header lines"},
+                     {"-p,--period", &dopts.periods, "show the periods (Base period, Period)"},
+                     {"-b,--baseline-only", &dopts.baseline_only, "only rows found in both files"},
+                     {"-F,--formula", &dopts.formula, "show how the -c column is computed"}});
+  app.add_option("-o,--order", dopts.order, "sort by this file's column: 0 baseline, 1 -c's");
+  std::string sort_keys, percentage = "absolute";
+  app.add_option("-s,--sort", sort_keys, "pair rows by these keys: comm, pid, dso, symbol");
+  app.add_option("--percentage", percentage, "absolute (of all samples) or relative (of the shown)")
+      ->check(CLI::IsMember({"absolute", "relative"}));
   app.add_option("-t,--field-separator", dopts.field_separator,
                  "separate columns with this string (values unaligned, no dot rule)");
   // perf diff's -C is --comms; its filters hold in both files.
@@ -51,6 +58,10 @@ int run_diff(int argc, char** argv) {
   if (!compute.empty()) {
     if (auto ok = parse_diff_compute(compute, dopts); !ok) return cmd.fail(ok.error().message());
   }
+  if (!sort_keys.empty()) {
+    if (auto ok = parse_diff_sort(sort_keys, dopts); !ok) return cmd.fail(ok.error().message());
+  }
+  dopts.relative = percentage == "relative";
   // --time is checked while loading, where its message names the file.
   ProfileOptions lo;
   const FilterTargets targets{&dopts.thread_filter, &lo.cpus, &dopts.dsos, &dopts.symbols,

@@ -24,18 +24,6 @@
 namespace perfx::cli {
 namespace {
 
-constexpr const char* kDefaultEvents =
-    "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,"
-    "branch-misses";
-// perf stat -d, -dd, -ddd: the cache events each level appends (perf's default_attrs1,
-// detailed_attrs, very_detailed_attrs), after the -e events or the defaults.
-constexpr const char* kDetailedEvents[] = {
-    "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
-    "L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
-    "iTLB-load-misses",
-    "L1-dcache-prefetches,L1-dcache-prefetch-misses",
-};
-
 struct FileCloser {
   void operator()(std::FILE* f) const {
     if (f != nullptr) std::fclose(f);
@@ -69,6 +57,9 @@ int run_stat(int argc, char** argv) {
   std::string pre, post;
   bool table = false, summary = false, no_csv_summary = false, interval_clear = false;
   bool sync_run = false;
+  std::string metrics;
+  bool metric_only = false, topdown = false;
+  int td_level = -1;
   add_event_option(app, events, "event selector (repeatable; see 'perfx list')");
   add_target_options(app, system_wide, cpu_list, pid_list, tid_list);
   app.add_option("-G,--cgroup", cgroup,
@@ -78,7 +69,7 @@ int run_stat(int argc, char** argv) {
                  "count every event in each of these cgroups");
   add_switches(app,
                {{"-i,--no-inherit", &no_inherit, "child tasks do not inherit counters"},
-                {"--per-thread", &per_thread, "one line per thread (with -p/-t)"},
+                {"--per-thread", &per_thread, "one line per thread (with -p, -t or -a)"},
                 {"-j,--json", &json, "JSON lines output"},
                 {"-n,--null", &null_run, "no counters: only the elapsed time"},
                 {"--table", &table, "with -r: a table of each run's wall time"},
@@ -114,6 +105,10 @@ int run_stat(int argc, char** argv) {
   app.add_option("-D,--delay", delay_ms, "enable the counters N ms after the workload starts");
   app.add_option("--pre", pre, "shell command to run before each run");
   app.add_option("--post", post, "shell command to run after each run");
+  app.add_option("-M,--metrics", metrics, "metrics or metric groups (perfx has no metric tables)");
+  app.add_option("--td-level", td_level, "top-down level (with --topdown)");
+  app.add_flag("--metric-only", metric_only, "print only the metrics, no counts");
+  app.add_flag("--topdown", topdown, "top-down statistics (needs topdown PMU events)");
   std::vector<std::string> command;
   if (auto rc = CommandFront::parse_workload(app, argc, argv, command)) return *rc;
 
@@ -136,7 +131,6 @@ int run_stat(int argc, char** argv) {
     fmt::print(stderr, "Events disabled\n");
     cfg.on_enabled = [] { fmt::print(stderr, "Events enabled\n"); };
   }
-  cfg.target.system_wide = system_wide;
   cfg.target.inherit = !no_inherit;
   if (!cpu_list.empty()) {
     auto cpus = parse_cpu_list(cpu_list);
@@ -154,11 +148,15 @@ int run_stat(int argc, char** argv) {
     cfg.target.tids = *tids;
   }
   const bool task_target = !pid_list.empty() || !tid_list.empty();
-  if (command.empty() && !system_wide && cpu_list.empty() && !task_target && cgroup.empty()) {
-    fmt::print(stderr, "{}", app.help());
-    return cmd.fail("give a command to run, or -a, -C, -p, -t or -G");
+  // perf: no command and no target counts the whole system until Ctrl-C.
+  if (command.empty() && cpu_list.empty() && !task_target && cgroup.empty()) system_wide = true;
+  cfg.target.system_wide = system_wide;
+  if (auto ok = topdown ? check_stat_topdown(system_wide) : Result<void>{}; !ok) {
+    fmt::print(stderr, "{}\n", ok.error().message());  // perf's words, its -EINVAL status
+    return 234;
   }
-  if (per_thread && !task_target) return cmd.fail("--per-thread needs -p or -t");
+  if (per_thread && !task_target && !system_wide)
+    return cmd.fail("--per-thread needs -p, -t or -a");
   if (no_aggr && !system_wide && cpu_list.empty() && cgroup.empty()) {
     return cmd.fail("-A/--no-aggr needs -a, -C or -G");
   }
@@ -181,19 +179,22 @@ int run_stat(int argc, char** argv) {
   if (per_place && !system_wide && cpu_list.empty() && cgroup.empty())
     return cmd.fail(fmt::format("{} needs -a, -C or -G (it sums the counts of CPUs)", mode_name));
 
+  if (!metrics.empty()) fmt::print(stderr, "{}\n", stat_metric_notice(metrics));
   std::string spec;
   for (const auto& e : events) spec += (spec.empty() ? "" : ",") + e;
   // Only no -e at all means perf's defaults: an empty -e reaches the parser, which
   // rejects it ("empty event list"/"empty event") as perf does.
-  if (events.empty()) spec = kDefaultEvents;
-  for (int level = 0; level < std::min(detailed, 3); ++level)
-    spec += std::string(",") + kDetailedEvents[level];
+  const bool cpu_target = system_wide || !cpu_list.empty() || !cgroup.empty();
+  if (events.empty()) spec = default_stat_events(cpu_target && !per_thread);
+  if (detailed > 0) spec += "," + detailed_stat_events(detailed);
   if (null_run && !events.empty()) return cmd.fail("-n/--null counts nothing: drop -e");
-  // The probes' config1 points into `groups`: it lives until the session is over.
-  auto groups = parse_events(null_run ? std::string("task-clock") : spec);
-  if (!groups) return cmd.fail(groups.error().message());
-  if (null_run) groups->clear();  // perf's null run: no counters at all
-  cfg.groups = counter_groups(*groups);
+  // The probes' config1 points into `plan.groups`: it lives until the session is over.
+  auto plan = plan_stat_events(null_run ? std::string("task-clock") : spec);
+  if (!plan) return cmd.fail(plan.error().message());
+  if (null_run) plan->groups.clear();  // perf's null run: no counters at all
+  cfg.groups = counter_groups(plan->groups);
+  std::size_t kernel_events = 0;
+  for (const auto& g : plan->groups) kernel_events += g.events.size();
   if (auto ok = assign_cgroups(cfg, cgroup, for_each_cgroup); !ok)
     return cmd.fail(ok.error().message());
   const bool event_cgroups = !cfg.target.event_cgroups.empty();
@@ -203,6 +204,7 @@ int run_stat(int argc, char** argv) {
                     for_each_cgroup.empty() ? "-G with several cgroups" : "--for-each-cgroup"));
 
   StatFormatOptions fopts;
+  fopts.metric_only = metric_only;
   if (json) fopts.layout = StatLayout::kJson;
   if (!csv_sep.empty()) {
     fopts.layout = StatLayout::kCsv;
@@ -250,10 +252,16 @@ int run_stat(int argc, char** argv) {
     std::iota(numbers.begin(), numbers.end(), 0);
     mopts.cpu_places = cpu_places(numbers);
   }
+  if (per_thread && !task_target) {  // -a: one counter per thread of the system, as perf
+    cfg.target.every_thread = true;
+    cfg.target.system_wide = false;
+    mopts.skip_zero_threads = true;
+  }
   if (per_thread) {
     auto threads = resolve_stat_threads(cfg.target);
     if (!threads) return cmd.fail(threads.error().message());
     mopts.thread_comms = threads->comms;
+    if (!task_target) mopts.thread_tids = threads->tids;
   }
   std::string target = describe_stat_target(
       command, system_wide, system_wide ? std::string() : cpu_list, pid_list, tid_list);
@@ -267,6 +275,7 @@ int run_stat(int argc, char** argv) {
       r.cgroup = cfg.target.cgroup;
       r.entries = build_stat_entries({d}, mopts);
       r.elapsed_ns = len_ns;
+      add_stat_tool_entries(r, plan->tools, kernel_events, len_ns, 0, 0);
       if (interval_clear) {
         // perf's puts(CONSOLE_CLEAR): on stdout, the counts' header again after it.
         std::fputs("\033[H\033[2J\n", stdout);
@@ -320,7 +329,6 @@ int run_stat(int argc, char** argv) {
     const auto es = run_stats(elapsed);
     r.elapsed_ns = es.mean;
     r.elapsed_stddev_ns = es.stddev_of_mean;
-    const bool cpu_target = system_wide || !cpu_list.empty() || !cgroup.empty();
     if (runs->size() == 1 && runs->front().exit && !cpu_target) {
       const auto& ru = runs->front().exit->usage;
       r.show_rusage = true;
@@ -329,15 +337,11 @@ int run_stat(int argc, char** argv) {
       r.sys_s =
           static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) / 1e6;
     }
+    add_stat_tool_entries(r, plan->tools, kernel_events, r.elapsed_ns, r.user_s * 1e9,
+                          r.sys_s * 1e9);
     fmt::print(out, "{}", format_stat_summary(r, fopts, interval_ms > 0 && !no_csv_summary));
   }
-  if (!runs->empty() && runs->back().exit) {
-    const auto& ex = *runs->back().exit;
-    // A workload --timeout stopped is not a failure (perf exits 0 then).
-    if (ex.signaled && runs->back().timed_out) return 0;
-    return ex.code;
-  }
-  return 0;
+  return stat_exit_code(*runs);
 }
 
 const Registration kReg{{"stat", "Run a command and count events (like perf stat)", &run_stat}};
