@@ -34,7 +34,8 @@ namespace perfx {
 /// What write_script() prints and which samples.
 struct PERFX_API ScriptOptions {
   /// -F fields (perf's names): comm, tid, pid, time, cpu, event, ip, sym, symoff, dso,
-  /// addr, period, srcline, trace, iregs, uregs. Empty = perf's default for each event type.
+  /// addr, period, srcline, trace, iregs, uregs, insn, insnlen, flags, callindent,
+  /// srccode, misc, tod, weight, phys_addr. Empty = perf's default for each event type.
   std::vector<std::string> fields;
   bool ns = false;                              ///< --ns: nanosecond timestamps
   bool show_task_events = false;                ///< COMM/FORK/EXIT records
@@ -61,8 +62,23 @@ struct PERFX_API ScriptOptions {
   /// --deltatime (since the previous one).
   enum class TimeBase : std::uint8_t { kAbsolute, kRelative, kDelta };
   TimeBase time_base = TimeBase::kAbsolute;
-  bool show_lost_events = false;    ///< PERF_RECORD_LOST records
-  bool show_switch_events = false;  ///< PERF_RECORD_SWITCH / SWITCH_CPU_WIDE records
+  bool show_lost_events = false;       ///< PERF_RECORD_LOST records
+  bool show_switch_events = false;     ///< PERF_RECORD_SWITCH / SWITCH_CPU_WIDE records
+  bool show_namespace_events = false;  ///< PERF_RECORD_NAMESPACES records
+  bool show_cgroup_events = false;     ///< PERF_RECORD_CGROUP records
+  bool show_bpf_events = false;        ///< PERF_RECORD_KSYMBOL and BPF_EVENT records
+  bool show_text_poke_events = false;  ///< PERF_RECORD_KSYMBOL and TEXT_POKE records
+  /// --stop-bt: a callchain ends after the first frame whose symbol is one of these.
+  std::vector<std::string> stop_bt;
+  /// --graph-function: only the branch-trace (BTS/PT) calls into these functions and
+  /// what they call; other samples have no branch flags, so perf shows none of them.
+  std::string graph_function;
+  /// Only the samples of this event (index in the recording), no side-band records
+  /// (write_script_per_event()'s passes).
+  std::optional<std::size_t> only_event;
+  bool side_band_only = false;  ///< the side-band records shown, no samples
+  /// When set, receives the number of samples printed.
+  std::uint64_t* samples_written = nullptr;
   /// Callchain frames with DWARF inline scopes print one "(inlined)" line per scope, as
   /// perf script does by default (--no-inline turns it off).
   bool inline_frames = true;
@@ -87,6 +103,26 @@ struct PERFX_API ScriptOptions {
 [[nodiscard]] PERFX_API Result<void> write_script(Recording& recording, std::ostream& out,
                                                   const ScriptOptions& options,
                                                   std::vector<std::string>* warnings = nullptr);
+
+/// One file written by write_script_per_event().
+struct PERFX_API EventDump {
+  std::string path;           ///< "<input>.<event name>.dump"
+  std::uint64_t bytes = 0;    ///< its size
+  std::uint64_t samples = 0;  ///< the samples in it
+};
+
+/// perf script --per-event-dump: each event's samples as write_script() prints them, in
+/// the file "<input>.<event name>.dump" (`input`: the recording's path as given, not a
+/// pipe); the side-band records asked for (show_*_events) go to `side_band`. One pass of
+/// the recording per event (and one for the side-band records when any are shown).
+/// Errors: write_script()'s, and the files' (named).
+[[nodiscard]] PERFX_API Result<std::vector<EventDump>> write_script_per_event(
+    Recording& recording, const std::string& input, std::ostream& side_band,
+    const ScriptOptions& options, std::vector<std::string>* warnings = nullptr);
+
+/// perf's line for a dump written: "[ perf script: Wrote 0.004 MB <path> (35 samples) ]",
+/// the size as perf reads it before its last flush (whole 4 KiB buffers).
+[[nodiscard]] PERFX_API std::string event_dump_line(const EventDump& dump);
 
 // ---------------------------------------------------------------- perf report --stats/--tasks
 

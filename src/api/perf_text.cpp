@@ -3,10 +3,14 @@
 // src/report.
 #include "perfx/perf_text.hpp"
 
+#include <fmt/format.h>
+
 #include <set>
+#include <sstream>
 
 #include "core/build_id_note.hpp"
 #include "core/error_format.hpp"
+#include "perfx/output_file.hpp"
 #include "profile/load.hpp"
 #include "profile/record_counts.hpp"
 #include "profile/recording_access.hpp"
@@ -47,6 +51,48 @@ Result<void> write_script(Recording& recording, std::ostream& out, const ScriptO
   profile::SampleReplay replay(*reader,
                                {options.buildid_dir, options.demangle_params, options.demangle});
   return report::write_script(out, replay, options, warnings);
+}
+
+Result<std::vector<EventDump>> write_script_per_event(Recording& recording,
+                                                      const std::string& input,
+                                                      std::ostream& side_band,
+                                                      const ScriptOptions& options,
+                                                      std::vector<std::string>* warnings) {
+  if (input == "-")
+    return fail(Errc::kInvalidArgument, "--per-event-dump needs a file, not a pipe");
+  const bool shows_side_band = options.show_task_events || options.show_mmap_events ||
+                               options.show_lost_events || options.show_switch_events ||
+                               options.show_namespace_events || options.show_cgroup_events ||
+                               options.show_bpf_events || options.show_text_poke_events;
+  if (shows_side_band) {
+    ScriptOptions so = options;
+    so.side_band_only = true;
+    PERFX_CHECK(write_script(recording, side_band, so, warnings));
+  }
+  const auto& reader = RecordingAccess::reader(recording);
+  std::vector<EventDump> dumps;
+  for (std::size_t i = 0; i < reader.attrs().size(); ++i) {
+    ScriptOptions so = options;
+    so.only_event = i;
+    EventDump dump;
+    so.samples_written = &dump.samples;
+    std::ostringstream text;
+    PERFX_CHECK(write_script(recording, text, so, warnings));
+    dump.path = fmt::format("{}.{}.dump", input, reader.event_name(i));
+    PERFX_TRY(file, OutputFile::create(dump.path, CreateMode::kWholeFile));
+    const std::string bytes = std::move(text).str();
+    PERFX_CHECK(file.write(bytes.data(), bytes.size()));
+    PERFX_CHECK(file.commit());
+    dump.bytes = bytes.size();
+    dumps.push_back(std::move(dump));
+  }
+  return dumps;
+}
+
+std::string event_dump_line(const EventDump& dump) {
+  const std::uint64_t flushed = dump.bytes - dump.bytes % 4096;
+  return fmt::format("[ perf script: Wrote {:.3f} MB {} ({} samples) ]",
+                     static_cast<double>(flushed) / 1024.0 / 1024.0, dump.path, dump.samples);
 }
 
 Result<void> write_record_stats(Recording& recording, std::ostream& out, bool skip_empty) {

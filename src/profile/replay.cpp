@@ -109,6 +109,10 @@ symbol::ThreadState* apply_record(symbol::Machine& machine, const record::Record
   } else if (const auto* e = r.get<record::Exit>()) {
     thread = &machine.thread(static_cast<std::int32_t>(e->pid), static_cast<std::int32_t>(e->tid));
     machine.on_exit(static_cast<std::int32_t>(e->pid), static_cast<std::int32_t>(e->tid));
+  } else if (const auto* ns = r.get<record::Namespaces>()) {
+    // perf's process_namespaces_event(): the record's own thread.
+    thread =
+        &machine.thread(static_cast<std::int32_t>(ns->pid), static_cast<std::int32_t>(ns->tid));
   } else if (const auto* s = r.get<record::Sample>()) {
     if (s->has(PERF_SAMPLE_TID))
       thread =

@@ -99,6 +99,8 @@ LocationView SampleReplay::location(std::uint32_t id, bool srcline) {
   v.srcfile = res.srcfile;
   v.line = res.line;
   v.addr2line_function = res.addr2line_function;
+  if (v.addr2line_function && loc.dso != nullptr)
+    v.addr2line_file_empty = loc.dso->in_dwarf_unit(res.sym_addr);
   return v;
 }
 

@@ -66,6 +66,9 @@ struct LocationView {
   /// No source line, but GNU addr2line (which perf runs) would name a function here:
   /// perf's srcline is then "??:0".
   bool addr2line_function = false;
+  /// With addr2line_function: a DWARF unit covers the address, so addr2line's file name
+  /// is empty (perf: ":0" instead of "??:0").
+  bool addr2line_file_empty = false;
 };
 
 /// One DWARF inline scope of a code location, innermost first: the function and the

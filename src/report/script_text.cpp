@@ -206,10 +206,11 @@ class LocationTexts {
     if (f & kSrcline) {
       if (!loc.srcfile.empty()) {
         fmt::format_to(ti, "\n  {}:{}", source_file(loc.srcfile), loc.line);
-      } else if (loc.in_dso && !loc.addr2line_function) {
-        // perf's get_srcline() fallback; its "??:0" (addr2line named only the function)
-        // is not printed at all.
-        fmt::format_to(ti, "\n  {}[{:x}]", loc.dso_short, loc.symbol_address);
+      } else if (loc.addr2line_function) {
+        // addr2line named only the function: perf's "??:0" is not printed, ":0" is.
+        if (loc.addr2line_file_empty) fmt::format_to(ti, "\n  :0");
+      } else if (loc.in_dso) {
+        fmt::format_to(ti, "\n  {}[{:x}]", loc.dso_short, loc.symbol_address);  // get_srcline()
       }
     }
     return fmt::to_string(t);
@@ -241,7 +242,7 @@ class LocationTexts {
       }
       lead();
       b.append(make_tail(loc, false));
-      b.append("\n  ??:0\n");
+      b.append(loc.addr2line_file_empty ? "\n  :0\n" : "\n  ??:0\n");
       t.scoped = b.view();
       return t.scoped;
     }
@@ -317,6 +318,40 @@ struct AttrInfo {
   LocationTexts* texts = nullptr;
 };
 
+// perf_event__fprintf_namespaces(): four {dev, inode} pairs a line.
+std::string namespaces_text(const record::Namespaces& ns) {
+  static constexpr std::string_view kNames[] = {"net",  "uts", "ipc",   "pid",
+                                                "user", "mnt", "cgroup"};
+  std::string out = fmt::format("PERF_RECORD_NAMESPACES {}/{} - nr_namespaces: {}\n\t\t[",
+                                static_cast<std::int32_t>(ns.pid),
+                                static_cast<std::int32_t>(ns.tid), ns.nr_namespaces);
+  const std::size_t n = std::min<std::size_t>(ns.nr_namespaces, ns.link_info.size() / 2);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i != 0 && i % 4 == 0) out += "\n\t\t ";
+    fmt::format_to(std::back_inserter(out), "{}/{}: {}/{:#x}{}", i,
+                   i < std::size(kNames) ? kNames[i] : "UNKNOWN", ns.dev(i), ns.inode(i),
+                   i + 1 != ns.nr_namespaces ? ", " : "]\n");
+  }
+  return out;
+}
+
+// perf_event__fprintf_text_poke() without the kernel symbol of the address (perfx reads
+// no kcore), then the old and the new bytes, 16 a line.
+std::string text_poke_text(const record::TextPoke& tp) {
+  std::string out = fmt::format("PERF_RECORD_TEXT_POKE {:x}  old len {} new len {}\n", tp.addr,
+                                tp.old_len, tp.new_len);
+  auto bytes = [&out](std::span<const std::byte> b, std::string_view which) {
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      if (i % 16 == 0) fmt::format_to(std::back_inserter(out), "            {} bytes:", which);
+      fmt::format_to(std::back_inserter(out), " {:02x}", static_cast<unsigned>(b[i]));
+      if (i % 16 == 15 || i + 1 == b.size()) out += '\n';
+    }
+  };
+  bytes(tp.old_bytes, "Old");
+  bytes(tp.new_bytes, "New");
+  return out;
+}
+
 // The side-band record's own text (after the line head), "" for other records.
 std::string side_band_text(const record::Record& r) {
   if (const auto* c = r.get<record::Comm>()) {
@@ -355,6 +390,17 @@ std::string side_band_text(const record::Record& r) {
   }
   if (const auto* l = r.get<record::Lost>())
     return fmt::format("PERF_RECORD_LOST lost {}\n", l->lost);
+  if (const auto* ns = r.get<record::Namespaces>()) return namespaces_text(*ns);
+  if (const auto* cg = r.get<record::Cgroup>())
+    return fmt::format("PERF_RECORD_CGROUP cgroup: {} {}\n", cg->id, cg->path);
+  if (const auto* k = r.get<record::Ksymbol>()) {
+    return fmt::format("PERF_RECORD_KSYMBOL addr {:x} len {} type {} flags {:#x} name {}\n",
+                       k->addr, k->len, k->ksym_type, k->flags, k->name);
+  }
+  if (const auto* b = r.get<record::BpfEvent>())
+    return fmt::format("PERF_RECORD_BPF_EVENT type {}, flags {}, id {}\n", b->type, b->flags,
+                       b->id);
+  if (const auto* tp = r.get<record::TextPoke>()) return text_poke_text(*tp);
   const bool sw = r.get<record::Switch>() != nullptr;
   if (const auto* cw = r.get<record::SwitchCpuWide>(); sw || cw != nullptr) {
     // perf_event__fprintf_switch()
@@ -378,6 +424,11 @@ bool shows_side_band(const record::Record& r, const ScriptOptions& o) {
   if (r.get<record::Mmap>() || r.get<record::Mmap2>()) return o.show_mmap_events;
   if (r.get<record::Lost>()) return o.show_lost_events;
   if (r.get<record::Switch>() || r.get<record::SwitchCpuWide>()) return o.show_switch_events;
+  if (r.get<record::Namespaces>()) return o.show_namespace_events;
+  if (r.get<record::Cgroup>()) return o.show_cgroup_events;
+  if (r.get<record::Ksymbol>()) return o.show_bpf_events || o.show_text_poke_events;
+  if (r.get<record::BpfEvent>()) return o.show_bpf_events;
+  if (r.get<record::TextPoke>()) return o.show_text_poke_events;
   return false;
 }
 
@@ -605,6 +656,12 @@ Result<void> write_script(std::ostream& out, profile::SampleReplay& replay,
   std::vector<std::uint64_t> ips;
   std::size_t first_unwound = 0;
 
+  // --stop-bt: perf ends a callchain after a frame whose symbol is listed.
+  auto stops_backtrace = [&](std::uint32_t id) {
+    const profile::LocationView loc = replay.location(id, false);
+    return loc.has_symbol && std::find(options.stop_bt.begin(), options.stop_bt.end(),
+                                       loc.symbol) != options.stop_bt.end();
+  };
   // The row's body: the sample's frames, its tracepoint fields, or nothing.
   auto add_sample_body = [&](ScriptRow& row, const profile::ReplayedRecord& item, AttrInfo& a,
                              const record::Sample& s) {
@@ -636,6 +693,7 @@ Result<void> write_script(std::ostream& out, profile::SampleReplay& replay,
         for (std::size_t i = 0; i < locs.size(); ++i) {
           batch.frames.push_back(
               a.texts->chain_frame(locs[i], ips[i], a.inline_scopes && i >= first_unwound));
+          if (!options.stop_bt.empty() && stops_backtrace(locs[i])) break;  // --stop-bt
         }
       } else {
         row.body = ScriptRow::Body::kFrame;
@@ -653,13 +711,18 @@ Result<void> write_script(std::ostream& out, profile::SampleReplay& replay,
   };
 
   std::uint64_t progress_tick = 0;
+  std::uint64_t samples = 0;
   auto on_item = [&](const profile::ReplayedRecord& item) -> bool {
     if (options.progress != nullptr && (++progress_tick & 0x3fff) == 0)
       options.progress(item.offset, replay.file_size());
     const auto& r = item.record;
     const auto* s = r.get<record::Sample>();
-    if (s == nullptr ? !shows_side_band(r, options) || filter.skips_cpu(r.sample_id.cpu)
-                     : !filter.keeps(item.thread, *s))
+    if (s == nullptr ? !shows_side_band(r, options) || filter.skips_cpu(r.sample_id.cpu) ||
+                           options.only_event.has_value()
+                     : !filter.keeps(item.thread, *s) || options.side_band_only ||
+                           !options.graph_function.empty() ||
+                           (options.only_event && r.attr_index >= 0 &&
+                            static_cast<std::size_t>(r.attr_index) != *options.only_event))
       return true;
     AttrInfo& a = attr_info(r.attr_index);
     if (!field_error) return false;
@@ -737,11 +800,13 @@ Result<void> write_script(std::ostream& out, profile::SampleReplay& replay,
       row.end = static_cast<std::uint32_t>(batch.text.size());
     }
     pipeline.batch().rows.push_back(row);
+    if (s != nullptr) ++samples;
     return pipeline.submit_if_full();
   };
   auto ok = replay.run(on_item);
   if (options.progress != nullptr) options.progress(replay.file_size(), replay.file_size());
   const bool written = pipeline.finish();
+  if (options.samples_written != nullptr) *options.samples_written = samples;
   if (!field_error) return field_error;
   if (!written || !out) return fail(Errc::kIo, "writing the script output failed");
   if (warnings != nullptr) *warnings = replay.skipped();

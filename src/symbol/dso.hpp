@@ -117,6 +117,9 @@ class Dso {
   /// own symbols (not a synthesized `name@plt`) starts at or before `addr`. perf then
   /// shows "??:0" for the source line, where it otherwise falls back to `symbol+offset`.
   [[nodiscard]] bool addr2line_names_function(std::uint64_t addr) const;
+  /// Whether a DWARF compile unit covers `addr` (symbol space): where it has no line
+  /// there, GNU addr2line gives an empty file name (perf's srcline ":0", not "??:0").
+  [[nodiscard]] bool in_dwarf_unit(std::uint64_t addr) const;
   /// Inline chain at `addr`, innermost first, ending with the containing function
   /// (empty when there is no DWARF). A non-inlined address gives one frame.
   [[nodiscard]] std::vector<InlineFrame> inline_chain(std::uint64_t addr) const;

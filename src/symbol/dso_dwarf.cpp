@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -146,6 +147,12 @@ std::string addr2line_file_name(Dwarf_Die* cu, Dwarf_Files* files, std::size_t i
   if (!out.empty() && out.front() != '/' && comp_dir != nullptr && *comp_dir != '\0')
     out = std::string(comp_dir) + "/" + out;
   return out;
+}
+
+bool Dso::in_dwarf_unit(std::uint64_t addr) const {
+  std::lock_guard lock(impl_->dwarf_mutex);
+  Dwarf_Die cu;
+  return impl_->open_dwarf() && impl_->find_cu(addr, &cu);
 }
 
 // Its answers are kept on disk (srcline_cache.cpp): a change to them bumps that file's

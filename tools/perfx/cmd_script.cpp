@@ -26,11 +26,16 @@ int run_script(int argc, char** argv) {
   add_reader_options(app, in, kReaderOptions | kListingOptions);
   app.add_option("-F,--fields", fields,
                  "comma separated: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,addr,period,"
-                 "srcline,trace");
+                 "srcline,trace,iregs,uregs,insn,insnlen,flags,callindent,srccode,misc,tod,"
+                 "weight,phys_addr");
+  std::string stop_bt;
+  app.add_option("--stop-bt", stop_bt, "end callchains after a frame in these symbols");
+  app.add_option("--graph-function", so.graph_function,
+                 "only branch-trace calls of these functions (none without BTS/PT samples)");
   add_filter_options(app, filters, {.dsos = "--dsos"});
   int max_stack = -1;
   app.add_option("--max-stack", max_stack, "show at most N callchain entries");
-  bool reltime = false, deltatime = false;
+  bool reltime = false, deltatime = false, per_event_dump = false, demangle = false, dk = false;
   add_switches(app,
                {{"--ns", &so.ns, "nanosecond timestamps"},
                 {"--inline,!--no-inline", &so.inline_frames,
@@ -41,14 +46,22 @@ int run_script(int argc, char** argv) {
                 {"--reltime", &reltime, "times since the first event shown"},
                 {"--deltatime", &deltatime, "times since the previous event shown"},
                 {"--show-lost-events", &so.show_lost_events, "also LOST records"},
-                {"--show-switch-events", &so.show_switch_events, "also SWITCH records"}});
+                {"--show-switch-events", &so.show_switch_events, "also SWITCH records"},
+                {"--show-namespace-events", &so.show_namespace_events, "also NAMESPACES records"},
+                {"--show-cgroup-events", &so.show_cgroup_events, "also CGROUP records"},
+                {"--show-bpf-events", &so.show_bpf_events, "also KSYMBOL/BPF_EVENT records"},
+                {"--show-text-poke-events", &so.show_text_poke_events, "also TEXT_POKE records"},
+                {"--per-event-dump", &per_event_dump, "each event's samples in INPUT.EVENT.dump"},
+                {"--demangle", &demangle, "C++ names demangled (the default, as perf)"},
+                {"--demangle-kernel", &dk, "kernel names demangled (C: nothing to do)"}});
   if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
   // Owner check (perf's -f) and header, before the options that need the recording.
   auto rec = Recording::open(in.input, {in.force});
   if (!rec) return cmd.fail(rec.error().message());
   so.fields = split_list(fields);
   so.demangle = !in.no_demangle;
-  so.demangle_params = in.demangle_params;
+  so.demangle_params = in.demangle_params || in.verbose > 0;  // perf -v: parameter lists
+  so.stop_bt = split_list(stop_bt);
   so.full_source_path = in.full_source_path;
   const FilterTargets targets{&so.thread_filter, &so.cpus, &so.dsos, &so.symbols, &so.time};
   if (auto ok = filters.parse(targets); !ok) return cmd.fail(ok.error().message());
@@ -71,6 +84,15 @@ int run_script(int argc, char** argv) {
   }
   std::vector<std::string> warnings;
   so.progress = terminal_progress("Reading samples", in.output.empty() || in.output == "-");
+  if (per_event_dump) {
+    auto dumps = write_script_per_event(*rec, in.input, file->stream(), so, &warnings);
+    if (dumps) {
+      for (const auto& d : *dumps) file->stream() << event_dump_line(d) << '\n';
+    }
+    if (auto closed = file->finish(); !closed) return cmd.fail(closed.error().message());
+    for (const auto& w : warnings) cmd.warn(w);
+    return dumps ? 0 : cmd.fail(dumps.error().message());
+  }
   auto ok = write_script(*rec, file->stream(), so, &warnings);
   // A failed write (disk full) is told with the file's name and errno first.
   if (auto closed = file->finish(); !closed) ok = std::move(closed);
