@@ -753,7 +753,7 @@ Result<std::vector<EventSpec>> Parser::parse_with_terms(std::size_t begin, std::
     if (!named) {
       std::string known;
       for (const auto& n : resolver_.pmu_names()) known += (known.empty() ? "" : ", ") + n;
-      return unknown_error(begin, "'{}' is neither an event nor a PMU (PMUs here: {})", head,
+      return unknown_error(begin, "unknown PMU '{}' (PMUs here: {}), nor an event name", head,
                            known);
     }
     out.push_back(std::move(*named));

@@ -81,7 +81,7 @@ TEST(RecordPlan, PeriodTermsOnNamedEventsAndTracepoints) {
 
   EXPECT_NE(error_of(with_command({"cpu-clock/bogus=1/"})).find("unknown term 'bogus=1'"),
             std::string::npos);
-  EXPECT_NE(error_of(with_command({"nosuch/period=1/"})).find("neither an event nor a PMU"),
+  EXPECT_NE(error_of(with_command({"nosuch/period=1/"})).find("unknown PMU 'nosuch'"),
             std::string::npos);
 }
 
