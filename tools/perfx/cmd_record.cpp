@@ -45,19 +45,9 @@ void add_habit_options(CLI::App& app, RecordOptions& o, CliFlags& f) {
   app.add_option("--filter", f.filters, "Tracepoint filter for the -e before it")
       ->allow_extra_args(false);
   app.add_option("--control", o.control, "Commands from fd:ctl[,ack] or fifo:ctl[,ack]");
-  app.add_option("--aio", o.aio, "Asynchronous write blocks 1..4")
-      ->expected(0, 1)
-      ->default_str("1");
+  app.add_option("--aio", o.aio, "perf's aio blocks 1..4 (perfx writes synchronously)")->expected(0, 1);
   app.add_option("--mmap-flush", o.mmap_flush, "Least bytes to read from a ring buffer");
   app.add_option("--affinity", o.affinity, "Reader's CPUs while reading a buffer: node or cpu");
-  add_switches(app,
-               {{"--overwrite", &o.overwrite, "Flight recorder: the newest data, read at the end"},
-                {"-s,--stat", &o.inherit_stat, "Per-thread counts (perf report -T)"},
-                {"-n,--no-samples", &o.no_samples, "Count only, do not sample"},
-                {"--per-thread", &o.per_thread, "One buffer per thread, not inherited"},
-                {"--user-callchains", &o.user_callchains, "Only the user part of callchains"},
-                {"-b,--branch-any", &f.branch_any, "Sample any taken branch (needs a PMU)"},
-                {"--exclude-perf", &f.exclude_perf, "Filter perfx out (after a tracepoint -e)"}});
 }
 
 // --filter / --exclude-perf apply to the -e they follow (CLI11 keeps the order).
@@ -117,32 +107,39 @@ void add_options(CLI::App& app, RecordOptions& o, CliFlags& f) {
                  "(100M) or TIME (30s); each file is named with its timestamp");
   app.add_option("--switch-max-files", o.switch_max_files,
                  "With --switch-output: keep only the newest N files");
-  add_switches(
-      app, {{"--switch-events", &o.switch_events, "Record context switch events"},
-            {"--sample-cpu", &o.sample_cpu, "Record the sample CPU"},
-            {"-d,--data", &o.data, "Record sample data addresses"},
-            {"-P,--period", &o.sample_period, "Record the sample period"},
-            {"-W,--weight", &o.weight, "Record the sample weight"},
-            {"-R,--raw-samples", &o.raw_samples, "Record raw data, time and CPU of samples"},
-            {"--phys-data", &o.phys_data, "Record the physical address of data"},
-            {"--data-page-size", &o.data_page_size, "Record the data page size"},
-            {"--code-page-size", &o.code_page_size, "Record the code page size"},
-            {"--sample-identifier", &o.sample_identifier, "Record PERF_SAMPLE_IDENTIFIER"},
-            {"--all-kernel", &o.all_kernel, "Only kernel mode (exclude user) on every event"},
-            {"--all-user", &o.all_user, "Only user mode (exclude kernel) on every event"},
-            {"--namespaces", &o.namespaces, "Record namespace events"},
-            {"--all-cgroups", &o.all_cgroups, "Record cgroup events and sample cgroup ids"},
-            {"--strict-freq", &o.strict_freq, "Fail when -F is above the kernel's maximum"},
-            {"--timestamp-filename", &o.timestamp_filename, "Timestamp the output file's name"},
-            {"-g", &f.callchain_fp, "Record call chains (frame pointers)"},
-            {"--off-cpu,--wall", &f.off_cpu, "Also record off-CPU time: a wall-clock profile"},
-            {"-z", &f.compress, "Compress the data with zstd (level 1)"},
-            {"-q,--quiet", &f.quiet, "No summary line"},
-            {"-T,--timestamp", &f.timestamp, "Record sample timestamps (also --per-thread)"},
-            {"-i,--no-inherit", &f.no_inherit, "Child tasks do not inherit counters"},
-            {"-I", &f.intr_regs_flag, "Sample every register at the interrupt (--intr-regs)"},
-            {"-B,--no-buildid", &f.no_buildid, "Do not collect build-ids"},
-            {"-N,--no-buildid-cache", &f.unused, "No build-id cache update (perfx never does)"}});
+  add_switches(app,
+               {{"--switch-events", &o.switch_events, "Record context switch events"},
+                {"--sample-cpu", &o.sample_cpu, "Record the sample CPU"},
+                {"-d,--data", &o.data, "Record sample data addresses"},
+                {"-P,--period", &o.sample_period, "Record the sample period"},
+                {"-W,--weight", &o.weight, "Record the sample weight"},
+                {"-R,--raw-samples", &o.raw_samples, "Record raw data, time and CPU of samples"},
+                {"--phys-data", &o.phys_data, "Record the physical address of data"},
+                {"--data-page-size", &o.data_page_size, "Record the data page size"},
+                {"--code-page-size", &o.code_page_size, "Record the code page size"},
+                {"--sample-identifier", &o.sample_identifier, "Record PERF_SAMPLE_IDENTIFIER"},
+                {"--all-kernel", &o.all_kernel, "Only kernel mode (exclude user) on every event"},
+                {"--all-user", &o.all_user, "Only user mode (exclude kernel) on every event"},
+                {"--namespaces", &o.namespaces, "Record namespace events"},
+                {"--all-cgroups", &o.all_cgroups, "Record cgroup events and sample cgroup ids"},
+                {"--strict-freq", &o.strict_freq, "Fail when -F is above the kernel's maximum"},
+                {"--timestamp-filename", &o.timestamp_filename, "Timestamp the output file's name"},
+                {"-g", &f.callchain_fp, "Record call chains (frame pointers)"},
+                {"--off-cpu,--wall", &f.off_cpu, "Also record off-CPU time: a wall-clock profile"},
+                {"-z", &f.compress, "Compress the data with zstd (level 1)"},
+                {"-q,--quiet", &f.quiet, "No summary line"},
+                {"-T,--timestamp", &f.timestamp, "Record sample timestamps (also --per-thread)"},
+                {"-i,--no-inherit", &f.no_inherit, "Child tasks do not inherit counters"},
+                {"-I", &f.intr_regs_flag, "Sample every register at the interrupt (--intr-regs)"},
+                {"-B,--no-buildid", &f.no_buildid, "Do not collect build-ids"},
+                {"-N,--no-buildid-cache", &f.unused, "No build-id cache update (perfx never does)"},
+                {"--overwrite", &o.overwrite, "Flight recorder: the newest data, read at the end"},
+                {"-s,--stat", &o.inherit_stat, "Per-thread counts (perf report -T)"},
+                {"-n,--no-samples", &o.no_samples, "Count only, do not sample"},
+                {"--per-thread", &o.per_thread, "One buffer per thread, not inherited"},
+                {"--user-callchains", &o.user_callchains, "Only the user part of callchains"},
+                {"-b,--branch-any", &f.branch_any, "Sample any taken branch (needs a PMU)"},
+                {"--exclude-perf", &f.exclude_perf, "Filter perfx out (after a tracepoint -e)"}});
   app.prefix_command();
 }
 
@@ -306,6 +303,7 @@ int run_record(int argc, char** argv) {
   }
   apply_flags(f, o);
   add_filters(app, f, o);
+  if (app.count("--aio") > 0 && o.aio == 0) o.aio = 1;  // perf: --aio alone is one block
   o.cmdline.assign(argv + std::min(argc, 1), argv + argc);
 
   const CommandFront cmd{"record"};
