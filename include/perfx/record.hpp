@@ -95,7 +95,9 @@ struct PERFX_API RecordOptions {
   /// --mmap-flush: the least bytes a ring buffer must hold to be read (not at the end);
   /// perf's sizes (B/K/M/G). "": 1.
   std::string mmap_flush;
-  unsigned aio = 0;      ///< --aio[=n]: n write blocks (1..4, perf's); 0: off
+  /// --aio[=n]: perf's n asynchronous write blocks (1..4), accepted and checked; perfx
+  /// writes synchronously (drained and written through every quarter second) either way.
+  unsigned aio = 0;
   std::string affinity;  ///< --affinity: "node" or "cpu" (the reader's CPUs); "": sys
   /// --control "fd:ctl[,ack]" or "fifo:ctl[,ack]": commands (enable, disable, ping,
   /// stop, evlist) read from ctl while recording, "ack\n" written to ack.

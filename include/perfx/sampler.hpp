@@ -186,6 +186,8 @@ class PERFX_API Sampler {
 
   /// Adds a non-perf fd (a signal pipe, a control fd) to the wait set.
   Result<void> add_wait_fd(int fd);
+  /// Takes an add_wait_fd() fd out of the wait set again (one that reached end of file).
+  Result<void> remove_wait_fd(int fd);
 
   /// Routes overflow notifications of every buffer-owning fd as signal `signo` to thread
   /// `tid` (F_SETOWN_EX with F_OWNER_TID, F_SETSIG, O_ASYNC). si_fd names the fd.

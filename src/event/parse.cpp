@@ -223,7 +223,9 @@ class Parser {
   Result<std::vector<EventSpec>> parse_pmu(std::size_t begin, std::size_t end);
   // perf's terms on a named event or a tracepoint: "cpu-clock/period=1000/u",
   // "sched:sched_switch/period=1/".
-  Result<std::vector<EventSpec>> parse_with_terms(std::size_t begin, std::size_t end);
+  // `slash1`, `slash2`: the terms' slashes, relative to `begin`.
+  Result<std::vector<EventSpec>> parse_with_terms(std::size_t begin, std::size_t end,
+                                                  std::size_t slash1, std::size_t slash2);
   Result<void> apply_terms(EventSpec& e, const PmuInfo& pmu, std::string_view terms,
                            std::size_t offset, std::uint64_t (&words)[4], int depth);
   Result<std::vector<EventSpec>> parse_tracepoint(std::size_t begin, std::size_t end,
@@ -351,10 +353,7 @@ Result<std::vector<EventSpec>> Parser::parse_event(std::size_t begin, std::size_
   if (text.starts_with("uprobe:")) return parse_uprobe(begin, end, false);
   if (text.starts_with("uretprobe:")) return parse_uprobe(begin, end, true);
   if (text.starts_with("mem:")) return parse_breakpoint(begin, end);
-  if (const auto slash = text.find('/'); slash != std::string_view::npos) {
-    if (resolver_.find_pmu(text.substr(0, slash))) return parse_pmu(begin, end);
-    return parse_with_terms(begin, end);
-  }
+  if (text.find('/') != std::string_view::npos) return parse_pmu(begin, end);
 
   const auto colon = text.find(':');
   const std::string_view head = text.substr(0, colon);
@@ -733,15 +732,10 @@ Result<void> Parser::apply_terms(EventSpec& e, const PmuInfo& pmu, std::string_v
   return {};
 }
 
-Result<std::vector<EventSpec>> Parser::parse_with_terms(std::size_t begin, std::size_t end) {
+Result<std::vector<EventSpec>> Parser::parse_with_terms(std::size_t begin, std::size_t end,
+                                                        std::size_t slash1, std::size_t slash2) {
   const std::string_view text = spec_.substr(begin, end - begin);
-  const auto slash1 = text.find('/');
-  const auto slash2 = text.find('/', slash1 + 1);
   const std::string_view head = text.substr(0, slash1);
-  if (head.empty()) return syntax_error(begin, "expected a PMU name before '/'");
-  if (slash2 == std::string_view::npos) {
-    return syntax_error(begin + slash1, "missing closing '/' after PMU terms in '{}'", text);
-  }
   std::vector<EventSpec> out;
   if (head.find(':') != std::string_view::npos) {
     PERFX_TRY(tps, parse_tracepoint(begin, begin + slash1, begin + head.find(':')));
@@ -751,7 +745,7 @@ Result<std::vector<EventSpec>> Parser::parse_with_terms(std::size_t begin, std::
     if (!named) {
       std::string known;
       for (const auto& n : resolver_.pmu_names()) known += (known.empty() ? "" : ", ") + n;
-      return unknown_error(begin, "'{}' is neither an event nor a PMU (PMUs here: {})", head,
+      return unknown_error(begin, "unknown PMU '{}' (PMUs here: {}), nor an event name", head,
                            known);
     }
     out.push_back(std::move(*named));
@@ -791,11 +785,8 @@ Result<std::vector<EventSpec>> Parser::parse_pmu(std::size_t begin, std::size_t 
   }
   auto pmu = resolver_.find_pmu(pmu_name);
   if (!pmu) {
-    if (pmu.error().code() == Errc::kNotFound) {
-      std::string known;
-      for (const auto& n : resolver_.pmu_names()) known += (known.empty() ? "" : ", ") + n;
-      return unknown_error(begin, "unknown PMU '{}' (PMUs here: {})", pmu_name, known);
-    }
+    // Not a PMU: an event name or a tracepoint with terms ("cpu-clock/period=1000/").
+    if (pmu.error().code() == Errc::kNotFound) return parse_with_terms(begin, end, slash1, slash2);
     return resolver_error(std::move(pmu).error(), begin, pmu_name);
   }
   const std::string_view terms = text.substr(slash1 + 1, slash2 - slash1 - 1);

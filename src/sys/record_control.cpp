@@ -61,6 +61,10 @@ Result<bool> RecordControl::process(const RecordPlan& plan, Sampler& sampler, Re
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
+    if (n == 0) {  // end of file: the writer went away; stop waiting on it
+      PERFX_CHECK(sampler.remove_wait_fd(ctl_));
+      ctl_ = -1;
+    }
     break;  // EAGAIN or end of file
   }
   bool stop = false;

@@ -25,6 +25,7 @@ class RecordControl {
   /// Reads and runs the pending commands: enable / disable (all events, or one by name
   /// after a space), ping, stop, evlist; perf's messages go to the observer. Unknown
   /// commands are ignored without an ack, as perf. Returns true when "stop" was read.
+  /// At end of file the fd leaves the sampler's wait set (no more commands).
   Result<bool> process(const RecordPlan& plan, Sampler& sampler, RecordObserver& obs);
 
  private:

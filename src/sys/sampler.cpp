@@ -327,6 +327,13 @@ Result<std::vector<std::vector<std::byte>>> Sampler::snapshot() {
   return all;
 }
 
+Result<void> Sampler::remove_wait_fd(int fd) {
+  if (::epoll_ctl(impl_->epoll.get(), EPOLL_CTL_DEL, fd, nullptr) != 0) {
+    return fail_errno(errno, "epoll_ctl(DEL) for an extra fd");
+  }
+  return {};
+}
+
 Result<void> Sampler::add_wait_fd(int fd) {
   epoll_event ev{};
   ev.events = EPOLLIN;

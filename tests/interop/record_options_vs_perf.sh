@@ -158,7 +158,7 @@ exec 8<>"$tmp/ctl" 9<>"$tmp/ack"
 acks=""
 for c in enable ping bogus "disable cpu-clock" stop; do
   echo "$c" >&8
-  a=$(timeout 2 head -c 4 <&9 | tr -d '\n')
+  a=$(timeout 1 head -c 4 <&9 | tr -d '\n')
   acks="$acks$c=${a:-none};"
 done
 exec 8>&- 9>&-
