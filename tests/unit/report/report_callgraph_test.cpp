@@ -47,7 +47,7 @@ constexpr const char* kM = "               ";  // perf's 12-column margin + "---
 // main's branches as perf draws them, with these values for a, b, c and d.
 std::string branches(const char* a, const char* b, const char* c, const char* d) {
   std::string out = "            |\n            ---main\n";
-  for (const std::string line :
+  for (const std::string& line :
        {std::string("|          "), "|--" + std::string(a) + "--a",
         std::string("|          |          "), "|           --" + std::string(b) + "--b",
         std::string("|          "), "|--" + std::string(c) + "--c", std::string("|          "),

@@ -559,9 +559,16 @@ namespace {
 // --hierarchy: one level per key, each the sum of the entries below, indented by three
 // columns per level after perf's header; no Children column; "no entry >= P%" when the
 // percent limit hides a level's every entry.
-TEST(ReportTable, HierarchyNestsLevelsBySortKey) {
-  ReportOptions o{.sort = {"dso", "sym"}, .graph = GraphMode::kNone};
+ReportOptions hierarchy_by(std::vector<std::string> keys) {
+  ReportOptions o;
   o.hierarchy = true;
+  o.graph = GraphMode::kNone;
+  o.sort = std::move(keys);
+  return o;
+}
+
+TEST(ReportTable, HierarchyNestsLevelsBySortKey) {
+  ReportOptions o = hierarchy_by({"dso", "sym"});
   const std::string s = run(o);
   for (const char* want :
        {"#    Overhead  Shared Object / Symbol\n# ...........  ......", "\n    60.00%     libb.so",
