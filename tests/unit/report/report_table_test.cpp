@@ -579,7 +579,7 @@ TEST(ReportTable, HierarchyNestsLevelsBySortKey) {
   o.sort = {"comm", "sym"};
   o.percent_limit = 70;
   const std::string limited = run(o);
-  EXPECT_NE(limited.find("\n   100.00%     app\n                  no entry >= 70.00%\n"),
+  EXPECT_NE(limited.find("\n   100.00%     app    \n                  no entry >= 70.00%\n"),
             std::string::npos)
       << limited;
   EXPECT_EQ(limited.find("[.] b"), std::string::npos) << limited;
