@@ -83,8 +83,8 @@ struct PERFX_API ProfileOptions {
   std::string time;
   /// Directory searched for perf's build-id cache (~/.debug); empty = $HOME/.debug.
   std::string buildid_dir;
-  /// perf's --symfs: files with symbols are looked up under this directory (their
-  /// recorded path appended; the build-id cache is not used); empty = the recorded paths.
+  /// perf's --symfs: files with symbols (DSOs, debug files, the build-id cache, kallsyms)
+  /// are looked up under this directory, their usual path appended; empty = as usual.
   std::string symfs;
   /// perf's --kallsyms: kernel symbols from this file only (not the build-id cache);
   /// empty = the cache's copy for the recorded kernel, else /proc/kallsyms.

@@ -151,7 +151,10 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
   symbol::SearchPaths paths;
   paths.buildid_dir = options.buildid_dir;
   paths.symfs = options.symfs;
-  if (!options.symfs.empty()) paths.debug_dir = options.symfs + paths.debug_dir;
+  if (!options.symfs.empty()) {  // perf joins --symfs to every path it reads symbols from
+    paths.debug_dir = options.symfs + paths.debug_dir;
+    paths.kallsyms = options.symfs + paths.kallsyms;
+  }
   if (!options.kallsyms.empty()) {
     paths.kallsyms = options.kallsyms;
     paths.kallsyms_given = true;

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/error_format.hpp"
 #include "perfx/report.hpp"
@@ -15,46 +16,44 @@ bool abbreviates(std::string_view token, std::string_view word) {
   return !token.empty() && word.starts_with(token);
 }
 
-// The words perf tries in its order: print type, order, sort key, value.
-bool parse_word(std::string_view tok, ReportOptions& o) {
-  constexpr std::pair<std::string_view, CallGraphMode> kModes[] = {
-      {"graph", CallGraphMode::kGraph},
-      {"flat", CallGraphMode::kFlat},
-      {"fractal", CallGraphMode::kFractal},
-      {"folded", CallGraphMode::kFolded}};
-  for (const auto& [word, mode] : kModes) {
+// The first word of `table` that `tok` abbreviates, into `out`.
+template <typename T, std::size_t N>
+bool pick(std::string_view tok, const std::pair<std::string_view, T> (&table)[N], T& out) {
+  for (const auto& [word, value] : table) {
     if (abbreviates(tok, word)) {
-      o.graph = mode;
-      return true;
-    }
-  }
-  if (abbreviates(tok, "caller") || abbreviates(tok, "callee")) {
-    o.caller_order = abbreviates(tok, "caller");
-    return true;
-  }
-  constexpr std::pair<std::string_view, CallGraphKey> kKeys[] = {
-      {"function", CallGraphKey::kFunction},
-      {"address", CallGraphKey::kAddress},
-      {"srcline", CallGraphKey::kSrcline}};
-  for (const auto& [word, key] : kKeys) {
-    if (abbreviates(tok, word)) {
-      o.graph_key = key;
-      return true;
-    }
-  }
-  // perf's "branch" (LBR branch callstacks): nothing to add without branch stacks.
-  if (abbreviates(tok, "branch")) return true;
-  constexpr std::pair<std::string_view, CallGraphValue> kValues[] = {
-      {"percent", CallGraphValue::kPercent},
-      {"period", CallGraphValue::kPeriod},
-      {"count", CallGraphValue::kCount}};
-  for (const auto& [word, value] : kValues) {
-    if (abbreviates(tok, word)) {
-      o.graph_value = value;
+      out = value;
       return true;
     }
   }
   return false;
+}
+
+// The words perf tries in its order: print type, order, sort key, value ("branch", for
+// LBR branch callstacks, adds nothing without branch stacks).
+bool parse_word(std::string_view tok, ReportOptions& o) {
+  static constexpr std::pair<std::string_view, CallGraphMode> kModes[] = {
+      {"graph", CallGraphMode::kGraph},
+      {"flat", CallGraphMode::kFlat},
+      {"fractal", CallGraphMode::kFractal},
+      {"folded", CallGraphMode::kFolded}};
+  static constexpr std::pair<std::string_view, bool> kOrders[] = {{"caller", true},
+                                                                  {"callee", false}};
+  static constexpr std::pair<std::string_view, CallGraphKey> kKeys[] = {
+      {"function", CallGraphKey::kFunction},
+      {"address", CallGraphKey::kAddress},
+      {"srcline", CallGraphKey::kSrcline}};
+  static constexpr std::pair<std::string_view, CallGraphValue> kValues[] = {
+      {"percent", CallGraphValue::kPercent},
+      {"period", CallGraphValue::kPeriod},
+      {"count", CallGraphValue::kCount}};
+  bool caller = false;
+  if (pick(tok, kModes, o.graph)) return true;
+  if (pick(tok, kOrders, caller)) {
+    o.caller_order = caller;
+    return true;
+  }
+  return pick(tok, kKeys, o.graph_key) || abbreviates(tok, "branch") ||
+         pick(tok, kValues, o.graph_value);
 }
 
 }  // namespace

@@ -11,10 +11,11 @@
 
 namespace perfx::symbol {
 
+// perf joins --symfs to the build-id cache's paths too.
 std::string home_debug_dir(const SearchPaths& p) {
-  if (!p.buildid_dir.empty()) return p.buildid_dir;
+  if (!p.buildid_dir.empty()) return p.symfs + p.buildid_dir;
   const char* home = std::getenv("HOME");
-  return std::string(home != nullptr ? home : "/root") + "/.debug";
+  return p.symfs + std::string(home != nullptr ? home : "/root") + "/.debug";
 }
 
 bool file_exists(const std::string& p) { return ::access(p.c_str(), R_OK) == 0; }
@@ -44,9 +45,8 @@ std::string Dso::Impl::find_debug_file(const std::string& path, Elf* elf) const 
   if (bid.size() > 2) {
     candidates.push_back(paths.debug_dir + "/.build-id/" + bid.substr(0, 2) + "/" + bid.substr(2) +
                          ".debug");
-    if (root.empty())  // perf's build-id cache is not searched under --symfs
-      candidates.push_back(home_debug_dir(paths) + "/.build-id/" + bid.substr(0, 2) + "/" +
-                           bid.substr(2) + "/debug");
+    candidates.push_back(home_debug_dir(paths) + "/.build-id/" + bid.substr(0, 2) + "/" +
+                         bid.substr(2) + "/debug");
   }
   for (const auto& c : candidates) {
     if (c == root + path || !file_exists(c)) continue;

@@ -63,7 +63,7 @@ struct SearchPaths {
   bool kallsyms_given = false;
   /// perf's -k/--vmlinux: kernel symbols from this ELF file alone ("" = none).
   std::string vmlinux;
-  /// perf's --symfs: prefix of every DSO file path; the build-id cache is not used.
+  /// perf's --symfs: prefix of every file path read for symbols (the build-id cache's too).
   std::string symfs;
   /// The running kernel's notes (its build-id): kallsyms is not used for a recording of
   /// another kernel. "" = do not check.

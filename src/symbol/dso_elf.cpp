@@ -23,7 +23,7 @@ void Dso::Impl::load_elf(const Dso& self) const {
       std::string cached = home_debug_dir(paths) + "/[vdso]/" + recorded_build_id + "/vdso";
       if (file_exists(cached)) used = cached;
     }
-    if (used.empty()) {
+    if (used.empty() && paths.symfs.empty()) {
       // Our own process's vdso: same kernel, so the same image as the recorded one
       // unless the build-ids say otherwise (checked below).
       auto maps = read_text_file("/proc/self/maps");
@@ -55,8 +55,7 @@ void Dso::Impl::load_elf(const Dso& self) const {
     return;
   }
   build_id = elf_build_id(main_elf.get());
-  if (!recorded_build_id.empty() && !build_id.empty() && build_id != recorded_build_id &&
-      paths.symfs.empty()) {
+  if (!recorded_build_id.empty() && !build_id.empty() && build_id != recorded_build_id) {
     // The file changed since the recording: try perf's build-id cache.
     std::string cached = home_debug_dir(paths) + "/.build-id/" + recorded_build_id.substr(0, 2) +
                          "/" + recorded_build_id.substr(2) + "/elf";

@@ -22,8 +22,8 @@ run "script --cpu 3-1" 1 "perfx script: bad --cpu '3-1'" script -i "$data" --cpu
 run "script --pid 2,z" 1 "perfx script: bad --pid '2,z'" script -i "$data" --pid 2,z
 run "annotate --cpu q" 1 "perfx annotate: bad --cpu 'q'" annotate -i "$data" --cpu q
 run "diff --cpu q" 1 "perfx diff: bad --pid, --tid or --cpu list" diff --cpu q "$data" "$data"
-run "report -g bogus" 1 \
-  "perfx report: bad -g value 'bogus': expected graph|flat|folded|none[,threshold][,caller|callee]" \
+run "report -g bogus" 129 \
+  "perfx report: invalid -g/--call-graph value 'bogus': 'bogus' is not a print type, order, sort key, value or threshold" \
   report -i "$data" -g bogus
 run "trace -F bogus" 1 "perfx trace: -F 'bogus': give all, maj or min" trace -F bogus true
 run "buildid-list -m" 1 "perfx buildid-list: -m/--kernel-maps is not supported" buildid-list -m

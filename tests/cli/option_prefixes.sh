@@ -7,7 +7,7 @@ source "$(dirname "$0")/common.bash"
 data=$(dirname "$0")/../data/fmt-multi-event.data
 
 "$PERFX" report -i "$data" --stdio --no-children -g none --sort comm,dso >"$tmp/full.txt" 2>/dev/null
-"$PERFX" report -i "$data" --std --no-chil -g none --so=comm,dso >"$tmp/short.txt" 2>/dev/null
+"$PERFX" report -i "$data" --std --no-chil -g none --sor=comm,dso >"$tmp/short.txt" 2>/dev/null
 rc=$?
 check "report with abbreviated options exits 0" '[ $rc -eq 0 ]'
 check "abbreviations give the full options' report" 'cmp -s "$tmp/full.txt" "$tmp/short.txt"'

@@ -44,23 +44,23 @@ std::string print(const GraphStyle& style, std::uint64_t total = 1000) {
 
 constexpr const char* kM = "               ";  // perf's 12-column margin + "---"
 
-TEST(ReportCallGraph, GraphPercentagesOfTheTotal) {
-  GraphStyle s;
-  const std::string want =
-      std::string("            |\n            ---main\n") + kM + "|          \n" + kM +
-      "|--7.00%--a\n" + kM + "|          |          \n" + kM + "|           --6.00%--b\n" + kM +
-      "|          \n" + kM + "|--2.00%--c\n" + kM + "|          \n" + kM + " --1.00%--d\n\n";
-  EXPECT_EQ(print(s), want);
+// main's branches as perf draws them, with these values for a, b, c and d.
+std::string branches(const char* a, const char* b, const char* c, const char* d) {
+  std::string out = "            |\n            ---main\n";
+  for (const std::string& line :
+       {std::string("|          "), "|--" + std::string(a) + "--a",
+        std::string("|          |          "), "|           --" + std::string(b) + "--b",
+        std::string("|          "), "|--" + std::string(c) + "--c", std::string("|          "),
+        " --" + std::string(d) + "--d"})
+    out += kM + line + "\n";
+  return out + "\n";
 }
 
-TEST(ReportCallGraph, FractalPercentagesOfTheParentsCallees) {
-  GraphStyle s;
-  s.mode = GraphMode::kFractal;
-  const std::string want =
-      std::string("            |\n            ---main\n") + kM + "|          \n" + kM +
-      "|--70.00%--a\n" + kM + "|          |          \n" + kM + "|           --100.00%--b\n" + kM +
-      "|          \n" + kM + "|--20.00%--c\n" + kM + "|          \n" + kM + " --10.00%--d\n\n";
-  EXPECT_EQ(print(s), want);
+TEST(ReportCallGraph, GraphAndFractalPercentages) {
+  GraphStyle s;  // graph: of the event's total
+  EXPECT_EQ(print(s), branches("7.00%", "6.00%", "2.00%", "1.00%"));
+  s.mode = GraphMode::kFractal;  // fractal: of the parent's callees
+  EXPECT_EQ(print(s), branches("70.00%", "100.00%", "20.00%", "10.00%"));
 }
 
 // Fractal: callees under the threshold of their parent's callees show as "[...]"; the

@@ -559,24 +559,27 @@ namespace {
 // --hierarchy: one level per key, each the sum of the entries below, indented by three
 // columns per level after perf's header; no Children column; "no entry >= P%" when the
 // percent limit hides a level's every entry.
-TEST(ReportTable, HierarchyNestsLevelsBySortKey) {
+ReportOptions hierarchy_by(std::vector<std::string> keys) {
   ReportOptions o;
   o.hierarchy = true;
   o.graph = GraphMode::kNone;
-  o.sort = {"dso", "sym"};
+  o.sort = std::move(keys);
+  return o;
+}
+
+TEST(ReportTable, HierarchyNestsLevelsBySortKey) {
+  ReportOptions o = hierarchy_by({"dso", "sym"});
   const std::string s = run(o);
-  EXPECT_NE(s.find("#    Overhead  Shared Object / Symbol\n# ...........  ......"),
-            std::string::npos)
-      << s;
-  EXPECT_NE(s.find("\n    60.00%     libb.so"), std::string::npos) << s;
-  EXPECT_NE(s.find("\n       60.00%     [.] b\n"), std::string::npos) << s;
-  EXPECT_NE(s.find("\n       20.00%     [.] a\n"), std::string::npos) << s;
+  for (const char* want :
+       {"#    Overhead  Shared Object / Symbol\n# ...........  ......", "\n    60.00%     libb.so",
+        "\n       60.00%     [.] b\n", "\n       20.00%     [.] a\n"})
+    EXPECT_NE(s.find(want), std::string::npos) << want << "\n" << s;
   EXPECT_EQ(s.find("Children"), std::string::npos) << s;
 
   o.sort = {"comm", "sym"};
   o.percent_limit = 70;
   const std::string limited = run(o);
-  EXPECT_NE(limited.find("\n   100.00%     app\n                  no entry >= 70.00%\n"),
+  EXPECT_NE(limited.find("\n   100.00%     app    \n                  no entry >= 70.00%\n"),
             std::string::npos)
       << limited;
   EXPECT_EQ(limited.find("[.] b"), std::string::npos) << limited;
@@ -586,16 +589,15 @@ TEST(ReportTable, HierarchyNestsLevelsBySortKey) {
 // collapses entries (comm, tid), as perf 6.1 (the profile's CPUs have no topology: -1).
 TEST(ReportTable, SocketFilterHeaderAndCollapsingKeys) {
   ReportOptions o;
-  o.graph = GraphMode::kNone;
   o.socket_filter = 0;
-  o.sort = {"sym"};
-  std::string s = run(o);
-  EXPECT_NE(s.find("# Event count (approx.): 500\n# Processor Socket: 0\n#\n"), std::string::npos)
-      << s;
-  EXPECT_NE(s.find("[.] b"), std::string::npos) << s;
-  o.sort = {"comm", "sym"};
-  s = run(o);
-  EXPECT_EQ(s.find("[.] b"), std::string::npos) << s;
+  o.graph = GraphMode::kNone;
+  for (const bool collapsing : {false, true}) {
+    o.sort = collapsing ? std::vector<std::string>{"comm", "sym"} : std::vector<std::string>{"sym"};
+    const std::string s = run(o);
+    EXPECT_NE(s.find("# Event count (approx.): 500\n# Processor Socket: 0\n#\n"), std::string::npos)
+        << s;
+    EXPECT_EQ(s.find("[.] b") == std::string::npos, collapsing) << s;
+  }
 }
 
 }  // namespace
