@@ -73,7 +73,7 @@ bool SampleReplay::sample_locations(const ReplayedRecord& item, const record::Sa
 LocationView SampleReplay::location(std::uint32_t id, bool srcline) {
   Impl& im = *impl_;
   const Location& loc = im.table.location(id);
-  const Resolved& res = im.table.resolve(id, srcline, false);
+  const Resolved& res = im.table.resolve(id, srcline, InlineMode::kNone);
   LocationView v;
   v.map_address = loc.map_addr;
   if (loc.dso != nullptr) {
@@ -97,7 +97,7 @@ std::size_t SampleReplay::locations() const noexcept { return impl_->table.size(
 std::vector<std::string> SampleReplay::inline_scopes(std::uint32_t id, bool srcline) {
   Impl& im = *impl_;
   const Location& loc = im.table.location(id);
-  const Resolved& res = im.table.resolve(id, srcline, false);
+  const Resolved& res = im.table.resolve(id, srcline, InlineMode::kNone);
   std::vector<std::string> out;
   if (res.sym == nullptr || loc.dso == nullptr) return out;
   for (auto& scope : loc.dso->inline_chain(res.sym_addr)) out.push_back(std::move(scope.function));
