@@ -1,18 +1,10 @@
 // perfx buildid-list: perf buildid-list, the build-ids a recording holds (-H only those
 // of DSOs with samples), or the running kernel's (-k).
-// CLI11's inlined std::string code trips GCC 12's -Wnull-dereference at -O2 (a false
-// positive inside libstdc++).
-#pragma GCC diagnostic ignored "-Wnull-dereference"
-
-#include <fmt/core.h>
-#include <CLI/CLI.hpp>
 
 #include <iostream>
 #include <string>
 
-#include "command.hpp"
-#include "option_prefix.hpp"
-#include "perf_options.hpp"
+#include "command_front.hpp"
 #include "perfx/perf_text.hpp"
 #include "perfx/recording.hpp"
 
@@ -21,38 +13,27 @@ namespace {
 
 int run_buildid_list(int argc, char** argv) {
   CLI::App app{"List the build-ids of a perf.data (like perf buildid-list)", "perfx buildid-list"};
-  std::string input = "perf.data";
-  bool force = false, with_hits = false, kernel = false, kernel_maps = false;
-  int verbose = 0;
-  app.add_option("-i,--input", input, "input file name (default perf.data)");
-  app.add_flag("-H,--with-hits", with_hits, "only DSOs with samples");
-  app.add_flag("-k,--kernel", kernel, "the running kernel's build-id");
-  app.add_flag("-m,--kernel-maps", kernel_maps, "not supported");
-  app.add_flag("-f,--force", force, "read a perf.data not owned by the current user or root");
-  app.add_flag("-v,--verbose", verbose, "accepted for perf's habit");
-  try {
-    parse_args(app, argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return usage_exit(app, e);
-  }
-  if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
-  (void)verbose;
-  auto fail = [](const std::string& msg) {
-    fmt::print(stderr, "perfx buildid-list: {}\n", msg);
-    return 1;
-  };
-  if (kernel_maps) return fail("-m/--kernel-maps is not supported");
+  ReaderArgs in;
+  bool with_hits = false, kernel = false, kernel_maps = false;
+  add_reader_options(app, in, kInputOption | kForceOption | kVerboseOption);
+  add_switches(app, {{"-H,--with-hits", &with_hits, "only DSOs with samples"},
+                     {"-k,--kernel", &kernel, "the running kernel's build-id"},
+                     {"-m,--kernel-maps", &kernel_maps, "not supported"}});
+  if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
+  const CommandFront cmd{"buildid-list"};
+  if (kernel_maps) return cmd.fail("-m/--kernel-maps is not supported");
   if (kernel) {
     const std::string id = running_kernel_build_id();
-    if (id.empty()) return fail("the running kernel's build-id is unknown (no /sys/kernel/notes)");
+    if (id.empty())
+      return cmd.fail("the running kernel's build-id is unknown (no /sys/kernel/notes)");
     fmt::print("{}\n", id);
     return 0;
   }
-  auto rec = Recording::open(input, {force});
-  if (!rec) return fail(rec.error().message());
+  auto rec = Recording::open(in.input, {in.force});
+  if (!rec) return cmd.fail(rec.error().message());
   auto ok = write_buildid_list(*rec, std::cout, with_hits);
   std::cout.flush();
-  if (!ok) return fail(ok.error().message());
+  if (!ok) return cmd.fail(ok.error().message());
   return 0;
 }
 

@@ -1,18 +1,9 @@
 // perfx list: every event usable here, grouped like perf list, each probed with a quick
 // perf_event_open to say whether it works on this machine (perfx::list_events).
 
-#include <fmt/core.h>
-// CLI11's inlined std::string code trips GCC 12's -Wnull-dereference at -O2 (a false
-// positive inside libstdc++); this file has no raw pointer dereferences of its own.
-#pragma GCC diagnostic ignored "-Wnull-dereference"
-
-#include <CLI/CLI.hpp>
-
 #include <string>
 
-#include "command.hpp"
-#include "option_prefix.hpp"
-#include "perf_options.hpp"
+#include "command_front.hpp"
 #include "perfx/events.hpp"
 
 namespace perfx::cli {
@@ -26,31 +17,25 @@ int run_list(int argc, char** argv) {
   bool no_probe = false;
   bool full_probe = false;
   std::string filter;
-  app.add_flag("--json", json, "print a JSON array (documented in docs/events.md)");
-  app.add_flag("-d,--desc", desc, "print a description under each event");
-  app.add_flag("--no-probe", no_probe, "do not open each event to check it works");
-  app.add_flag("--full-probe", full_probe,
-               "really open every tracepoint and a real uprobe (slow: closing each waits for "
-               "an RCU grace period, tens of ms); see docs/events.md");
+  add_switches(app,
+               {{"--json", &json, "print a JSON array (documented in docs/events.md)"},
+                {"-d,--desc", &desc, "print a description under each event"},
+                {"--no-probe", &no_probe, "do not open each event to check it works"},
+                {"--full-probe", &full_probe,
+                 "really open every tracepoint and a real uprobe (slow: closing each waits for "
+                 "an RCU grace period, tens of ms); see docs/events.md"}});
   app.add_option("filter", filter,
                  "glob ('sched:*'), substring, or class: hw, sw, cache, pmu, tracepoint, "
                  "breakpoint, raw, uprobe");
-  try {
-    parse_args(app, argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return usage_exit(app, e);
-  }
-  if (parse_only) return 0;
+  if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
 
   ListEventsOptions options;
   options.filter = filter;
   options.probe = !no_probe;
   options.full_probe = full_probe;
   auto events = list_events(options);
-  if (!events) {
-    fmt::print(stderr, "perfx list: {}\n", events.error().message());
-    return 1;
-  }
+  const CommandFront cmd{"list"};
+  if (!events) return cmd.fail(events.error().message());
   if (events->empty() && !filter.empty()) {
     // perf list prints nothing and exits 0 here; a note on stderr says why it is empty.
     fmt::print(stderr, "perfx list: no event matches '{}'\n", filter);

@@ -1,27 +1,16 @@
 // perfx probe: perf probe's add (-a / PROBEDEF), list (-l), delete (-d) and
 // definition (-D) of dynamic uprobes and kprobes, through perfx/probe.hpp.
-// CLI11's inlined std::string code trips GCC 12's -Wnull-dereference at -O2 (a false
-// positive inside libstdc++).
-#pragma GCC diagnostic ignored "-Wnull-dereference"
-
-#include <fmt/core.h>
-#include <CLI/CLI.hpp>
 
 #include <string>
 #include <vector>
 
-#include "command.hpp"
-#include "option_prefix.hpp"
-#include "perf_options.hpp"
+#include "command_front.hpp"
 #include "perfx/probe.hpp"
 
 namespace perfx::cli {
 namespace {
 
-int error_exit(const std::string& msg) {
-  fmt::print(stderr, "perfx probe: {}\n", msg);
-  return 1;
-}
+const CommandFront cmd{"probe"};
 
 // perf's "(on f in /tmp/pp)" / "(on 0x1139 in /tmp/pp with x)".
 std::string describe(const ProbeDefinition& d) {
@@ -66,17 +55,12 @@ int run_probe(int argc, char** argv) {
       ->allow_extra_args(false);
   auto* list_opt =
       app.add_flag("-l,--list", list, "list the defined probes ([GROUP:]EVENT filters)");
-  app.add_flag("-f,--force", force, "add an event whose name exists, as <name>_N");
-  app.add_flag("-n,--dry-run", dry_run, "resolve and show, define nothing");
-  app.add_flag("-q,--quiet", quiet, "no messages but errors");
+  add_switches(app, {{"-f,--force", &force, "add an event whose name exists, as <name>_N"},
+                     {"-n,--dry-run", &dry_run, "resolve and show, define nothing"},
+                     {"-q,--quiet", &quiet, "no messages but errors"}});
   app.add_option("--tracefs", tracefs, "tracefs root (default: found in /proc/mounts)");
   app.add_option("probedef", words, "a probe point, as -a (its words may be split)");
-  try {
-    parse_args(app, argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return usage_exit(app, e);
-  }
-  if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
+  if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
   SystemPaths paths;
   paths.tracefs = tracefs;
   // perf probe joins the bare words into one PROBEDEF: `perf probe -x prog f x`.
@@ -92,14 +76,12 @@ int run_probe(int argc, char** argv) {
   const int modes = (adds.empty() ? 0 : 1) + (dels.empty() ? 0 : 1) + (list ? 1 : 0) +
                     (definitions.empty() ? 0 : 1);
   if (modes != 1) {
-    fmt::print(stderr,
-               "perfx probe: give one of PROBEDEF/-a, -d, -l or -D (see 'perfx probe -h')\n");
-    return kUsageExit;
+    return cmd.usage_error("give one of PROBEDEF/-a, -d, -l or -D (see 'perfx probe -h')");
   }
   int rc = 0;
   if (list) {
     auto all = list_probes(paths);
-    if (!all) return error_exit(all.error().message());
+    if (!all) return cmd.fail(all.error().message());
     for (const auto& d : *all) {
       bool keep = list_filter.empty();
       for (const auto& f : list_filter) keep = keep || d.matches(f);
@@ -110,7 +92,7 @@ int run_probe(int argc, char** argv) {
   for (const auto& pattern : dels) {
     auto removed = delete_probes(pattern, paths);
     if (!removed) {
-      rc = error_exit(removed.error().message());
+      rc = cmd.fail(removed.error().message());
       continue;
     }
     if (!quiet)
@@ -119,7 +101,7 @@ int run_probe(int argc, char** argv) {
   for (const auto& def : definitions) {
     auto d = resolve_probe(ProbeRequest{exec, def, {}, force});
     if (!d) {
-      rc = error_exit(d.error().message());
+      rc = cmd.fail(d.error().message());
       continue;
     }
     fmt::print("{}\n", d->definition());
@@ -129,7 +111,7 @@ int run_probe(int argc, char** argv) {
     const ProbeRequest req{exec, def, {}, force};
     auto d = dry_run ? resolve_probe(req) : add_probe(req, paths);
     if (!d) {
-      rc = error_exit(d.error().message());
+      rc = cmd.fail(d.error().message());
       break;
     }
     added.push_back(std::move(*d));

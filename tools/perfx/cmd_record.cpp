@@ -3,19 +3,12 @@
 // plan and the session are the library's (perfx/record.hpp): this file turns argv into
 // RecordOptions and prints what the session reports.
 
-// CLI11 2.1 inlined into -O2 code trips -Wnull-dereference inside libstdc++ (false positive).
-#pragma GCC diagnostic ignored "-Wnull-dereference"
-#include <fmt/core.h>
-#include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "command.hpp"
-#include "option_prefix.hpp"
-#include "perf_options.hpp"
+#include "command_front.hpp"
 #include "perfx/off_cpu.hpp"
 #include "perfx/record.hpp"
 
@@ -41,11 +34,9 @@ struct CliFlags {
 };
 
 void add_options(CLI::App& app, RecordOptions& o, CliFlags& f) {
-  // One value per -e (CLI11 vectors are greedy): `perfx record -e cpu-clock sleep 1`.
-  app.add_option("-e,--event", o.events,
-                 "Event(s) to sample (perf syntax); default cycles, "
-                 "falling back to cpu-clock without a PMU")
-      ->allow_extra_args(false);
+  add_event_option(app, o.events,
+                   "Event(s) to sample (perf syntax); default cycles, "
+                   "falling back to cpu-clock without a PMU");
   // CLI11 reads "-1" into an unsigned as 2^64-1: only digits are a frequency or a period.
   const CLI::Validator whole_number(
       [](std::string& s) -> std::string {
@@ -58,32 +49,14 @@ void add_options(CLI::App& app, RecordOptions& o, CliFlags& f) {
       ->check(whole_number);
   app.add_option("-c,--count", o.period, "Sample every N events (fixed period)")
       ->check(whole_number);
-  app.add_flag("-g", f.callchain_fp, "Record call chains (frame pointers)");
   app.add_option("--call-graph", o.call_graph, "Call chain mode: fp or dwarf[,size]");
-  app.add_flag("-a,--all-cpus", o.system_wide, "System-wide collection from all CPUs");
-  app.add_option("-C,--cpu", o.cpus, "Only these CPUs (list like 0,2-3)");
-  app.add_option("-p,--pid", o.pids, "Existing process ids (comma-separated)");
-  app.add_option("-t,--tid", o.tids, "Existing thread ids (comma-separated)");
+  add_target_options(app, o.system_wide, o.cpus, o.pids, o.tids);
   app.add_option("-G,--cgroup", o.cgroup, "Only tasks of this cgroup (v2; needs -a or -C)");
-  app.add_flag("--switch-events", o.switch_events, "Record context switch events");
-  app.add_flag("--off-cpu,--wall", f.off_cpu,
-               "Also record where threads block and for how long (wall-clock profile)");
   app.add_option("-o,--output", o.output, "Output file ('-' for a pipe); default perf.data");
-  app.add_flag("-z", f.compress, "Compress the data with zstd (level 1)");
   app.add_option("--compression-level", f.compression_level, "zstd level 1..22");
   app.add_option("-m,--mmap-pages", o.mmap_pages,
                  "Ring buffer data pages per CPU (power of two) or size (512K)");
-  app.add_flag("-q,--quiet", f.quiet, "No summary line");
   app.add_flag("-v,--verbose", f.verbose, "Show the event attributes and fallbacks");
-  app.add_flag("--sample-cpu", o.sample_cpu, "Record the sample CPU");
-  app.add_flag("-T,--timestamp", f.unused, "Record sample timestamps (always on)");
-  app.add_flag("-d,--data", o.data, "Record sample data addresses");
-  app.add_flag("-i,--no-inherit", f.no_inherit, "Child tasks do not inherit counters");
-  app.add_flag("-P,--period", o.sample_period, "Record the sample period");
-  app.add_flag("-W,--weight", o.weight, "Record the sample weight");
-  app.add_flag("-R,--raw-samples", o.raw_samples, "Record raw data, time and CPU of samples");
-  app.add_flag("--phys-data", o.phys_data, "Record the physical address of data");
-  app.add_flag("-I", f.intr_regs_flag, "Sample every register at the interrupt (--intr-regs)");
   f.intr_regs_opt = app.add_option("--intr-regs", f.intr_regs,
                                    "Sample these registers at the interrupt (=ax,bx,...; "
                                    "no value: all)")
@@ -91,28 +64,41 @@ void add_options(CLI::App& app, RecordOptions& o, CliFlags& f) {
   f.user_regs_opt = app.add_option("--user-regs", f.user_regs,
                                    "Sample these user registers (=ip,sp,...; no value: all)")
                         ->expected(0, 1);
-  app.add_flag("--data-page-size", o.data_page_size, "Record the data page size");
-  app.add_flag("--code-page-size", o.code_page_size, "Record the code page size");
-  app.add_flag("--sample-identifier", o.sample_identifier, "Record PERF_SAMPLE_IDENTIFIER");
-  app.add_flag("--all-kernel", o.all_kernel, "Only kernel mode (exclude user) on every event");
-  app.add_flag("--all-user", o.all_user, "Only user mode (exclude kernel) on every event");
-  app.add_flag("--namespaces", o.namespaces, "Record namespace events");
-  app.add_flag("--all-cgroups", o.all_cgroups, "Record cgroup events and sample cgroup ids");
   app.add_option("-k,--clockid", o.clockid,
                  "Clock for the timestamps: monotonic, monotonic_raw, realtime, boottime, tai");
-  app.add_flag("--strict-freq", o.strict_freq, "Fail when -F is above the kernel's maximum");
   app.add_option("-D,--delay", o.delay_ms, "Enable the events N ms after the command starts");
   app.add_option("--max-size", o.max_size, "Stop when the data reaches this size (100M)");
-  app.add_flag("--timestamp-filename", o.timestamp_filename,
-               "Append a timestamp to the output file name");
   app.add_option("--switch-output", o.switch_output,
                  "Start a new output file on SIGUSR2 (signal, the default), every SIZE "
                  "(100M) or TIME (30s); each file is named with its timestamp");
   app.add_option("--switch-max-files", o.switch_max_files,
                  "With --switch-output: keep only the newest N files");
-  app.add_flag("-B,--no-buildid", f.no_buildid, "Do not collect build-ids");
-  app.add_flag("-N,--no-buildid-cache", f.unused,
-               "Do not update the build-id cache (perfx never does)");
+  add_switches(
+      app, {{"--switch-events", &o.switch_events, "Record context switch events"},
+            {"--sample-cpu", &o.sample_cpu, "Record the sample CPU"},
+            {"-d,--data", &o.data, "Record sample data addresses"},
+            {"-P,--period", &o.sample_period, "Record the sample period"},
+            {"-W,--weight", &o.weight, "Record the sample weight"},
+            {"-R,--raw-samples", &o.raw_samples, "Record raw data, time and CPU of samples"},
+            {"--phys-data", &o.phys_data, "Record the physical address of data"},
+            {"--data-page-size", &o.data_page_size, "Record the data page size"},
+            {"--code-page-size", &o.code_page_size, "Record the code page size"},
+            {"--sample-identifier", &o.sample_identifier, "Record PERF_SAMPLE_IDENTIFIER"},
+            {"--all-kernel", &o.all_kernel, "Only kernel mode (exclude user) on every event"},
+            {"--all-user", &o.all_user, "Only user mode (exclude kernel) on every event"},
+            {"--namespaces", &o.namespaces, "Record namespace events"},
+            {"--all-cgroups", &o.all_cgroups, "Record cgroup events and sample cgroup ids"},
+            {"--strict-freq", &o.strict_freq, "Fail when -F is above the kernel's maximum"},
+            {"--timestamp-filename", &o.timestamp_filename, "Timestamp the output file's name"},
+            {"-g", &f.callchain_fp, "Record call chains (frame pointers)"},
+            {"--off-cpu,--wall", &f.off_cpu, "Also record off-CPU time: a wall-clock profile"},
+            {"-z", &f.compress, "Compress the data with zstd (level 1)"},
+            {"-q,--quiet", &f.quiet, "No summary line"},
+            {"-T,--timestamp", &f.unused, "Record sample timestamps (always on)"},
+            {"-i,--no-inherit", &f.no_inherit, "Child tasks do not inherit counters"},
+            {"-I", &f.intr_regs_flag, "Sample every register at the interrupt (--intr-regs)"},
+            {"-B,--no-buildid", &f.no_buildid, "Do not collect build-ids"},
+            {"-N,--no-buildid-cache", &f.unused, "No build-id cache update (perfx never does)"}});
   app.prefix_command();
 }
 
@@ -265,14 +251,11 @@ int run_record(int argc, char** argv) {
   apply_flags(f, o);
   o.cmdline.assign(argv + std::min(argc, 1), argv + argc);
 
-  auto die = [](const Error& e) {
-    fmt::print(stderr, "perfx record: {}\n", e.message());
-    return 1;
-  };
+  const CommandFront cmd{"record"};
   std::string off_cpu_event;
   if (f.off_cpu) {  // sched_switch + switch records, on cpu-clock's scale (perfx/off_cpu.hpp)
     auto oc = off_cpu_recording();
-    if (!oc) return die(oc.error());
+    if (!oc) return cmd.fail(oc.error().message());
     if (o.events.empty()) o.events.push_back(oc->on_cpu_event.name);
     off_cpu_event = oc->switch_event.name;
     o.events.push_back(off_cpu_event);
@@ -280,7 +263,7 @@ int run_record(int argc, char** argv) {
     if (oc->needs_callchains && o.call_graph.empty()) o.call_graph = "fp";
   }
   auto plan = plan_record(o);
-  if (!plan) return die(plan.error());
+  if (!plan) return cmd.fail(plan.error().message());
   for (auto& e : plan->events) {  // --off-cpu: every switch, whatever -F/-c say
     if (off_cpu_event.empty() || e.name != off_cpu_event) continue;
     e.attr.freq = 0;
@@ -289,9 +272,9 @@ int run_record(int argc, char** argv) {
   if (!print_plan(*plan, f)) return 1;
   Printer printer(f);
   auto result = run_record_session(std::move(*plan), printer);
-  if (!result) return die(result.error());
+  if (!result) return cmd.fail(result.error().message());
   if (result->exec_error) {
-    fmt::print(stderr, "perfx record: {}\n", result->exec_error->message());
+    cmd.say(result->exec_error->message());
     return result->exit_code;
   }
   print_summary(*result, f);

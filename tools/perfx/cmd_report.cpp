@@ -1,14 +1,8 @@
 // perfx report: read a perf.data (perf's or perfx's) and print perf report's text
 // layout, or an export format (--format, via perfx::export_profile).
 
-#include <fmt/core.h>
-// CLI11's inlined std::string code trips GCC 12's -Wnull-dereference at -O2 (a false
-// positive inside libstdc++).
-#pragma GCC diagnostic ignored "-Wnull-dereference"
-
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -18,17 +12,16 @@
 #include <string>
 #include <vector>
 
-#include "command.hpp"
+#include "command_front.hpp"
 #include "list_options.hpp"
-#include "option_prefix.hpp"
 #include "output_file.hpp"
 #include "pager.hpp"
-#include "perf_options.hpp"
 #include "perfx/exporters.hpp"
 #include "perfx/perf_text.hpp"
 #include "perfx/recording.hpp"
 #include "perfx/report.hpp"
 #include "progress.hpp"
+#include "sample_filters.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -52,9 +45,35 @@ Result<std::uint64_t> parse_time_quantum(const std::string& text) {
   return n * scale;
 }
 
-int error_exit(const std::string& msg) {
-  fmt::print(stderr, "perfx report: {}\n", msg);
-  return 1;
+const CommandFront cmd{"report"};
+
+// perf report -g's words: a mode, an order, a threshold, or one that changes nothing here.
+Result<void> parse_call_graph(const std::string& spec, ReportOptions& ro) {
+  static constexpr std::pair<std::string_view, CallGraphMode> kModes[] = {
+      {"graph", CallGraphMode::kGraph},
+      {"flat", CallGraphMode::kFlat},
+      {"folded", CallGraphMode::kFolded},
+      {"none", CallGraphMode::kNone}};
+  static constexpr std::string_view kIgnored[] = {"fractal", "fp", "dwarf", "function", "address"};
+  for (const auto& tok : split_list(spec)) {
+    const auto* mode = std::find_if(std::begin(kModes), std::end(kModes),
+                                    [&](const auto& m) { return m.first == tok; });
+    if (mode != std::end(kModes)) {
+      ro.graph = mode->second;
+    } else if (tok == "caller" || tok == "callee") {
+      ro.caller_order = tok == "caller";
+    } else if (std::find(std::begin(kIgnored), std::end(kIgnored), tok) == std::end(kIgnored)) {
+      double th = 0;
+      auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), th);
+      if (ec != std::errc{} || p != tok.data() + tok.size())
+        return fail(Errc::kInvalidArgument,
+                    fmt::format("bad -g value '{}': expected graph|flat|folded|none"
+                                "[,threshold][,caller|callee]",
+                                tok));
+      ro.graph_threshold = th;
+    }
+  }
+  return {};
 }
 
 // A damaged file: the report above shows what was read; this line says what stopped it.
@@ -62,152 +81,100 @@ int damage_exit(const Profile& prof) {
   if (prof.damage.empty()) return 0;
   std::uint64_t samples = 0;
   for (const auto& s : prof.samples) samples += s.count;
-  return error_exit(fmt::format("{}; showing the {} samples read before it", prof.damage, samples));
+  return cmd.fail(fmt::format("{}; showing the {} samples read before it", prof.damage, samples));
 }
 
 int run_report(int argc, char** argv) {
   CLI::App app{"Read a perf.data and show where the time went (like perf report)", "perfx report"};
-  std::string input = "perf.data";
-  std::string sort;
-  bool stdio = false;
-  bool children = false;
-  bool no_children = false;
-  std::string call_graph;
-  double percent_limit = 0;
-  bool nr_samples = false;
-  std::string comms, dsos, symbols, pids, tids, cpus, time_range;
-  bool inline_frames = false;
-  bool header = false;
-  bool header_only = false;
-  std::string format;
-  bool json = false;
-  std::string output;
-  unsigned jobs = 0;
-  app.add_option("-i,--input", input, "input file ('-' = stdin pipe)")->capture_default_str();
-  bool force = false;
-  app.add_flag("-f,--force", force, "read a perf.data not owned by the current user or root");
-  app.add_flag("--stdio", stdio, "text output (the default)");
+  ReaderArgs in;
+  SampleFilters filters;
+  ReportOptions ro;
+  ProfileOptions lo;
+  std::string sort, fields, call_graph, percentage = "absolute", format;
+  std::string parent_regex, time_quantum;
+  bool children = false, no_children = false, threads = false, inverted = false, json = false;
+  bool stats = false, tasks = false, mmaps = false, skip_empty = true;
+  int max_stack = -1;
+  add_reader_options(app, in, kReaderOptions | kStdioOption | kListingOptions);
   app.add_option("-s,--sort", sort, "sort keys: comm,pid,tid,dso,sym,srcline,srcfile,cpu,overhead")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // perf: the last -s wins
-  std::string fields;
   app.add_option("-F,--fields", fields,
                  "output columns: overhead,overhead_children,sample,period and sort keys")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  bool quiet = false;
-  app.add_flag("-q,--quiet", quiet, "only the entries, no header lines");
-  int verbose = 0;
-  app.add_flag("-v,--verbose", verbose, "more warnings (accepted for perf's habit)");
-  bool threads = false;
-  app.add_flag("-T,--threads", threads, "per-thread counts of PERF_SAMPLE_READ (not supported)");
-  bool inverted = false;
-  app.add_flag("-G,--inverted", inverted, "callchains in caller order (= -g caller)");
-  int max_stack = -1;
   app.add_option("--max-stack", max_stack, "only the N callchain frames nearest the leaf");
-  bool hide_unresolved = false;
-  app.add_flag("-U,--hide-unresolved", hide_unresolved, "leave out samples without a symbol");
-  std::string percentage = "absolute";
   app.add_option("--percentage", percentage,
                  "absolute (of all samples) or relative (of the filtered ones)")
       ->check(CLI::IsMember({"absolute", "relative"}));
-  app.add_flag("--children", children, "accumulate callers' overhead (default with callchains)");
-  app.add_flag("--no-children", no_children, "only self overhead");
   app.add_option("-g,--call-graph", call_graph,
                  "graph|flat|folded|none[,threshold][,caller|callee]");
-  app.add_option("--percent-limit", percent_limit, "hide entries below this percentage");
-  app.add_flag("-n,--show-nr-samples", nr_samples, "show the number of samples");
-  app.add_option("-c,--comms", comms, "only these commands (comma separated)");
-  app.add_option("-d,--dsos", dsos, "only these shared objects (comma separated)");
-  app.add_option("-S,--symbols", symbols, "only these symbols (comma separated)");
-  app.add_option("--pid", pids, "only these process ids");
-  app.add_option("--tid", tids, "only these thread ids");
-  app.add_option("-C,--cpu", cpus, "only these CPUs (comma separated)");
-  app.add_option("--time", time_range,
-                 "time windows (perf syntax): START,STOP [START,STOP..] in seconds, 10%/2, 0%-10%");
-  app.add_flag("--inline", inline_frames, "show inline frames in callchains");
-  bool demangle_params = false;
-  app.add_flag("--demangle-params", demangle_params,
-               "C++ names with parameter lists (what perf report -v shows)");
-  bool no_demangle = false;
-  app.add_flag("--no-demangle", no_demangle, "symbol names as the binaries have them");
-  bool full_source_path = false;
-  app.add_flag("--full-source-path", full_source_path, "srcline with the file's whole path");
-  bool group = true;
-  app.add_flag("--group,!--no-group", group,
-               "an event group is one section, a value per member (the default when the "
-               "recording has groups, as perf)");
-  std::string parent_regex;
+  app.add_option("--percent-limit", ro.percent_limit, "hide entries below this percentage");
+  add_filter_options(app, filters);
   app.add_option("-p,--parent", parent_regex,
                  "regex naming the parent function of a sample (adds the parent sort key; "
                  "default ^sys_|^do_page_fault)");
-  bool exclude_other = false;
-  app.add_flag("-x,--exclude-other", exclude_other, "only samples with a parent (-p)");
-  std::string time_quantum;
   app.add_option("--time-quantum", time_quantum,
                  "time buckets of the time sort key: N[s|ms|us|ns], ns without a unit "
                  "(default 100ms)");
-  bool show_total_period = false;
-  app.add_flag("--show-total-period", show_total_period, "a Period column");
-  std::string field_separator;
-  app.add_option("-t,--field-separator", field_separator,
+  app.add_option("-t,--field-separator", ro.field_separator,
                  "separate columns with this string (no padding of values, no dot rule)");
-  bool stats = false;
-  app.add_flag("--stats", stats, "counts of the recording's records by type, not the report");
-  bool tasks = false, mmaps = false;
-  app.add_flag("--tasks", tasks, "the recording's threads as a tree, not the report");
-  app.add_flag("--mmaps", mmaps, "--tasks with each thread's memory maps");
-  bool skip_empty = true;
-  app.add_flag("--skip-empty,!--no-skip-empty", skip_empty,
-               "--stats: leave out types and events with nothing counted (default)");
-  app.add_flag("--header", header, "show the recording's header before the report");
-  app.add_flag("--header-only", header_only, "show only the recording's header");
   app.add_option("--format", format,
                  "export instead: json, folded, html, svg, pprof, speedscope, firefox");
-  app.add_flag("--json", json, "same as --format json");
-  app.add_option("-o,--output", output, "write to this file instead of stdout");
-  app.add_option("-j,--jobs", jobs, "symbolization threads (0 = all cores)");
-  try {
-    parse_args(app, argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return usage_exit(app, e);
-  }
-  if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
+  add_switches(app,
+               {{"-q,--quiet", &ro.quiet, "only the entries, no header lines"},
+                {"-T,--threads", &threads, "per-thread counts of PERF_SAMPLE_READ (not supported)"},
+                {"-G,--inverted", &inverted, "callchains in caller order (= -g caller)"},
+                {"-U,--hide-unresolved", &ro.hide_unresolved, "leave out samples without a symbol"},
+                {"--children", &children, "accumulate callers' overhead (default with callchains)"},
+                {"--no-children", &no_children, "only self overhead"},
+                {"-n,--show-nr-samples", &ro.show_nr_samples, "show the number of samples"},
+                {"--inline", &lo.inline_frames, "show inline frames in callchains"},
+                {"--group,!--no-group", &ro.group,
+                 "an event group is one section, a value per member (the default when the "
+                 "recording has groups, as perf)"},
+                {"-x,--exclude-other", &ro.exclude_other, "only samples with a parent (-p)"},
+                {"--show-total-period", &ro.show_total_period, "a Period column"},
+                {"--stats", &stats, "counts of the recording's records by type, not the report"},
+                {"--tasks", &tasks, "the recording's threads as a tree, not the report"},
+                {"--mmaps", &mmaps, "--tasks with each thread's memory maps"},
+                {"--skip-empty,!--no-skip-empty", &skip_empty,
+                 "--stats: leave out types and events with nothing counted (default)"},
+                {"--json", &json, "same as --format json"}});
+  app.add_option("-j,--jobs", lo.threads, "symbolization threads (0 = all cores)");
+  if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
   // perf's owner rule (-f) and the header: the one door to the recording.
-  auto rec = Recording::open(input, {force});
-  if (!rec) return error_exit(rec.error().message());
-  (void)stdio;
-  (void)verbose;  // warnings are always printed; perf's -v extras are not mirrored
+  auto rec = Recording::open(in.input, {in.force});
+  if (!rec) return cmd.fail(rec.error().message());
+  // -v: warnings are always printed; perf's -v extras are not mirrored.
   if (threads)
-    return error_exit(
-        "-T/--threads is not supported (perfx does not read PERF_SAMPLE_READ values)");
+    return cmd.fail("-T/--threads is not supported (perfx does not read PERF_SAMPLE_READ values)");
   if (json) {
-    if (!format.empty() && format != "json") return error_exit("--json conflicts with --format");
+    if (!format.empty() && format != "json") return cmd.fail("--json conflicts with --format");
     format = "json";
   }
   if (!format.empty() && !is_export_format(format))
-    return error_exit(fmt::format("unknown --format '{}'", format));
+    return cmd.fail(fmt::format("unknown --format '{}'", format));
 
   if (stats || tasks || mmaps) {
-    auto file = OutputFile::open(output);
-    if (!file) return error_exit(file.error().message());
+    auto file = OutputFile::open(in.output);
+    if (!file) return cmd.fail(file.error().message());
     auto ok = stats ? write_record_stats(*rec, file->stream(), skip_empty)
                     : write_task_tree(*rec, file->stream(), mmaps);
-    if (auto closed = file->finish(); !closed) return error_exit(closed.error().message());
-    if (!ok) return error_exit(ok.error().message());
+    if (auto closed = file->finish(); !closed) return cmd.fail(closed.error().message());
+    if (!ok) return cmd.fail(ok.error().message());
     return 0;
   }
-  if (header || header_only) {
-    if (header_only || input != "-") {
+  if (in.header || in.header_only) {
+    if (in.header_only || in.input != "-") {
       // For a pipe, this reads its attr and feature records first, as perf does.
       auto text = rec->header_text();
-      if (!text) return error_exit(text.error().message());
+      if (!text) return cmd.fail(text.error().message());
       std::cout << *text;
-      if (header_only) return 0;
+      if (in.header_only) return 0;
     }
   }
 
-  ReportOptions ro;
   ro.fields = split_list(fields);
-  if (auto ok = validate_fields(ro.fields); !ok) return error_exit(ok.error().message());
+  if (auto ok = validate_fields(ro.fields); !ok) return cmd.fail(ok.error().message());
   if (!sort.empty())
     ro.sort = split_list(sort);
   else if (!ro.fields.empty())
@@ -218,89 +185,42 @@ int run_report(int argc, char** argv) {
     try {
       (void)std::regex(parent_regex, std::regex::extended);
     } catch (const std::regex_error& e) {
-      return error_exit(fmt::format("--parent '{}': not a regex: {}", parent_regex, e.what()));
+      return cmd.fail(fmt::format("--parent '{}': not a regex: {}", parent_regex, e.what()));
     }
     ro.parent_regex = parent_regex;
     if (std::find(ro.sort.begin(), ro.sort.end(), "parent") == ro.sort.end())
       ro.sort.emplace_back("parent");
   }
-  ro.exclude_other = exclude_other;
-  ro.group = group;
-  if (auto ok = validate_sort_keys(ro.sort); !ok) return error_exit(ok.error().message());
-  ro.quiet = quiet;
-  ro.show_total_period = show_total_period;
-  ro.field_separator = field_separator;
-  ro.full_source_path = full_source_path;
+  if (auto ok = validate_sort_keys(ro.sort); !ok) return cmd.fail(ok.error().message());
   if (!time_quantum.empty()) {
     auto q = parse_time_quantum(time_quantum);
-    if (!q) return error_exit(q.error().message());
+    if (!q) return cmd.fail(q.error().message());
     ro.time_quantum_ns = *q;
   }
   if (max_stack >= 0) ro.max_stack = static_cast<std::size_t>(max_stack);
-  ro.hide_unresolved = hide_unresolved;
   ro.relative_percentage = percentage == "relative";
-  ro.thread_filter.comms = split_list(comms);
   ro.children = !no_children;
-  ro.percent_limit = percent_limit;
-  ro.show_nr_samples = nr_samples;
-  ro.dsos = split_list(dsos);
-  ro.symbols = split_list(symbols);
-  ro.header_hint = !header;
-  for (const auto& tok : split_list(call_graph)) {
-    if (tok == "graph")
-      ro.graph = CallGraphMode::kGraph;
-    else if (tok == "flat")
-      ro.graph = CallGraphMode::kFlat;
-    else if (tok == "folded")
-      ro.graph = CallGraphMode::kFolded;
-    else if (tok == "none")
-      ro.graph = CallGraphMode::kNone;
-    else if (tok == "caller")
-      ro.caller_order = true;
-    else if (tok == "callee")
-      ro.caller_order = false;
-    else if (tok == "fractal" || tok == "fp" || tok == "dwarf" || tok == "function" ||
-             tok == "address")
-      continue;
-    else {
-      double th = 0;
-      auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), th);
-      if (ec != std::errc{} || p != tok.data() + tok.size())
-        return error_exit(
-            fmt::format("bad -g value '{}': expected graph|flat|folded|none"
-                        "[,threshold][,caller|callee]",
-                        tok));
-      ro.graph_threshold = th;
-    }
-  }
+  ro.header_hint = !in.header;
+  ro.full_source_path = in.full_source_path;
+  if (auto ok = parse_call_graph(call_graph, ro); !ok) return cmd.fail(ok.error().message());
   if (inverted) ro.caller_order = true;  // perf's -G: alias for the inverted callchain
 
-  ProfileOptions lo;
-  lo.threads = jobs;
-  if (!parse_int_list(pids, ro.thread_filter.pids))
-    return error_exit(fmt::format("bad --pid '{}'", pids));
-  if (!parse_int_list(tids, ro.thread_filter.tids))
-    return error_exit(fmt::format("bad --tid '{}'", tids));
+  // Checked here for a clear error before loading; percent forms of --time need the
+  // file's first/last sample time and are checked by load_profile().
+  const FilterTargets targets{&ro.thread_filter, &lo.cpus, &ro.dsos, &ro.symbols, &lo.time};
+  if (auto ok = filters.parse(targets); !ok) return cmd.fail(ok.error().message());
+  ro.time_slices = lo.time;
   // The exports filter threads while loading; the text report filters them itself, so
   // that --hide-unresolved can take their unresolved samples out of the totals (perf).
   if (!format.empty()) {
     lo.thread_filter = ro.thread_filter;
   }
-  if (!parse_cpu_list(cpus, lo.cpus)) return error_exit(fmt::format("bad --cpu '{}'", cpus));
-  if (!time_range.empty()) {
-    // Checked here for a clear error before loading; percent forms need the file's
-    // first/last sample time and are checked by load_profile().
-    if (auto ok = check_time_windows(time_range); !ok) return error_exit(ok.error().message());
-    lo.time = time_range;
-    ro.time_slices = time_range;
-  }
   for (const auto& k : ro.sort) {
     if (k == "srcline" || k == "srcfile") lo.source_lines = true;
   }
   if (export_wants_source_lines(format)) lo.source_lines = true;
-  lo.inline_frames = inline_frames;
-  lo.demangle_params = demangle_params;
-  lo.demangle = !no_demangle;
+  lo.demangle = !in.no_demangle;
+  lo.demangle_params = in.demangle_params;
   // The text report and the per-stack exports need no per-sample times: merge samples
   // per stack while loading, so time and memory follow unique stacks.
   lo.aggregate = format.empty() || !format_needs_each_sample(format);
@@ -316,26 +236,26 @@ int run_report(int argc, char** argv) {
   lo.progress = terminal_progress("Loading samples");
 
   auto prof = rec->load_profile(lo);
-  if (!prof) return error_exit(prof.error().message());
-  for (const auto& w : prof->warnings) fmt::print(stderr, "perfx report: warning: {}\n", w);
+  if (!prof) return cmd.fail(prof.error().message());
+  for (const auto& w : prof->warnings) cmd.warn(w);
 
-  if (!format.empty() && is_binary_format(format) && output.empty() && stdout_is_terminal())
-    return error_exit(fmt::format("--format {} is binary: use -o FILE", format));
-  auto file = OutputFile::open(output);
-  if (!file) return error_exit(file.error().message());
+  if (!format.empty() && is_binary_format(format) && in.output.empty() && stdout_is_terminal())
+    return cmd.fail(fmt::format("--format {} is binary: use -o FILE", format));
+  auto file = OutputFile::open(in.output);
+  if (!file) return cmd.fail(file.error().message());
   std::ostream& out = file->stream();
   Result<void> ok;
   if (!format.empty()) {
     ExportOptions eo;
-    eo.inline_frames = inline_frames;
+    eo.inline_frames = lo.inline_frames;
     ok = export_profile(format, *prof, out, eo);
   } else {
     ok = write_report(out, *prof, ro);
   }
   // A failed write (disk full) is told with the file's name and errno, before the
   // writer's own view of it.
-  if (auto closed = file->finish(); !closed) return error_exit(closed.error().message());
-  if (!ok) return error_exit(ok.error().message());
+  if (auto closed = file->finish(); !closed) return cmd.fail(closed.error().message());
+  if (!ok) return cmd.fail(ok.error().message());
   return damage_exit(*prof);
 }
 

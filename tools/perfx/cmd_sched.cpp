@@ -1,17 +1,12 @@
 // perfx sched: perf sched's record, latency, timehist and map (include/perfx/sched.hpp;
 // docs/sched.md says where the numbers differ from perf 6.1's and why).
-#pragma GCC diagnostic ignored "-Wnull-dereference"  // CLI11 under GCC 12, see option_prefix.hpp
 
-#include <fmt/core.h>
-#include <CLI/CLI.hpp>
-
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "command.hpp"
-#include "option_prefix.hpp"
-#include "perf_options.hpp"
+#include "command_front.hpp"
 #include "perfx/sched.hpp"
 #include "subcommand_args.hpp"
 
@@ -32,25 +27,10 @@ constexpr const char* kSchedEvents[] = {
     "sched:sched_process_exec", "sched:sched_process_exit", "sched:sched_wakeup",
     "sched:sched_wakeup_new",   "sched:sched_waking",       "sched:sched_migrate_task"};
 
-int error(std::string_view msg) {
-  fmt::print(stderr, "perfx sched: {}\n", msg);
-  return 1;
-}
+const CommandFront cmd{"sched"};
 
-// Runs `perfx record` with perf sched record's options in front of the user's.
-int run_record_with(const std::vector<std::string>& front, int argc, char** argv, int first) {
-  std::vector<std::string> args = front;
-  for (int i = first; i < argc; ++i) args.emplace_back(argv[i]);
-  std::vector<char*> cargs;
-  for (auto& a : args) cargs.push_back(a.data());
-  cargs.push_back(nullptr);
-  for (const auto& c : commands()) {
-    if (c.name == "record") return c.run(static_cast<int>(args.size()), cargs.data());
-  }
-  return error("the record command is missing from this build");
-}
-
-int sched_record(int argc, char** argv, int first) {
+// `perfx record` with perf sched record's options in front of the user's.
+int sched_record(const std::string& /*input*/, int argc, char** argv) {
   // -P: with the period in the samples the kernel writes one sample per sched_stat_runtime
   // (its count is the runtime in ns), not one per nanosecond up to the throttle.
   std::vector<std::string> front = {"perfx record", "-a", "-R", "-P", "-m", "1024", "-c", "1"};
@@ -58,108 +38,81 @@ int sched_record(int argc, char** argv, int first) {
     front.emplace_back("-e");
     front.emplace_back(ev);
   }
-  return run_record_with(front, argc, argv, first);
+  return run_record_with("sched", front, argc, argv);
 }
 
 Result<SchedTrace> load(const std::string& input) {
   auto trace = load_sched_trace(input);
   if (trace && !trace->damage.empty()) {
-    fmt::print(stderr, "perfx sched: warning: {}; analysing the events that could be read\n",
-               trace->damage);
+    cmd.warn(fmt::format("{}; analysing the events that could be read", trace->damage));
   }
   if (trace && trace->malformed != 0) {
-    fmt::print(stderr, "perfx sched: {} records of {} did not decode and were skipped\n",
-               trace->malformed, input);
+    cmd.say(
+        fmt::format("{} records of {} did not decode and were skipped", trace->malformed, input));
   }
   return trace;
+}
+
+// A report subcommand once its options are declared: parses them (`check` as
+// CommandFront::parse), loads INPUT and prints what `show` makes of it.
+int sched_report(CLI::App& app, int argc, char** argv, std::string& input,
+                 const std::function<std::string(const SchedTrace&)>& show,
+                 const std::function<std::string()>& check = {}) {
+  app.add_option("-i,--input", input, "input file name (default perf.data)");
+  if (auto rc = CommandFront::parse(app, argc, argv, check)) return *rc;
+  auto trace = load(input);
+  if (!trace) return cmd.fail(trace.error().message());
+  fmt::print("{}", show(*trace));
+  return 0;
 }
 
 int sched_latency_cmd(std::string input, int argc, char** argv) {
   CLI::App app{"Per-task scheduling latency (like perf sched latency)", "perfx sched latency"};
   std::string sort = "avg, max, switch, runtime";
   SchedLatencyOptions o;
-  app.add_option("-i,--input", input, "input file name (default perf.data)");
   app.add_option("-s,--sort", sort, "sort by keys: pid, avg, max, switch, runtime");
   app.add_flag("-p,--pids", o.per_pid, "latency stats per pid instead of per command name");
-  try {
-    parse_args(app, argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return usage_exit(app, e);
-  }
-  o.sort.clear();
-  for (std::size_t pos = 0; pos <= sort.size();) {
-    const std::size_t comma = std::min(sort.find(',', pos), sort.size());
-    std::string key = sort.substr(pos, comma - pos);
-    key.erase(0, key.find_first_not_of(" \t"));
-    key.erase(key.find_last_not_of(" \t") + 1);
-    if (!key.empty()) o.sort.push_back(key);
-    pos = comma + 1;
-  }
-  if (auto ok = check_sched_latency_sort(o.sort); !ok) {
-    fmt::print(stderr, "perfx sched latency: {}\n", ok.error().message());
-    return kUsageExit;
-  }
-  if (parse_only) return 0;
-  auto trace = load(input);
-  if (!trace) return error(trace.error().message());
-  fmt::print("{}", format_sched_latency(sched_latency(*trace, o)));
-  return 0;
+  auto check = [&]() -> std::string {
+    o.sort.clear();
+    for (std::size_t pos = 0; pos <= sort.size();) {
+      const std::size_t comma = std::min(sort.find(',', pos), sort.size());
+      std::string key = sort.substr(pos, comma - pos);
+      key.erase(0, key.find_first_not_of(" \t"));
+      key.erase(key.find_last_not_of(" \t") + 1);
+      if (!key.empty()) o.sort.push_back(key);
+      pos = comma + 1;
+    }
+    auto ok = check_sched_latency_sort(o.sort);
+    return ok ? "" : ok.error().message();
+  };
+  auto show = [&](const SchedTrace& t) { return format_sched_latency(sched_latency(t, o)); };
+  return sched_report(app, argc, argv, input, show, check);
 }
 
 int sched_timehist_cmd(std::string input, int argc, char** argv) {
   CLI::App app{"Per-switch scheduling times (like perf sched timehist)", "perfx sched timehist"};
   SchedTimehistOptions o;
   bool summary = false, with_summary = false;
-  app.add_option("-i,--input", input, "input file name (default perf.data)");
   app.add_flag("-s,--summary", summary, "show only the summary with statistics");
   app.add_flag("-S,--with-summary", with_summary, "show the summary after the lines");
   app.add_flag("-w,--wakeups", o.wakeups, "show wakeup events");
   app.add_flag("-M,--migrations", o.migrations, "show migration events");
-  try {
-    parse_args(app, argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return usage_exit(app, e);
-  }
-  if (parse_only) return 0;
-  auto trace = load(input);
-  if (!trace) return error(trace.error().message());
-  fmt::print("{}", format_sched_timehist(sched_timehist(*trace, o), with_summary, summary));
-  return 0;
+  return sched_report(app, argc, argv, input, [&](const SchedTrace& t) {
+    return format_sched_timehist(sched_timehist(t, o), with_summary, summary);
+  });
 }
 
 int sched_map_cmd(std::string input, int argc, char** argv) {
   CLI::App app{"The task on each cpu at every switch (like perf sched map)", "perfx sched map"};
-  app.add_option("-i,--input", input, "input file name (default perf.data)");
-  try {
-    parse_args(app, argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return usage_exit(app, e);
-  }
-  if (parse_only) return 0;
-  auto trace = load(input);
-  if (!trace) return error(trace.error().message());
-  fmt::print("{}", format_sched_map(*trace));
-  return 0;
+  return sched_report(app, argc, argv, input, &format_sched_map);
 }
 
 int run_sched(int argc, char** argv) {
-  const LeadingArgs lead = parse_leading_args(argc, argv, "sched", kUsage);
-  if (lead.exit) return *lead.exit;
-  const std::string& input = lead.input;
-  const int i = lead.sub;
-  const std::string_view sub = argv[i];
-  std::string prog = "perfx sched " + std::string(sub);
-  argv[i] = prog.data();
-  const int sub_argc = argc - i;
-  char** sub_argv = argv + i;
-  if (sub == "record" || sub == "rec") {
-    if (parse_only) return 0;
-    return sched_record(argc, argv, i + 1);
-  }
-  if (sub == "latency" || sub == "lat") return sched_latency_cmd(input, sub_argc, sub_argv);
-  if (sub == "timehist") return sched_timehist_cmd(input, sub_argc, sub_argv);
-  if (sub == "map") return sched_map_cmd(input, sub_argc, sub_argv);
-  return unknown_subcommand("sched", sub, {"record", "latency", "timehist", "map"}, kUsage);
+  return run_subcommand(argc, argv, "sched", kUsage,
+                        {{{"record", "rec"}, &sched_record, true},
+                         {{"latency", "lat"}, &sched_latency_cmd},
+                         {{"timehist"}, &sched_timehist_cmd},
+                         {{"map"}, &sched_map_cmd}});
 }
 
 const Registration kReg{

@@ -1,13 +1,7 @@
 // perfx stat: argv -> library calls (perfx/stat.hpp: run_stat_session, build_stat_entries,
 // format_stat).
 
-// g++ 12 -O2 reports a false "potential null pointer dereference" inside CLI11's
-// detail::split (vector<string> relocation); the code is CLI11's, not ours.
-#pragma GCC diagnostic ignored "-Wnull-dereference"
-
-#include <fmt/core.h>
 #include <unistd.h>
-#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -20,9 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "command.hpp"
-#include "option_prefix.hpp"
-#include "perf_options.hpp"
+#include "command_front.hpp"
 #include "perfx/events.hpp"
 #include "perfx/output_file.hpp"
 #include "perfx/stat.hpp"
@@ -50,10 +42,7 @@ struct FileCloser {
   }
 };
 
-int error_exit(const std::string& msg) {
-  fmt::print(stderr, "perfx stat: {}\n", msg);
-  return 1;
-}
+const CommandFront cmd{"stat"};
 
 int run_stat(int argc, char** argv) {
   CLI::App app{"Run a command and count events (like perf stat)", "perfx stat"};
@@ -72,36 +61,6 @@ int run_stat(int argc, char** argv) {
   bool json = false;
   std::string output;
   int verbose = 0;
-  // One value per -e (CLI11 vectors are greedy): `perfx stat -e task-clock sleep 1` runs
-  // sleep, as perf does.
-  app.add_option("-e,--event", events, "event selector (repeatable; see 'perfx list')")
-      ->allow_extra_args(false);
-  app.add_flag("-a,--all-cpus", system_wide, "system-wide counting on all CPUs");
-  app.add_option("-C,--cpu", cpu_list, "count only on these CPUs (0,2-3)");
-  app.add_option("-p,--pid", pid_list, "count existing processes (comma separated pids)");
-  app.add_option("-t,--tid", tid_list, "count existing threads (comma separated tids)");
-  app.add_option("-G,--cgroup", cgroup,
-                 "count a cgroup (path relative to the cgroup2 mount); a,b: one per event");
-  std::string for_each_cgroup;
-  app.add_option("--for-each-cgroup", for_each_cgroup,
-                 "count every event in each of these cgroups");
-  app.add_flag("-i,--no-inherit", no_inherit, "child tasks do not inherit counters");
-  app.add_option("-r,--repeat", repeat, "repeat the command and print mean and stddev")
-      ->check(CLI::Range(1, 100000));
-  app.add_option("-I,--interval-print", interval_ms, "print counts every N milliseconds")
-      ->check(CLI::Range(10U, 3600000U));
-  app.add_flag("--per-thread", per_thread, "one line per thread (with -p/-t)");
-  bool per_socket = false, per_die = false, per_core = false, per_node = false;
-  const CLI::Option* const cpu_mode_options[] = {
-      app.add_flag("-A,--no-aggr", no_aggr, "one line per CPU (with -a/-C)"),
-      app.add_flag("--per-socket", per_socket, "counts summed per processor socket (with -a/-C)"),
-      app.add_flag("--per-die", per_die, "counts summed per processor die (with -a/-C)"),
-      app.add_flag("--per-core", per_core, "counts summed per physical core (with -a/-C)"),
-      app.add_flag("--per-node", per_node, "counts summed per NUMA node (with -a/-C)")};
-  app.add_option("-x,--field-separator", csv_sep, "CSV output with this separator");
-  app.add_flag("-j,--json", json, "JSON lines output");
-  app.add_option("-o,--output", output, "write the counts to this file");
-  app.add_flag("-v,--verbose", verbose, "say why an event is <not supported>");
   bool null_run = false, quiet = false, append = false, big_num = true;
   int detailed = 0;
   int interval_count = 0;
@@ -110,19 +69,44 @@ int run_stat(int argc, char** argv) {
   std::string pre, post;
   bool table = false, summary = false, no_csv_summary = false, interval_clear = false;
   bool sync_run = false;
+  add_event_option(app, events, "event selector (repeatable; see 'perfx list')");
+  add_target_options(app, system_wide, cpu_list, pid_list, tid_list);
+  app.add_option("-G,--cgroup", cgroup,
+                 "count a cgroup (path relative to the cgroup2 mount); a,b: one per event");
+  std::string for_each_cgroup;
+  app.add_option("--for-each-cgroup", for_each_cgroup,
+                 "count every event in each of these cgroups");
+  add_switches(app,
+               {{"-i,--no-inherit", &no_inherit, "child tasks do not inherit counters"},
+                {"--per-thread", &per_thread, "one line per thread (with -p/-t)"},
+                {"-j,--json", &json, "JSON lines output"},
+                {"-n,--null", &null_run, "no counters: only the elapsed time"},
+                {"--table", &table, "with -r: a table of each run's wall time"},
+                {"--summary", &summary, "with -I: the whole run's counts after the intervals"},
+                {"--no-csv-summary", &no_csv_summary,
+                 "with --summary -x: no 'summary' in the interval column"},
+                {"--interval-clear", &interval_clear, "with -I: clear the screen every interval"},
+                {"-S,--sync", &sync_run, "call sync() before each run"},
+                {"--quiet", &quiet, "print no counts (the workload still runs)"},
+                {"--append", &append, "with -o: append to the file"},
+                {"-B,--big-num,!--no-big-num", &big_num,
+                 "group digits with the locale's thousands separator (default)"}});
+  app.add_option("-r,--repeat", repeat, "repeat the command and print mean and stddev")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("-I,--interval-print", interval_ms, "print counts every N milliseconds")
+      ->check(CLI::Range(10U, 3600000U));
+  bool per_socket = false, per_die = false, per_core = false, per_node = false;
+  const CLI::Option* const cpu_mode_options[] = {
+      app.add_flag("-A,--no-aggr", no_aggr, "one line per CPU (with -a/-C)"),
+      app.add_flag("--per-socket", per_socket, "counts summed per processor socket (with -a/-C)"),
+      app.add_flag("--per-die", per_die, "counts summed per processor die (with -a/-C)"),
+      app.add_flag("--per-core", per_core, "counts summed per physical core (with -a/-C)"),
+      app.add_flag("--per-node", per_node, "counts summed per NUMA node (with -a/-C)")};
+  app.add_option("-x,--field-separator", csv_sep, "CSV output with this separator");
+  app.add_option("-o,--output", output, "write the counts to this file");
+  app.add_flag("-v,--verbose", verbose, "say why an event is <not supported>");
   app.add_flag("-d,--detailed", detailed,
                "more events: -d L1 and LLC data cache, -dd also L1i and TLBs, -ddd prefetches");
-  app.add_flag("-n,--null", null_run, "no counters: only the elapsed time");
-  app.add_flag("--table", table, "with -r: a table of each run's wall time");
-  app.add_flag("--summary", summary, "with -I: the whole run's counts after the intervals");
-  app.add_flag("--no-csv-summary", no_csv_summary,
-               "with --summary -x: no 'summary' in the interval column");
-  app.add_flag("--interval-clear", interval_clear, "with -I: clear the screen every interval");
-  app.add_flag("-S,--sync", sync_run, "call sync() before each run");
-  app.add_flag("--quiet", quiet, "print no counts (the workload still runs)");
-  app.add_flag("--append", append, "with -o: append to the file");
-  app.add_flag("-B,--big-num,!--no-big-num", big_num,
-               "group digits with the locale's thousands separator (default)");
   app.add_option("--interval-count", interval_count, "with -I: stop after N intervals")
       ->check(CLI::Range(1, 1000000000));
   app.add_option("--timeout", timeout_ms, "stop counting (and the workload) after N ms")
@@ -130,20 +114,12 @@ int run_stat(int argc, char** argv) {
   app.add_option("-D,--delay", delay_ms, "enable the counters N ms after the workload starts");
   app.add_option("--pre", pre, "shell command to run before each run");
   app.add_option("--post", post, "shell command to run after each run");
-  app.prefix_command();
-  try {
-    parse_args(app, argc, argv);
-    reject_unknown_option(app.remaining());
-  } catch (const CLI::ParseError& e) {
-    return usage_exit(app, e);
-  }
-  if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
-  std::vector<std::string> command = app.remaining();
-  if (!command.empty() && command.front() == "--") command.erase(command.begin());
+  std::vector<std::string> command;
+  if (auto rc = CommandFront::parse_workload(app, argc, argv, command)) return *rc;
 
-  if (json && !csv_sep.empty()) return error_exit("-x and -j cannot be used together");
-  if (interval_count > 0 && interval_ms == 0) return error_exit("--interval-count needs -I");
-  if (append && output.empty()) return error_exit("--append needs -o");
+  if (json && !csv_sep.empty()) return cmd.fail("-x and -j cannot be used together");
+  if (interval_count > 0 && interval_ms == 0) return cmd.fail("--interval-count needs -I");
+  if (append && output.empty()) return cmd.fail("--append needs -o");
 
   StatSessionConfig cfg;
   cfg.command = command;
@@ -164,27 +140,27 @@ int run_stat(int argc, char** argv) {
   cfg.target.inherit = !no_inherit;
   if (!cpu_list.empty()) {
     auto cpus = parse_cpu_list(cpu_list);
-    if (!cpus) return error_exit(cpus.error().message());
+    if (!cpus) return cmd.fail(cpus.error().message());
     cfg.target.cpus = *cpus;
   }
   if (!pid_list.empty()) {
     auto pids = parse_pid_list(pid_list);
-    if (!pids) return error_exit(pids.error().message());
+    if (!pids) return cmd.fail(pids.error().message());
     cfg.target.pids = *pids;
   }
   if (!tid_list.empty()) {
     auto tids = parse_pid_list(tid_list);
-    if (!tids) return error_exit(tids.error().message());
+    if (!tids) return cmd.fail(tids.error().message());
     cfg.target.tids = *tids;
   }
   const bool task_target = !pid_list.empty() || !tid_list.empty();
   if (command.empty() && !system_wide && cpu_list.empty() && !task_target && cgroup.empty()) {
     fmt::print(stderr, "{}", app.help());
-    return error_exit("give a command to run, or -a, -C, -p, -t or -G");
+    return cmd.fail("give a command to run, or -a, -C, -p, -t or -G");
   }
-  if (per_thread && !task_target) return error_exit("--per-thread needs -p or -t");
+  if (per_thread && !task_target) return cmd.fail("--per-thread needs -p or -t");
   if (no_aggr && !system_wide && cpu_list.empty() && cgroup.empty()) {
-    return error_exit("-A/--no-aggr needs -a, -C or -G");
+    return cmd.fail("-A/--no-aggr needs -a, -C or -G");
   }
   // -A and the --per-socket/die/core/node modes set one aggregation, the last given
   // wins (perf's OPT_SET_UINT).
@@ -200,10 +176,10 @@ int run_stat(int argc, char** argv) {
   }
   const bool per_place = per_socket || per_die || per_core || per_node;
   if (per_thread && (no_aggr || per_place))
-    return error_exit(
+    return cmd.fail(
         fmt::format("--per-thread and {} split the counts differently: pick one", mode_name));
   if (per_place && !system_wide && cpu_list.empty() && cgroup.empty())
-    return error_exit(fmt::format("{} needs -a, -C or -G (it sums the counts of CPUs)", mode_name));
+    return cmd.fail(fmt::format("{} needs -a, -C or -G (it sums the counts of CPUs)", mode_name));
 
   std::string spec;
   for (const auto& e : events) spec += (spec.empty() ? "" : ",") + e;
@@ -212,17 +188,17 @@ int run_stat(int argc, char** argv) {
   if (events.empty()) spec = kDefaultEvents;
   for (int level = 0; level < std::min(detailed, 3); ++level)
     spec += std::string(",") + kDetailedEvents[level];
-  if (null_run && !events.empty()) return error_exit("-n/--null counts nothing: drop -e");
+  if (null_run && !events.empty()) return cmd.fail("-n/--null counts nothing: drop -e");
   // The probes' config1 points into `groups`: it lives until the session is over.
   auto groups = parse_events(null_run ? std::string("task-clock") : spec);
-  if (!groups) return error_exit(groups.error().message());
+  if (!groups) return cmd.fail(groups.error().message());
   if (null_run) groups->clear();  // perf's null run: no counters at all
   cfg.groups = counter_groups(*groups);
   if (auto ok = assign_cgroups(cfg, cgroup, for_each_cgroup); !ok)
-    return error_exit(ok.error().message());
+    return cmd.fail(ok.error().message());
   const bool event_cgroups = !cfg.target.event_cgroups.empty();
   if (event_cgroups && !system_wide && cpu_list.empty())
-    return error_exit(
+    return cmd.fail(
         fmt::format("{} counts each event in a cgroup: it needs -a or -C",
                     for_each_cgroup.empty() ? "-G with several cgroups" : "--for-each-cgroup"));
 
@@ -247,12 +223,12 @@ int run_stat(int argc, char** argv) {
     // (perfx::OutputFile, docs/reliability.md).
     auto created =
         perfx::OutputFile::create(output, append ? CreateMode::kAppend : CreateMode::kNew);
-    if (!created) return error_exit(created.error().message());
+    if (!created) return cmd.fail(created.error().message());
     const int fd = created->release();
     file.reset(::fdopen(fd, append ? "a" : "w"));
     if (!file) {
       ::close(fd);
-      return error_exit(fmt::format("cannot write {}: {}", output, std::strerror(errno)));
+      return cmd.fail(fmt::format("cannot write {}: {}", output, std::strerror(errno)));
     }
     out = file.get();
     fmt::print(out, "{}", format_stat_started_on(std::time(nullptr)));
@@ -269,14 +245,14 @@ int run_stat(int argc, char** argv) {
                             : StatAggr::kGlobal;
   if (per_place) {
     auto online = online_cpus();
-    if (!online) return error_exit(online.error().message());
+    if (!online) return cmd.fail(online.error().message());
     std::vector<int> numbers(static_cast<std::size_t>(online->back()) + 1);
     std::iota(numbers.begin(), numbers.end(), 0);
     mopts.cpu_places = cpu_places(numbers);
   }
   if (per_thread) {
     auto threads = resolve_stat_threads(cfg.target);
-    if (!threads) return error_exit(threads.error().message());
+    if (!threads) return cmd.fail(threads.error().message());
     mopts.thread_comms = threads->comms;
   }
   std::string target = describe_stat_target(
@@ -305,7 +281,7 @@ int run_stat(int argc, char** argv) {
   }
 
   auto runs = run_stat_session(cfg);
-  if (!runs) return error_exit(runs.error().message());
+  if (!runs) return cmd.fail(runs.error().message());
   if (!runs->empty() && runs->back().exec_errno != 0) {
     const int err = runs->back().exec_errno;
     fmt::print(stderr, "perfx: {}\n", explain_exec_errno(err, command.front()));
@@ -324,8 +300,7 @@ int run_stat(int argc, char** argv) {
   }
   if (!runs->empty()) {
     // A 0 from a breakpoint that cannot fire here must not pass for an untouched address.
-    for (const auto& note : silent_breakpoint_notes(runs->back().counts))
-      fmt::print(stderr, "perfx stat: {}\n", note);
+    for (const auto& note : silent_breakpoint_notes(runs->back().counts)) cmd.say(note);
   }
   if ((interval_ms == 0 || summary) && !quiet) {
     StatReport r;

@@ -3,24 +3,16 @@
 // the screens are the library's (perfx/top.hpp). This file turns argv into TopOptions and
 // owns the terminal.
 
-#include <fmt/core.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
-// CLI11's inlined std::string code trips GCC 12's -Wnull-dereference at -O2 (a false
-// positive inside libstdc++).
-#pragma GCC diagnostic ignored "-Wnull-dereference"
-
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "command.hpp"
-#include "option_prefix.hpp"
-#include "perf_options.hpp"
+#include "command_front.hpp"
 #include "perfx/top.hpp"
 
 namespace perfx::cli {
@@ -103,49 +95,37 @@ int run_top(int argc, char** argv) {
                "perfx top"};
   TopOptions t;
   RecordOptions& o = t.record;
-  app.add_option("-e,--event", o.events,
-                 "event(s) to sample (perf syntax); default cycles, "
-                 "falling back to cpu-clock without a PMU")
-      ->allow_extra_args(false);
+  add_event_option(app, o.events,
+                   "event(s) to sample (perf syntax); default cycles, "
+                   "falling back to cpu-clock without a PMU");
   app.add_option("-F,--freq", o.freq, "sampling frequency in Hz (default 4000)");
   app.add_option("-c,--count", o.period, "sample every N events (fixed period)");
   bool all_cpus = false;
-  app.add_flag("-a,--all-cpus", all_cpus, "system-wide (the default)");
-  app.add_option("-C,--cpu", o.cpus, "only these CPUs (0,2-3)");
-  app.add_option("-p,--pid", o.pids, "only these processes (comma separated)");
-  app.add_option("-t,--tid", o.tids, "only these threads (comma separated)");
+  add_target_options(app, all_cpus, o.cpus, o.pids, o.tids);  // -a: the default
   app.add_option("-d,--delay", t.delay_s, "seconds between refreshes (default 2)");
   int entries = 0;
   app.add_option("-E,--entries", entries, "rows to show (default: the terminal's height)");
-  bool stdio = false;
-  app.add_flag("-K,--hide_kernel_symbols", t.hide_kernel, "leave kernel samples out");
-  app.add_flag("-U,--hide_user_symbols", t.hide_user, "leave user samples out");
-  app.add_flag("-z,--zero", t.zero, "each refresh shows only its own samples (no decay)");
-  app.add_flag("--stdio", stdio, "text screens (the only mode)");
+  bool stdio = false, callchain_fp = false;
+  int verbose = 0;
+  add_switches(app, {{"-K,--hide_kernel_symbols", &t.hide_kernel, "leave kernel samples out"},
+                     {"-U,--hide_user_symbols", &t.hide_user, "leave user samples out"},
+                     {"-z,--zero", &t.zero, "each refresh shows only its own samples (no decay)"},
+                     {"--stdio", &stdio, "text screens (the only mode)"},
+                     {"-g", &callchain_fp, "callchains (frame pointers), shown as call graphs"},
+                     {"--children,!--no-children", &t.children,
+                      "with callchains: Children and Self columns (the default) or Self only"}});
   app.add_option("-s,--sort", t.sort, "sort keys: comm,pid,dso,sym (default dso,sym)");
   app.add_option("--percent-limit", t.percent_limit, "hide entries below this percentage");
   app.add_option("-m,--mmap-pages", o.mmap_pages, "ring buffer pages per CPU (or a size: 512K)");
-  int verbose = 0;
   app.add_flag("-v,--verbose", verbose, "show the event fallback");
-  bool callchain_fp = false;
-  app.add_flag("-g", callchain_fp, "callchains (frame pointers), shown as call graphs");
   app.add_option("--call-graph", o.call_graph, "callchain mode: fp or dwarf[,size]");
-  app.add_flag("--children,!--no-children", t.children,
-               "with callchains: Children and Self columns (the default) or Self only");
-  try {
-    parse_args(app, argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return usage_exit(app, e);
-  }
-  if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
+  if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
   if (callchain_fp && o.call_graph.empty()) o.call_graph = "fp";
   t.entries = entries > 0 ? static_cast<std::size_t>(entries) : 0;
 
   Terminal terminal(verbose);
-  if (auto r = perfx::run_top(t, terminal); !r) {
-    fmt::print(stderr, "perfx top: {}\n", r.error().message());
-    return 1;
-  }
+  if (auto r = perfx::run_top(t, terminal); !r)
+    return CommandFront("top").fail(r.error().message());
   return terminal.reader_gone() ? 1 : 0;
 }
 

@@ -1,14 +1,9 @@
 // perfx trace: argv -> perfx::TraceOptions -> perfx::run_trace, printing each event with
 // perfx::format_trace_event and the -s table with perfx::TraceSummary (perfx/trace.hpp).
 
-// g++ 12 -O2 reports a false "potential null pointer dereference" inside CLI11's
-// detail::split (vector<string> relocation); the code is CLI11's, not ours.
-#pragma GCC diagnostic ignored "-Wnull-dereference"
-
-#include <fmt/core.h>
 #include <unistd.h>
-#include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -17,19 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "command.hpp"
-#include "option_prefix.hpp"
-#include "perf_options.hpp"
+#include "command_front.hpp"
 #include "perfx/output_file.hpp"
 #include "perfx/trace.hpp"
 
 namespace perfx::cli {
 namespace {
 
-int error_exit(const std::string& msg) {
-  fmt::print(stderr, "perfx trace: {}\n", msg);
-  return 1;
-}
+const CommandFront cmd{"trace"};
 
 std::vector<std::string> split_commas(const std::vector<std::string>& items) {
   std::vector<std::string> out;
@@ -98,36 +88,26 @@ int run_trace_cmd(int argc, char** argv) {
   app.add_option("-e,--event,--expr", exprs,
                  "syscalls (names or globs, '!' to exclude) and tracepoints (sys:name)")
       ->allow_extra_args(false);
-  app.add_flag("-s,--summary", summary_only, "show only a per-thread syscall summary");
-  app.add_flag("-S,--with-summary", with_summary, "show every event, then the summary");
+  add_switches(
+      app, {{"-s,--summary", &summary_only, "show only a per-thread syscall summary"},
+            {"-S,--with-summary", &with_summary, "show every event, then the summary"},
+            {"--failure", &failure, "show only syscalls that failed"},
+            {"--errno-summary", &errno_summary, "with -s/-S: failures per errno under each row"},
+            {"--sched", &sched, "interleave sched:sched_switch and sched:sched_wakeup"},
+            {"--no-syscalls", &no_syscalls, "do not trace system calls"},
+            {"--no-inherit", &no_inherit, "child tasks are not traced"},
+            {"-T,--time", &absolute, "show CLOCK_MONOTONIC times, not relative to the start"},
+            {"--comm", &comm, "show the thread name next to its id (always on)"},
+            {"--no-strings", &no_strings, "do not read string arguments from the process"}});
   app.add_option("--duration", duration_ms, "show only syscalls that took longer than N.M ms")
       ->check(CLI::NonNegativeNumber);
-  app.add_flag("--failure", failure, "show only syscalls that failed");
-  app.add_flag("--errno-summary", errno_summary, "with -s/-S: failures per errno under each row");
   app.add_option("-o,--output", output, "write the trace to this file (default: stderr)");
-  app.add_option("-p,--pid", pid_list, "trace existing processes (comma separated pids)");
-  app.add_option("-t,--tid", tid_list, "trace existing threads (comma separated tids)");
-  app.add_flag("-a,--all-cpus", system_wide, "trace every task on every CPU");
-  app.add_option("-C,--cpu", cpu_list, "trace every task on these CPUs (0,2-3)");
+  add_target_options(app, system_wide, cpu_list, pid_list, tid_list);
   app.add_option("-F,--pf", faults, "trace page faults: all, maj or min");
-  app.add_flag("--sched", sched, "interleave sched:sched_switch and sched:sched_wakeup");
-  app.add_flag("--no-syscalls", no_syscalls, "do not trace system calls");
-  app.add_flag("--no-inherit", no_inherit, "child tasks are not traced");
-  app.add_flag("-T,--time", absolute, "show CLOCK_MONOTONIC times, not relative to the start");
-  app.add_flag("--comm", comm, "show the thread name next to its id (always on)");
-  app.add_flag("--no-strings", no_strings, "do not read string arguments from the process");
   app.add_option("--max-events", max_events, "stop after N events");
   app.add_option("-m,--mmap-pages", mmap_pages, "data pages per ring buffer (power of two)");
-  app.prefix_command();
-  try {
-    parse_args(app, argc, argv);
-    reject_unknown_option(app.remaining());
-  } catch (const CLI::ParseError& e) {
-    return usage_exit(app, e);
-  }
-  if (parse_only) return 0;  // CLI fuzz target: options only (command.hpp)
-  std::vector<std::string> command = app.remaining();
-  if (!command.empty() && command.front() == "--") command.erase(command.begin());
+  std::vector<std::string> command;
+  if (auto rc = CommandFront::parse_workload(app, argc, argv, command)) return *rc;
 
   TraceOptions opt;
   opt.command = command;
@@ -138,12 +118,12 @@ int run_trace_cmd(int argc, char** argv) {
   opt.max_events = max_events;
   opt.mmap_pages = mmap_pages;
   if (mmap_pages != 0 && (mmap_pages & (mmap_pages - 1)) != 0)
-    return error_exit(fmt::format("-m {}: the page count must be a power of two", mmap_pages));
+    return cmd.fail(fmt::format("-m {}: the page count must be a power of two", mmap_pages));
   std::string bad;
   if (!pid_list.empty() && (opt.pids = parse_ids(pid_list, bad)).empty())
-    return error_exit(fmt::format("-p: '{}' is not a pid", bad));
+    return cmd.fail(fmt::format("-p: '{}' is not a pid", bad));
   if (!tid_list.empty() && (opt.tids = parse_ids(tid_list, bad)).empty())
-    return error_exit(fmt::format("-t: '{}' is not a tid", bad));
+    return cmd.fail(fmt::format("-t: '{}' is not a tid", bad));
   if (!cpu_list.empty()) {
     for (const auto& part : split_commas({cpu_list})) {
       int lo = -1, hi = -1;
@@ -151,50 +131,53 @@ int run_trace_cmd(int argc, char** argv) {
       const int n = std::sscanf(part.c_str(), "%d-%d%c", &lo, &hi, &tail);
       if (n == 1) hi = lo;
       if ((n != 1 && n != 2) || lo < 0 || hi < lo || hi > 4095)
-        return error_exit(fmt::format("-C: '{}' is not a CPU or range", part));
+        return cmd.fail(fmt::format("-C: '{}' is not a CPU or range", part));
       for (int c = lo; c <= hi; ++c) opt.cpus.push_back(c);
     }
   }
-  if (faults == "all")
-    opt.page_faults = TracePageFaults::kAll;
-  else if (faults == "maj")
-    opt.page_faults = TracePageFaults::kMajor;
-  else if (faults == "min")
-    opt.page_faults = TracePageFaults::kMinor;
-  else if (!faults.empty())
-    return error_exit(fmt::format("-F '{}': give all, maj or min", faults));
+  if (!faults.empty()) {
+    static constexpr std::pair<std::string_view, TracePageFaults> kFaults[] = {
+        {"all", TracePageFaults::kAll},
+        {"maj", TracePageFaults::kMajor},
+        {"min", TracePageFaults::kMinor}};
+    const auto* f = std::find_if(std::begin(kFaults), std::end(kFaults),
+                                 [&](const auto& k) { return k.first == faults; });
+    if (f == std::end(kFaults))
+      return cmd.fail(fmt::format("-F '{}': give all, maj or min", faults));
+    opt.page_faults = f->second;
+  }
   bool any_syscall = false;
   if (const std::string err = apply_expr(exprs, opt, any_syscall); !err.empty())
-    return error_exit(err);
+    return cmd.fail(err);
   // perf trace -e with only tracepoints traces no syscalls.
   if (!exprs.empty() && !any_syscall) opt.syscalls = false;
-  if (no_syscalls && any_syscall) return error_exit("--no-syscalls with syscalls in -e");
+  if (no_syscalls && any_syscall) return cmd.fail("--no-syscalls with syscalls in -e");
   if (sched) {
     opt.tracepoints.push_back("sched:sched_switch");
     opt.tracepoints.push_back("sched:sched_wakeup");
   }
-  if (summary_only && with_summary) return error_exit("-s and -S: pick one");
+  if (summary_only && with_summary) return cmd.fail("-s and -S: pick one");
   const bool target = !command.empty() || !opt.pids.empty() || !opt.tids.empty() || system_wide ||
                       !opt.cpus.empty();
   if (!target) {
     fmt::print(stderr, "{}", app.help());
-    return error_exit("give a command to trace, or -p, -t, -a or -C");
+    return cmd.fail("give a command to trace, or -p, -t, -a or -C");
   }
 
   auto catalog = SyscallCatalog::load();
-  if (!catalog) return error_exit(catalog.error().message());
+  if (!catalog) return cmd.fail(catalog.error().message());
   opt.catalog = &*catalog;
 
   std::FILE* out = stderr;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
   if (!output.empty()) {
     auto created = OutputFile::create(output, CreateMode::kNew);
-    if (!created) return error_exit(created.error().message());
+    if (!created) return cmd.fail(created.error().message());
     const int fd = created->release();
     file.reset(::fdopen(fd, "w"));
     if (!file) {
       ::close(fd);
-      return error_exit(fmt::format("cannot write {}: {}", output, std::strerror(errno)));
+      return cmd.fail(fmt::format("cannot write {}: {}", output, std::strerror(errno)));
     }
     out = file.get();
   }
@@ -221,7 +204,7 @@ int run_trace_cmd(int argc, char** argv) {
   });
   if (!result) {
     std::fflush(out);
-    return error_exit(result.error().message());
+    return cmd.fail(result.error().message());
   }
   if (!result->exec_error.empty()) {
     std::fflush(out);
@@ -233,7 +216,7 @@ int run_trace_cmd(int argc, char** argv) {
   if (result->lost > 0)
     fmt::print(stderr, "perfx trace: {} records lost (ring buffer full; try -m)\n", result->lost);
   if (file && std::fclose(file.release()) != 0)
-    return error_exit(fmt::format("writing {}: {}", output, std::strerror(errno)));
+    return cmd.fail(fmt::format("writing {}: {}", output, std::strerror(errno)));
   return 0;
 }
 

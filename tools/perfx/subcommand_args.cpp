@@ -2,6 +2,9 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
+#include "command.hpp"
 #include "perf_options.hpp"
 
 namespace perfx::cli {
@@ -43,6 +46,37 @@ int unknown_subcommand(std::string_view command, std::string_view sub,
   fmt::print(stderr, "perfx {}: unknown subcommand '{}'{}\n{}", command, sub,
              near.empty() ? "" : "; did you mean '" + near + "'?", usage);
   return kUsageExit;
+}
+
+int run_subcommand(int argc, char** argv, std::string_view command, std::string_view usage,
+                   const std::vector<Subcommand>& subs) {
+  const LeadingArgs lead = parse_leading_args(argc, argv, command, usage);
+  if (lead.exit) return *lead.exit;
+  const int i = lead.sub;
+  const std::string_view sub = argv[i];
+  std::vector<std::string> names;
+  for (const auto& s : subs) {
+    names.emplace_back(s.names.front());
+    if (std::find(s.names.begin(), s.names.end(), sub) == s.names.end()) continue;
+    std::string prog = fmt::format("perfx {} {}", command, sub);
+    argv[i] = prog.data();
+    if (s.records && parse_only) return 0;
+    return s.run(lead.input, argc - i, argv + i);
+  }
+  return unknown_subcommand(command, sub, names, usage);
+}
+
+int run_record_with(std::string_view command, std::vector<std::string> front, int argc,
+                    char** argv) {
+  for (int i = 1; i < argc; ++i) front.emplace_back(argv[i]);
+  std::vector<char*> cargs;
+  for (auto& a : front) cargs.push_back(a.data());
+  cargs.push_back(nullptr);
+  for (const auto& c : commands()) {
+    if (c.name == "record") return c.run(static_cast<int>(front.size()), cargs.data());
+  }
+  fmt::print(stderr, "perfx {}: the record command is missing from this build\n", command);
+  return 1;
 }
 
 }  // namespace perfx::cli

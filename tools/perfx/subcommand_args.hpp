@@ -1,6 +1,7 @@
 #pragma once
 // The front of a command with subcommands, as perf's sched and lock take it:
 // `perfx sched [-i FILE] SUBCOMMAND [ARGS...]`.
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,5 +22,22 @@ LeadingArgs parse_leading_args(int argc, char** argv, std::string_view command,
 /// "perfx CMD: unknown subcommand 'X'; did you mean 'Y'?" and the usage; kUsageExit.
 int unknown_subcommand(std::string_view command, std::string_view sub,
                        const std::vector<std::string>& names, std::string_view usage);
+
+/// One subcommand of sched or lock.
+struct Subcommand {
+  std::vector<std::string_view> names;  ///< its name, then the abbreviations perf takes
+  /// Runs it with the leading -i FILE and its own argv (argv[0] = "perfx CMD SUB").
+  std::function<int(const std::string& input, int argc, char** argv)> run;
+  bool records = false;  ///< runs `perfx record`: the CLI fuzz target stops before it
+};
+
+/// `perfx CMD [-i FILE] SUB [ARGS...]`: the leading options, then SUB run (or said unknown).
+int run_subcommand(int argc, char** argv, std::string_view command, std::string_view usage,
+                   const std::vector<Subcommand>& subs);
+
+/// Runs the registered `perfx record` with `front` (front[0] = "perfx record"), then
+/// argv[1..argc): a subcommand's record with its options in front of the user's.
+int run_record_with(std::string_view command, std::vector<std::string> front, int argc,
+                    char** argv);
 
 }  // namespace perfx::cli
