@@ -6,11 +6,9 @@
 # the ratio perfx/perf (issue #25 wants at most 0.3).
 #   usage: bench/report_inline_vs_perf.sh [perfx binary] [milliseconds]
 set -eu
-PERFX=${1:-build/bin/perfx}
-MS=${2:-2000}
-DATA=${BENCH_DATA:-/tmp/perfx_bench_inline.data}
 here=$(cd "$(dirname "$0")/.." && pwd)
-fixture=/tmp/perfx_bench_inline_hot
+PERFX=${1:-build/bin/perfx} MS=${2:-2000} fixture=/tmp/perfx_bench_inline_hot
+DATA=${BENCH_DATA:-/tmp/perfx_bench_inline.data}
 g++ -O2 -g -o "$fixture" "$here/tests/fixtures/inline_hot.cpp"
 if [ ! -s "$DATA" ]; then
   perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$DATA" -- "$fixture" "$MS" \

@@ -10,25 +10,9 @@
 namespace perfx::profile {
 namespace {
 
-constexpr std::pair<std::string_view, SortKey> kKeyNames[] = {
-    {"comm", SortKey::kComm},
-    {"pid", SortKey::kPid},
-    {"tid", SortKey::kTid},
-    {"dso", SortKey::kDso},
-    {"sym", SortKey::kSym},
-    {"srcline", SortKey::kSrcline},
-    {"srcfile", SortKey::kSrcfile},
-    {"cpu", SortKey::kCpu},
-    {"time", SortKey::kTime},
-    {"parent", SortKey::kParent},
-    {"socket", SortKey::kSocket},
-    {"trace", SortKey::kTrace},
-    {"symbol_size", SortKey::kSymbolSize},
-    {"dso_size", SortKey::kDsoSize},
-};
-
-// perf 6.1's sort dimensions in the order sort_dimension__add() tries them (a prefix
-// names the first that starts with it); "tid" and "time" as perfx has them.
+// perf 6.1's sort dimensions in the order sort_dimension__add() tries them (a prefix,
+// or the whole name, names the first that starts with it; "sym" is the symbol); "tid"
+// and "time" as perfx has them.
 constexpr std::pair<std::string_view, SortKey> kPerfOrder[] = {
     {"pid", SortKey::kPid},
     {"comm", SortKey::kComm},
@@ -627,8 +611,7 @@ void add_chain(CallNode& root, const std::vector<ChainLink>& links, std::uint64_
 }  // namespace
 
 std::optional<SortKey> sort_key_named(std::string_view name) noexcept {
-  for (const auto& [n, k] : kKeyNames)
-    if (n == name) return k;
+  if (name == "sym") return SortKey::kSym;
   for (const auto& [n, k] : kPerfOrder)
     if (iprefix(name, n)) return k;
   return std::nullopt;
@@ -643,7 +626,8 @@ std::optional<std::string_view> sort_field_named(std::string_view name) noexcept
 }
 
 std::string_view sort_key_name(SortKey key) noexcept {
-  for (const auto& [n, k] : kKeyNames)
+  if (key == SortKey::kSym) return "sym";
+  for (const auto& [n, k] : kPerfOrder)
     if (k == key) return n;
   return {};
 }

@@ -69,11 +69,12 @@ TEST(HistsInline, InlineFramesGetChildrenRows) {
   EXPECT_EQ(f->values.self, 0u);
   EXPECT_EQ(f->values.children, 300u);
   EXPECT_EQ(s->values.children, 300u);
-  // Equal children: the caller (longer chain) first, then its inline callee.
+  // Equal children: the longer chain first (the leaf's entry has the whole chain, as
+  // main's: then by self), an inline caller above its inline callee.
   const auto rows = sorted_entries(h, HistOrder{true, {}});
   ASSERT_GE(rows.size(), 4u);
-  EXPECT_EQ(p.frames[rows[0]->frame].function, "main");
-  EXPECT_EQ(p.frames[rows[1]->frame].function, "crunch");
+  EXPECT_EQ(p.frames[rows[0]->frame].function, "crunch");
+  EXPECT_EQ(p.frames[rows[1]->frame].function, "main");
   EXPECT_EQ(p.frames[rows[2]->frame].function, "fold");
   EXPECT_EQ(p.frames[rows[3]->frame].function, "step");
 }
