@@ -17,12 +17,9 @@ fi
 echo "recording: $DATA ($(stat -c %s "$DATA") bytes, $(perf report -i "$DATA" --stdio -g none \
   --sort comm 2>/dev/null | sed -n 's/^# Samples: \(.*\) of event.*/\1/p') samples)"
 source "$here/bench/lib.bash"
-bench() {  # label, args...
-  local label=$1; shift
-  local tp tx
-  read -r tp tx < <(median_pair perf report -i "$DATA" "$@" -- "$PERFX" report -i "$DATA" "$@")
-  printf '%-36s perf %8.3fs  perfx %8.3fs  ratio %.4f\n' "$label" "$tp" "$tx" \
+for args in "--stdio" "--stdio --no-children -g none"; do
+  # shellcheck disable=SC2086
+  read -r tp tx < <(median_pair perf report -i "$DATA" $args -- "$PERFX" report -i "$DATA" $args)
+  printf 'report %-30s perf %8.3fs  perfx %8.3fs  ratio %.4f\n' "$args" "$tp" "$tx" \
     "$(echo "$tx / $tp" | bc -l)"
-}
-bench "report --stdio (inline, children)" --stdio
-bench "report --stdio --no-children -g none" --stdio --no-children -g none
+done

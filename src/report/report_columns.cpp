@@ -85,21 +85,14 @@ ReportColumns::ReportColumns(const profile::Hists& hists, const ReportOptions& o
     for (const auto& name : o_.sort) {
       if (const auto k = profile::sort_key_named(name))
         add_key(*k);
-      else if (const auto f = profile::sort_field_named(name))
-        add_sort_field(*f);
+      else if (const auto f = profile::sort_field_named(name);
+               f && *f != "overhead" && *f != "overhead_children")
+        add_field(*f);
     }
   } else {
     for (const auto& f : o_.fields) {
-      if (f == "overhead")
-        cols_.push_back(Col{Kind::kSelf, 0, "Overhead", 8});
-      else if (f == "overhead_children")
-        cols_.push_back(Col{Kind::kChildren, 0, "Children", 8});
-      else if (f == "sample")
-        cols_.push_back(Col{Kind::kSamples, 0, "Samples", 12});
-      else if (f == "period")
-        cols_.push_back(Col{Kind::kPeriod, 0, "Period", 12});
-      else if (const auto k = profile::sort_key_named(f))
-        add_key(*k);
+      if (add_field(f)) continue;
+      if (const auto k = profile::sort_key_named(f)) add_key(*k);
     }
   }
   for (SortKey k : h_.options.keys) add_key(k);
@@ -108,8 +101,12 @@ ReportColumns::ReportColumns(const profile::Hists& hists, const ReportOptions& o
     if (c.kind != Kind::kKey) c.width *= h_.members;
 }
 
-void ReportColumns::add_sort_field(std::string_view field) {
-  if (field == "period")
+bool ReportColumns::add_field(std::string_view field) {
+  if (field == "overhead")
+    cols_.push_back(Col{Kind::kSelf, 0, "Overhead", 8});
+  else if (field == "overhead_children")
+    cols_.push_back(Col{Kind::kChildren, 0, "Children", 8});
+  else if (field == "period")
     cols_.push_back(Col{Kind::kPeriod, 0, "Period", 12});
   else if (field == "sample")
     cols_.push_back(Col{Kind::kSamples, 0, "Samples", 12});
@@ -117,6 +114,9 @@ void ReportColumns::add_sort_field(std::string_view field) {
     cols_.push_back(Col{Kind::kSys, 0, "sys", 8});
   else if (field == "overhead_us")
     cols_.push_back(Col{Kind::kUser, 0, "usr", 8});
+  else
+    return false;
+  return true;
 }
 
 void ReportColumns::add_key(SortKey k) {

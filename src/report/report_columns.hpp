@@ -43,8 +43,8 @@ class ReportColumns {
     std::size_t width = 8;
   };
   void add_key(profile::SortKey k);
-  /// A --sort output field's column after the default ones (perf's hpp sort dimension).
-  void add_sort_field(std::string_view field);
+  /// An output field's column (-F, or --sort's after the default ones); false for a key.
+  bool add_field(std::string_view field);
   [[nodiscard]] std::string cell_text(const profile::HistEntry& e, std::size_t key) const;
   [[nodiscard]] std::string key_cell(std::string v, const Col& col, bool last) const;
   [[nodiscard]] std::string separated_cell(const profile::HistEntry& e, const Col& col,

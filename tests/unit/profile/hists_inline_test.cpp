@@ -34,6 +34,15 @@ Event callchain_event(std::uint64_t samples, std::uint64_t period) {
   return ev;
 }
 
+// One mapping, one thread ("app"), these stacks and one callchain event.
+void set_up(Profile& p, std::vector<std::vector<std::uint32_t>> stacks, std::uint64_t samples,
+            std::uint64_t period) {
+  p.mappings.resize(1);
+  p.stacks = std::move(stacks);
+  p.threads = {{10, 10, "app"}};
+  p.events = {callchain_event(samples, period)};
+}
+
 const HistEntry* find(const Hists& h, const std::string& fn, bool inlined) {
   for (const auto& e : h.entries) {
     const auto& f = h.profile->frames[e.frame];
@@ -51,10 +60,7 @@ TEST(HistsInline, InlineFramesGetChildrenRows) {
   step.inlined = true;
   p.frames = {frame("main", 0x10c9, 0x59), frame("crunch", 0x1239, 0x39), fold, step,
               frame("crunch", 0x1240, 0x40)};
-  p.mappings.resize(1);
-  p.stacks = {{0, 1, 2, 3}, {0, 4}};
-  p.threads = {{10, 10, "app"}};
-  p.events = {callchain_event(4, 400)};
+  set_up(p, {{0, 1, 2, 3}, {0, 4}}, 4, 400);
   for (int i = 0; i < 3; ++i) p.samples.push_back(Sample{.stack = 0, .period = 100});
   p.samples.push_back(Sample{.stack = 1, .period = 100});
   HistOptions o;
@@ -87,10 +93,7 @@ TEST(HistsInline, SampleOnlyFrameIsSelfButNoCaller) {
   Frame alias = frame("__GI___clock_gettime", 0xcf420);
   alias.inlined = true;
   p.frames = {frame("main", 0x10c9, 0x59), real, alias};
-  p.mappings.resize(1);
-  p.stacks = {{0, 1, 2}};
-  p.threads = {{10, 10, "app"}};
-  p.events = {callchain_event(2, 200)};
+  set_up(p, {{0, 1, 2}}, 2, 200);
   p.samples = {Sample{.stack = 0, .period = 200, .count = 2}};
   const Hists h = build_hists(p, HistOptions{}, 0);
   const HistEntry* r = find(h, "clock_gettime@@GLIBC_2.17", false);
