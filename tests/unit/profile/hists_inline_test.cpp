@@ -26,6 +26,12 @@ Frame frame(std::string fn, std::uint64_t map_address, std::uint64_t offset = 0)
   return f;
 }
 
+Frame inline_frame(std::string fn, std::uint64_t map_address) {
+  Frame f = frame(std::move(fn), map_address);
+  f.inlined = true;
+  return f;
+}
+
 Event callchain_event(std::uint64_t samples, std::uint64_t period) {
   Event ev{"cpu-clock", "nanoseconds"};
   ev.has_callchain = true;
@@ -54,11 +60,8 @@ const HistEntry* find(const Hists& h, const std::string& fn, bool inlined) {
 TEST(HistsInline, InlineFramesGetChildrenRows) {
   // main -> crunch [-> fold (inlined) -> step (inlined)], 3 samples; main -> crunch, 1.
   Profile p;
-  Frame fold = frame("fold", 0x1239);
-  fold.inlined = true;
-  Frame step = frame("step", 0x1239);
-  step.inlined = true;
-  p.frames = {frame("main", 0x10c9, 0x59), frame("crunch", 0x1239, 0x39), fold, step,
+  p.frames = {frame("main", 0x10c9, 0x59), frame("crunch", 0x1239, 0x39),
+              inline_frame("fold", 0x1239), inline_frame("step", 0x1239),
               frame("crunch", 0x1240, 0x40)};
   set_up(p, {{0, 1, 2, 3}, {0, 4}}, 4, 400);
   for (int i = 0; i < 3; ++i) p.samples.push_back(Sample{.stack = 0, .period = 100});
@@ -90,9 +93,7 @@ TEST(HistsInline, SampleOnlyFrameIsSelfButNoCaller) {
   Profile p;
   Frame real = frame("clock_gettime@@GLIBC_2.17", 0xcf420);
   real.sample_only = true;
-  Frame alias = frame("__GI___clock_gettime", 0xcf420);
-  alias.inlined = true;
-  p.frames = {frame("main", 0x10c9, 0x59), real, alias};
+  p.frames = {frame("main", 0x10c9, 0x59), real, inline_frame("__GI___clock_gettime", 0xcf420)};
   set_up(p, {{0, 1, 2}}, 2, 200);
   p.samples = {Sample{.stack = 0, .period = 200, .count = 2}};
   const Hists h = build_hists(p, HistOptions{}, 0);
