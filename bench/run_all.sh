@@ -13,6 +13,7 @@ run() {
 run bash "$here/stat_vs_perf.sh" "$build"
 run bash "$here/record_vs_perf.sh" "$build"
 run bash "$here/report_vs_perf.sh" "$build/bin/perfx"
+run bash "$here/report_inline_vs_perf.sh" "$build/bin/perfx"
 run bash "$here/script_vs_perf.sh" "$build/bin/perfx"
 run bash "$here/annotate_vs_perf.sh" "$build/bin/perfx"
 run bash "$here/export_vs_report.sh" "$build"

@@ -52,12 +52,19 @@ struct PERFX_API ProfileFrame {
   /// (the map its DSO was first seen in); map_address is perf's map-relative one.
   std::uint64_t address = 0;
   std::uint64_t symbol_offset = 0;  ///< address - symbol start, when resolved
+  std::uint64_t symbol_size = 0;    ///< the symbol's length in bytes, 0 when unresolved
   std::string file;                 ///< source file, empty when no debug info
   std::uint32_t line = 0;           ///< source line, 0 when unknown
   /// Looked up without a line, but in a file where GNU addr2line names a function at the
   /// address (perf's srcline is then "??:0", not symbol+offset).
   bool addr2line_function = false;
   bool inlined = false;  ///< an inline frame expanded from the next-outer frame
+  /// The symbol's own frame of an address whose DWARF names its function otherwise (a
+  /// glibc alias: clock_gettime@@GLIBC_2.17 is __GI___clock_gettime there), with
+  /// ProfileOptions::inline_unwound_only: the inline frame after it carries the DWARF
+  /// name in callchains, as perf 6.1 report shows them; this one is only the sample's
+  /// own symbol (perf's Self row), never a caller.
+  bool sample_only = false;
   FrameKind kind = FrameKind::kUnknown;
   std::int32_t mapping = -1;  ///< index into Profile::mappings, -1 if none
   /// perf's map-relative address (map_ip: ip - map start + pgoff; absolute for kernel,
@@ -65,6 +72,10 @@ struct PERFX_API ProfileFrame {
   /// `perf report` shows for an unresolved symbol.
   std::uint64_t map_address = 0;
   std::string dso_path;  ///< the DSO's recorded path ("/usr/lib/.../libc.so.6")
+  /// The instruction's address in its own process (0: `address`). An unresolved frame
+  /// has a frame per process that mapped its DSO elsewhere: perf keys and shows its
+  /// callchain entries by this address.
+  std::uint64_t process_address = 0;
 };
 
 /// A thread of the recording, with its command name as of its samples.

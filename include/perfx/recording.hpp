@@ -60,6 +60,11 @@ struct PERFX_API ProfileOptions {
   bool source_lines = false;
   /// Expand inline frames from DWARF (ProfileFrame::inlined = true for the expanded ones).
   bool inline_frames = false;
+  /// With inline_frames, perf 6.1 report's rule (its append_inlines() runs in
+  /// unwind_entry() only): only frames unwound from a user stack copy (--call-graph
+  /// dwarf) are expanded, and an address whose DWARF names its function otherwise than
+  /// the symbol table gets an inline frame of that name (ProfileFrame::sample_only).
+  bool inline_unwound_only = false;
   /// Keep callchains; false keeps only the sampled ip (one frame per stack).
   bool callchains = true;
   /// Merge samples with the same stack, thread, cpu and event into one ProfileSample

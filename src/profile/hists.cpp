@@ -3,18 +3,45 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <tuple>
 
 namespace perfx::profile {
 namespace {
 
-constexpr std::pair<std::string_view, SortKey> kKeyNames[] = {
-    {"comm", SortKey::kComm},       {"pid", SortKey::kPid},       {"tid", SortKey::kTid},
-    {"dso", SortKey::kDso},         {"sym", SortKey::kSym},       {"srcline", SortKey::kSrcline},
-    {"srcfile", SortKey::kSrcfile}, {"cpu", SortKey::kCpu},       {"time", SortKey::kTime},
-    {"parent", SortKey::kParent},   {"socket", SortKey::kSocket},
+// perf 6.1's sort dimensions in the order sort_dimension__add() tries them (a prefix,
+// or the whole name, names the first that starts with it; "sym" is the symbol); "tid"
+// and "time" as perfx has them.
+constexpr std::pair<std::string_view, SortKey> kPerfOrder[] = {
+    {"pid", SortKey::kPid},
+    {"comm", SortKey::kComm},
+    {"dso", SortKey::kDso},
+    {"symbol", SortKey::kSym},
+    {"parent", SortKey::kParent},
+    {"cpu", SortKey::kCpu},
+    {"socket", SortKey::kSocket},
+    {"srcline", SortKey::kSrcline},
+    {"srcfile", SortKey::kSrcfile},
+    {"trace", SortKey::kTrace},
+    {"symbol_size", SortKey::kSymbolSize},
+    {"dso_size", SortKey::kDsoSize},
+    {"time", SortKey::kTime},
+    {"tid", SortKey::kTid},
 };
+
+// perf's output fields, which --sort also takes (hpp_sort_dimensions): tried after the
+// keys, so "p" is pid and "pe" period.
+constexpr std::string_view kFieldOrder[] = {
+    "overhead",          "overhead_sys",      "overhead_us", "overhead_guest_sys",
+    "overhead_guest_us", "overhead_children", "sample",      "period"};
+
+bool iprefix(std::string_view prefix, std::string_view name) {
+  if (prefix.empty() || prefix.size() > name.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(prefix[i])) != name[i]) return false;
+  return true;
+}
 
 std::string basename(const std::string& p) {
   auto s = p.rfind('/');
@@ -46,7 +73,9 @@ struct U64VecHash {
 
 // perf's sym key (sort__sym_cmp()): the symbol itself, by its start in its DSO, so that
 // overloads, whose names print alike without parameters, stay apart; inline frames by
-// name; unresolved ones by address (map-relative, or the instruction's for a raw entry).
+// name and the start of the symbol they were inlined into (_sort__sym_cmp(): inline
+// symbols of one name are equal when their ranges overlap); unresolved ones by address
+// (map-relative, or the instruction's for a raw entry).
 struct SymIdentity {
   enum class Kind : std::uint8_t { kUnresolved, kInlined, kSymbol, kRaw };
   Kind kind = Kind::kUnresolved;
@@ -154,13 +183,25 @@ class Builder {
         sym.kind = f.inlined ? SymIdentity::Kind::kInlined : SymIdentity::Kind::kSymbol;
         sym.dso = frame_dso_[i];
         sym.function = names_.id(f.function);
-        if (!f.inlined) sym.address = f.map_address - f.symbol_offset;
+        sym.address = f.inlined ? inlined_into(i) : f.map_address - f.symbol_offset;
       }
       frame_sym_[i] = sym_id(sym);
-      if (raw_frame(f)) frame_raw_sym_[i] = sym_id({SymIdentity::Kind::kRaw, 0, 0, f.address});
+      if (raw_frame(f)) frame_raw_sym_[i] = sym_id({SymIdentity::Kind::kRaw, 0, 0, process_ip(f)});
       if (srcline) frame_srcline_[i] = strs_.id(frame_srcline(f, o_.full_source_path));
       if (srcfile) frame_srcfile_[i] = strs_.id(frame_srcfile(f, o_.full_source_path));
     }
+  }
+
+  // The start of the symbol inline frame `i` was expanded from: load_profile() puts a
+  // location's inline frames right after its own frame (same address); 0 when not so.
+  [[nodiscard]] std::uint64_t inlined_into(std::size_t i) const {
+    const auto& f = p_.frames[i];
+    for (std::size_t j = i; j-- > 0;) {
+      const auto& g = p_.frames[j];
+      if (g.map_address != f.map_address || g.mapping != f.mapping) break;
+      if (!g.inlined) return g.map_address - g.symbol_offset;
+    }
+    return 0;
   }
 
   std::uint64_t sym_id(const SymIdentity& s) {
@@ -206,14 +247,21 @@ class Builder {
     // the one before it (fill_callchain_info() leaves it alone).
     char level = leaf_frame.kind == FrameKind::kKernel ? 'k' : '.';
     HistEntry& le = entry_for(stack[leaf], si, filtered, level, false, count);
-    add_self(le, m, period, count);
+    add_self(le, m, period, count, leaf_frame.kind == FrameKind::kKernel);
     const auto leaf_idx = static_cast<std::uint32_t>(&le - h_.entries.data());
     values_of(le, m).children += period;
     // The call graphs are the leader's (the first event of a group).
     const bool chains = h_.callchains && m == 0;
     if (chains) add_chain_value(le.chains[ChainPart{si.stack, 0}], period, count);
     if (!h_.children) return;
-    le.max_depth = std::max(le.max_depth, hi - lo);
+    // Chain lengths as perf's cursor has them: a sample_only frame is not in it.
+    hidden_.assign(1, 0);
+    for (const auto fi : stack)
+      hidden_.push_back(hidden_.back() + (p_.frames[fi].sample_only ? 1 : 0));
+    auto chain_len = [&](std::size_t from, std::size_t to) {
+      return to - from - (hidden_[to] - hidden_[from]);
+    };
+    le.max_depth = std::max(le.max_depth, chain_len(lo, hi));
     seen_.clear();
     seen_.push_back(leaf_idx);
     // perf walks its callchain cursor in display order and gives each entry the rest of
@@ -224,7 +272,9 @@ class Builder {
       const std::size_t i = h_.callee_children ? stack.size() - 1 - n : n;
       if (i != leaf && (i < lo || i >= hi)) continue;
       const auto& f = p_.frames[stack[i]];
-      if (f.inlined) continue;
+      // perf's callchain holds inline frames (append_inlines()), and for an address whose
+      // DWARF names its function otherwise, that name instead of the symbol's.
+      if (f.sample_only) continue;
       if (o_.hide_unresolved && unresolved(f)) continue;
       level = level_of(f, level);
       // perf fills these entries from its callchain nodes, whose address is the
@@ -240,7 +290,8 @@ class Builder {
       std::uint32_t part = 0;  // 0 = the whole chain
       if (idx != leaf_idx) {
         part = static_cast<std::uint32_t>(h_.callee_children ? i + 1 : i);
-        e.max_depth = std::max(e.max_depth, h_.callee_children ? i + 1 - lo : hi - i);
+        e.max_depth =
+            std::max(e.max_depth, h_.callee_children ? chain_len(lo, i + 1) : chain_len(i, hi));
       }
       add_chain_value(e.chains[ChainPart{si.stack, part}], period, count);
     }
@@ -251,8 +302,10 @@ class Builder {
     v.count += count;
   }
 
-  void add_self(HistEntry& e, std::uint32_t m, std::uint64_t period, std::uint64_t count) {
+  void add_self(HistEntry& e, std::uint32_t m, std::uint64_t period, std::uint64_t count,
+                bool kernel = false) {
     values_of(e, m).self += period;
+    if (kernel) values_of(e, m).self_sys += period;
     values_of(e, m).samples += count;
     // perf counts a sample as kept when its leaf's entry is (hists__inc_nr_samples()
     // with he->filtered): that entry may have been made, and filtered, by an earlier
@@ -323,7 +376,7 @@ class Builder {
   // An unresolved frame of a mapped DSO: its callchain entries (--children) are keyed and
   // shown by its instruction address (HistEntry::raw).
   [[nodiscard]] static bool raw_frame(const Frame& f) {
-    return unresolved(f) && f.address != f.map_address;
+    return unresolved(f) && process_ip(f) != f.map_address;
   }
 
   // `count`: the recorded samples this one stands for (Sample::count).
@@ -366,6 +419,16 @@ class Builder {
           break;
         case SortKey::kSocket:
           key_buf_.push_back(static_cast<std::uint32_t>(socket_of(h_, si.cpu)));
+          break;
+        case SortKey::kSymbolSize:  // perf's sort__sym_size_cmp(): the size alone
+          key_buf_.push_back(frameless ? 0 : p_.frames[frame].symbol_size);
+          break;
+        case SortKey::kDsoSize:  // perf's sort__dso_size_cmp(): the map's size alone
+          key_buf_.push_back(frameless ? 0 : map_size(*h_.profile, p_.frames[frame]));
+          break;
+        case SortKey::kTrace:  // (report refuses it for tracepoint events)
+        case SortKey::kIpcNull:
+          key_buf_.push_back(0);
           break;
       }
     }
@@ -425,6 +488,7 @@ class Builder {
   std::unordered_map<std::vector<std::uint64_t>, std::size_t, U64VecHash> index_;
   std::vector<std::uint64_t> key_buf_;
   std::vector<std::uint32_t> seen_;  // entries given the current sample (children)
+  std::vector<std::size_t> hidden_;  // sample_only frames before each index of the stack
 };
 
 int num(std::int64_t x, std::int64_t y) { return x < y ? -1 : (x > y ? 1 : 0); }
@@ -489,7 +553,7 @@ bool before_at_equal_period(const Profile& p, const CallNode& a, const CallNode&
   if (symbols && (fa.inlined || fb.inlined)) return a.name > b.name;
   if (fa.mapping != fb.mapping) return fa.mapping > fb.mapping;
   if (symbols) return fa.address - fa.symbol_offset > fb.address - fb.symbol_offset;
-  return fa.address > fb.address;
+  return process_ip(fa) > process_ip(fb);
 }
 
 namespace {
@@ -507,7 +571,10 @@ void sort_tree(const Profile& p, CallNode& node) {
 // With the address or srcline key, perf adds the frame's srcline after the name
 // (callchain_list__sym_name()).
 std::string chain_name(const Frame& f, CallKey key) {
-  if (unresolved(f)) return f.address == 0 ? std::string("0") : fmt::format("{:#x}", f.address);
+  if (unresolved(f)) {
+    const std::uint64_t ip = process_ip(f);
+    return ip == 0 ? std::string("0") : fmt::format("{:#x}", ip);
+  }
   std::string name = f.function;
   if (key != CallKey::kFunction && f.mapping >= 0)
     name += " " + chain_srcline(f, key == CallKey::kAddress);
@@ -527,6 +594,7 @@ std::vector<ChainLink> chain_links(const Hists& h, ChainPart chain, CallKey key)
   const auto [lo, hi] = shown_range(h, chain.stack);  // --max-stack
   std::vector<ChainLink> links;
   auto add = [&](std::size_t i) {
+    if (p.frames[st[i]].sample_only) return;  // (its inline frame stands for it)
     if (h.options.hide_unresolved && unresolved(p.frames[st[i]])) return;
     links.push_back({chain_name(p.frames[st[i]], key), st[i]});
   };
@@ -563,13 +631,23 @@ void add_chain(CallNode& root, const std::vector<ChainLink>& links, const ChainV
 }  // namespace
 
 std::optional<SortKey> sort_key_named(std::string_view name) noexcept {
-  for (const auto& [n, k] : kKeyNames)
-    if (n == name) return k;
+  if (name == "sym") return SortKey::kSym;
+  for (const auto& [n, k] : kPerfOrder)
+    if (iprefix(name, n)) return k;
+  return std::nullopt;
+}
+
+std::optional<std::string_view> sort_field_named(std::string_view name) noexcept {
+  for (const auto& [n, k] : kPerfOrder)
+    if (iprefix(name, n)) return std::nullopt;
+  for (const auto f : kFieldOrder)
+    if (iprefix(name, f)) return f;
   return std::nullopt;
 }
 
 std::string_view sort_key_name(SortKey key) noexcept {
-  for (const auto& [n, k] : kKeyNames)
+  if (key == SortKey::kSym) return "sym";
+  for (const auto& [n, k] : kPerfOrder)
     if (k == key) return n;
   return {};
 }
@@ -601,6 +679,12 @@ Hists build_hists(const Profile& profile, const HistOptions& options, std::uint3
   if (event >= profile.events.size()) return h;
   Builder(h).build();
   return h;
+}
+
+std::uint64_t map_size(const Profile& p, const Frame& f) {
+  if (f.mapping < 0 || static_cast<std::size_t>(f.mapping) >= p.mappings.size()) return 0;
+  const auto& m = p.mappings[static_cast<std::size_t>(f.mapping)];
+  return m.limit - m.start;
 }
 
 int socket_of(const Hists& h, std::uint32_t cpu) {
@@ -686,6 +770,16 @@ int compare_key(const Hists& h, std::size_t c, const HistEntry& a, const HistEnt
     case SortKey::kSrcfile:
       r = frame_srcfile(fa, h.options.full_source_path)
               .compare(frame_srcfile(fb, h.options.full_source_path));
+      break;
+    case SortKey::kSymbolSize:  // perf: smaller first
+      r = num(static_cast<std::int64_t>(fa.symbol_size), static_cast<std::int64_t>(fb.symbol_size));
+      break;
+    case SortKey::kDsoSize:
+      r = num(static_cast<std::int64_t>(map_size(p, fa)),
+              static_cast<std::int64_t>(map_size(p, fb)));
+      break;
+    case SortKey::kTrace:
+    case SortKey::kIpcNull:
       break;
   }
   return r;

@@ -35,12 +35,26 @@ enum class SortKey : std::uint8_t {
   kCpu,
   kTime,
   kParent,
-  kSocket
+  kSocket,
+  kTrace,       ///< a tracepoint's formatted fields ("N/A" for other events)
+  kSymbolSize,  ///< the symbol's length (entries of one size are one entry, as perf)
+  kDsoSize,     ///< the length of the sample's map
+  kIpcNull      ///< perf's ipc_null column (no branch stacks): "-", added for "symbol"
 };
 
-/// The key of perf's --sort name ("comm", "sym", ...); nullopt for an unknown name (and
-/// for "overhead", which adds no key).
+/// The key of perf's --sort name ("comm", "sym", ...), looked up as perf's
+/// sort_dimension__add() does: case-insensitive, a prefix naming the first key in perf's
+/// order ("s" and "symbol" are sym); nullopt for an unknown name (and for the output
+/// fields "overhead", "period", ..., which add no key).
 [[nodiscard]] std::optional<SortKey> sort_key_named(std::string_view name) noexcept;
+
+/// perf's output field that --sort `name` names ("overhead", "overhead_sys",
+/// "overhead_us", "overhead_guest_sys", "overhead_guest_us", "overhead_children",
+/// "sample", "period"; a prefix as perf takes it, after the keys), else nullopt.
+[[nodiscard]] std::optional<std::string_view> sort_field_named(std::string_view name) noexcept;
+
+/// The size of a frame's map (perf's dso_size key: map__size()); 0 without a map.
+[[nodiscard]] std::uint64_t map_size(const Profile& profile, const Frame& f);
 
 /// perf's --sort name of a key.
 [[nodiscard]] std::string_view sort_key_name(SortKey key) noexcept;
@@ -83,6 +97,9 @@ struct HistValues {
   std::uint64_t self = 0;      ///< period of the samples whose leaf is the entry
   std::uint64_t children = 0;  ///< period of the samples whose stack has it (or self)
   std::uint64_t samples = 0;   ///< recorded samples counted as self
+  /// The self period of samples in the kernel (perf's period_sys: its overhead_sys field),
+  /// told by the leaf's code; the rest of `self` is user (overhead_us).
+  std::uint64_t self_sys = 0;
 };
 
 /// A part of a stack given to an entry's call graph: the stack, and the first frame shown
@@ -207,10 +224,15 @@ struct HistOrder {
 /// perf's srcfile of a frame: the source file (basename unless `full_path`), or "".
 [[nodiscard]] std::string frame_srcfile(const Frame& f, bool full_path = false);
 
+/// A frame's instruction address in its own process (perf's callchain node ip).
+[[nodiscard]] inline std::uint64_t process_ip(const Frame& f) {
+  return f.process_address != 0 ? f.process_address : f.address;
+}
+
 /// The address an unresolved entry is shown and ordered by (its instruction address when
 /// `raw`, else the map-relative one).
 [[nodiscard]] inline std::uint64_t shown_address(const Frame& f, bool raw) {
-  return raw ? f.address : f.map_address;
+  return raw ? process_ip(f) : f.map_address;
 }
 
 /// perf's callchain tree of an entry: chains merged by function name (perf's default

@@ -125,7 +125,7 @@ void LiveCounts::count(const record::Sample& s, std::uint16_t misc, const symbol
   sample_locations(machine_, t, s, misc, callchains_, table_, locs_);
   if (locs_.empty()) return;
   const Location& loc = table_.location(locs_[0]);
-  const Resolved& res = table_.resolve(locs_[0], false, false);
+  const Resolved& res = table_.resolve(locs_[0], false, InlineMode::kNone);
   if (res.sym != nullptr && loc.kernel && is_idle(res.sym->name)) return;
   if (callchains_) {
     count_chain(s, t, loc.kernel);
@@ -240,7 +240,7 @@ Profile LiveCounts::refresh_profile(bool zero, const std::string& event) {
   std::sort(prof.samples.begin(), prof.samples.end(), [](const Sample& a, const Sample& b) {
     return std::tie(a.stack, a.thread) < std::tie(b.stack, b.thread);
   });
-  table_.resolve_all(false, false, 1);
+  table_.resolve_all(false, InlineMode::kNone, 1);
   add_location_frames(table_, shown, prof);
   for (auto& f : prof.frames)  // perf top's name for the kernel's map
     if (f.kind == FrameKind::kKernel && f.dso == "[kernel.kallsyms]") f.dso = "[kernel]";

@@ -233,7 +233,10 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
         std::min<std::uint64_t>(reader.data_size() / 48, std::uint64_t{1} << 22)));
   }
   StackCache stack_cache;
-  DsoPreloader preloader(options.source_lines || options.inline_frames, options.inline_frames);
+  // (perf 6.1's inline rule expands unwound frames only: their DSOs' DWARF is opened when
+  // resolved, not for every DSO of a frame-pointer recording.)
+  const bool all_inlines = options.inline_frames && !options.inline_unwound_only;
+  DsoPreloader preloader(options.source_lines || all_inlines, all_inlines);
   std::vector<bool> queued;  // location id -> handed to the preloader
   // The interned stack of a sample: from the cache when its callchain was seen before.
   auto stack_of = [&](const symbol::ThreadState& t, const record::Sample& s,
@@ -401,9 +404,13 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
   if (no_cpu_field) return fail(Errc::kInvalidArgument, "{}", kNoCpuEvents);
   if (options.progress != nullptr) options.progress(reader.file_size(), reader.file_size());
 
-  table.resolve_all(options.source_lines, options.inline_frames, options.threads);
+  const InlineMode inlines = !options.inline_frames        ? InlineMode::kNone
+                             : options.inline_unwound_only ? InlineMode::kUnwound
+                                                           : InlineMode::kAll;
+  table.resolve_all(options.source_lines, inlines, options.threads);
 
-  add_location_frames(table, loc_stacks, prof);
+  add_location_frames(table, loc_stacks, prof,
+                      options.inline_frames && options.inline_unwound_only);
   if (off_cpu.active) finish_off_cpu(off_cpu, options.off_cpu, prof);
   for (auto& w : describe_skipped(reader)) prof.warnings.push_back(std::move(w));
   // Caches that were refused or damaged (symbol/cache_dir.hpp): said once, then uncached.

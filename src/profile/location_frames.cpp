@@ -7,7 +7,7 @@ namespace perfx::profile {
 
 void add_location_frames(const LocationTable& table,
                          std::span<const std::vector<std::uint32_t>* const> loc_stacks,
-                         Profile& prof) {
+                         Profile& prof, bool dwarf_names) {
   // Mappings: one per DSO.
   std::unordered_map<const symbol::Dso*, std::int32_t> mapping_index;
   for (std::uint32_t id = 0; id < table.size(); ++id) {
@@ -33,6 +33,11 @@ void add_location_frames(const LocationTable& table,
   for (std::uint32_t id = 0; id < table.size(); ++id) {
     const Location& loc = table.location(id);
     const Resolved& res = table.resolved(id);
+    // Another process's sighting of a resolved address: the same frames.
+    if (const std::uint32_t canon = table.canonical(id); canon != id && res.sym != nullptr) {
+      loc_frames[id] = loc_frames[canon];
+      continue;
+    }
     Frame f;
     f.dso = loc.dso != nullptr ? loc.dso->short_name() : "[unknown]";
     f.dso_path = loc.dso != nullptr ? loc.dso->long_name() : "[unknown]";
@@ -44,6 +49,7 @@ void add_location_frames(const LocationTable& table,
       const Mapping& m = prof.mappings[static_cast<std::size_t>(f.mapping)];
       const MapRange& r = table.map_range(id);
       if (!r.identity && m.limit > m.start) f.address = loc.map_addr - m.offset + m.start;
+      if (loc.bias != 0) f.process_address = loc.map_addr + loc.bias;
     }
     f.kind = loc.kernel                                    ? FrameKind::kKernel
              : loc.dso == nullptr                          ? FrameKind::kUnknown
@@ -51,17 +57,24 @@ void add_location_frames(const LocationTable& table,
                                                            : FrameKind::kUser;
     f.function = res.sym != nullptr ? res.sym->name : "[unknown]";
     f.symbol_offset = res.sym != nullptr ? res.sym_addr - res.sym->start : 0;
+    f.symbol_size = res.sym != nullptr ? res.sym->end - res.sym->start : 0;
     f.file = res.srcfile;
     f.line = res.line;
     f.addr2line_function = res.addr2line_function;
-    if (res.inlines.size() > 1) {
+    // perf's new_inline_sym(): the outermost scope is the symbol itself when DWARF names
+    // it alike; else (a glibc alias such as __GI___clock_gettime for clock_gettime) an
+    // inline frame of that name stands for it in callchains.
+    const bool renamed = dwarf_names && res.sym != nullptr && !res.inlines.empty() &&
+                         res.inlines.back().function != f.function;
+    if (res.inlines.size() > 1 || renamed) {
       // inlines: innermost first; the last one is the real function (res.sym).
       Frame outer = f;
       outer.file = res.inlines.back().file;
       outer.line = res.inlines.back().line;
+      outer.sample_only = renamed;
       loc_frames[id].push_back(static_cast<std::uint32_t>(prof.frames.size()));
       prof.frames.push_back(std::move(outer));
-      for (std::size_t k = res.inlines.size() - 1; k-- > 0;) {
+      for (std::size_t k = res.inlines.size() - (renamed ? 0 : 1); k-- > 0;) {
         Frame in = f;
         in.function = res.inlines[k].function;
         in.file = res.inlines[k].file;

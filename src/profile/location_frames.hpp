@@ -27,8 +27,11 @@ struct IdStackHash {
 /// location of `table` (resolved already: LocationTable::resolve_all()) and, for each
 /// stack of `loc_stacks` (location ids, leaf first), its frames root first as
 /// prof.stacks[i]. DSO warnings go to prof.warnings.
+/// `dwarf_names` (perf 6.1 report's inline_list): a location's outermost scope whose DWARF
+/// name is not its symbol's is an inline frame of that name, after the symbol's frame,
+/// which is marked ProfileFrame::sample_only; also for a location without inline scopes.
 void add_location_frames(const LocationTable& table,
                          std::span<const std::vector<std::uint32_t>* const> loc_stacks,
-                         Profile& prof);
+                         Profile& prof, bool dwarf_names = false);
 
 }  // namespace perfx::profile

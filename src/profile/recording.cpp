@@ -97,7 +97,7 @@ Result<void> Recording::for_each_sample(const SampleSelection& selection,
     frames.clear();
     for (std::size_t i = 0; i < locs.size(); ++i) {
       const auto& loc = table.location(locs[i]);
-      const auto& res = table.resolve(locs[i], false, false);
+      const auto& res = table.resolve(locs[i], false, profile::InlineMode::kNone);
       SampleFrame f;
       f.address = ips[i];
       f.map_address = loc.map_addr;

@@ -145,6 +145,9 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
 std::uint32_t LocationTable::intern(const Location& loc, const symbol::Map* map) {
   auto [it, inserted] = index_.try_emplace(loc, static_cast<std::uint32_t>(locations_.size()));
   if (inserted) {
+    Location plain = loc;
+    plain.bias = 0;
+    canon_.push_back(canon_index_.try_emplace(plain, it->second).first->second);
     locations_.push_back(loc);
     maps_.push_back(map != nullptr ? MapRange{map->start, map->end, map->pgoff, map->identity}
                                    : MapRange{});
@@ -154,8 +157,10 @@ std::uint32_t LocationTable::intern(const Location& loc, const symbol::Map* map)
   return it->second;
 }
 
-void LocationTable::resolve_one(std::uint32_t id, bool source_lines, bool inline_frames) {
+void LocationTable::resolve_one(std::uint32_t id, bool source_lines, InlineMode inlines) {
   const Location& loc = locations_[id];
+  const bool inline_frames =
+      inlines == InlineMode::kAll || (inlines == InlineMode::kUnwound && loc.unwound);
   Resolved& r = resolved_[id];
   if (loc.dso == nullptr) return;
   r.sym_addr = loc.dso->to_symbol_address(loc.map_addr);
@@ -171,19 +176,20 @@ void LocationTable::resolve_one(std::uint32_t id, bool source_lines, bool inline
   if (inline_frames && r.sym != nullptr) r.inlines = loc.dso->inline_chain(r.sym_addr);
 }
 
-const Resolved& LocationTable::resolve(std::uint32_t id, bool source_lines, bool inline_frames) {
+const Resolved& LocationTable::resolve(std::uint32_t id, bool source_lines, InlineMode inlines) {
+  id = canon_[id];
   if (!done_[id]) {
-    resolve_one(id, source_lines, inline_frames);
+    resolve_one(id, source_lines, inlines);
     done_[id] = 1;
   }
   return resolved_[id];
 }
 
-void LocationTable::resolve_all(bool source_lines, bool inline_frames, unsigned threads) {
+void LocationTable::resolve_all(bool source_lines, InlineMode inlines, unsigned threads) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::uint32_t> todo;
   for (std::uint32_t i = 0; i < locations_.size(); ++i)
-    if (!done_[i]) todo.push_back(i);
+    if (!done_[i] && canon_[i] == i) todo.push_back(i);
   // Load every DSO first, one per worker, so symbol tables are read in parallel.
   std::vector<const symbol::Dso*> dsos;
   for (auto id : todo)
@@ -208,7 +214,7 @@ void LocationTable::resolve_all(bool source_lines, bool inline_frames, unsigned 
   });
   run(
       [&](std::size_t i) {
-        resolve_one(todo[i], source_lines, inline_frames);
+        resolve_one(todo[i], source_lines, inlines);
         done_[todo[i]] = 1;
       },
       todo.size());
@@ -221,9 +227,11 @@ bool sample_locations(symbol::Machine& machine, const symbol::ThreadState& threa
   out.clear();
   std::size_t unwound_at = SIZE_MAX;  // no unwound frames
   if (ips != nullptr) ips->clear();
-  auto add = [&](std::uint64_t ip, bool kernel) {
+  auto add = [&](std::uint64_t ip, bool kernel, bool unwound = false) {
     symbol::Location l = machine.resolve(thread, ip, kernel);
-    Location loc{l.map != nullptr ? l.map->dso : nullptr, l.map_addr, kernel};
+    const bool relocated = l.map != nullptr && !l.map->identity && !kernel;
+    Location loc{l.map != nullptr ? l.map->dso : nullptr, l.map_addr, kernel, unwound,
+                 relocated ? ip - l.map_addr : 0};
     out.push_back(table.intern(loc, l.map));
     if (ips != nullptr) ips->push_back(ip);
   };
@@ -276,7 +284,7 @@ bool sample_locations(symbol::Machine& machine, const symbol::ThreadState& threa
     machine.unwinder().unwind(thread.maps, thread.tid, regs, sample.stack_user.data.first(dyn),
                               unwound);
     if (!unwound.empty()) unwound_at = out.size();
-    for (std::uint64_t ip : unwound) add(ip, false);
+    for (std::uint64_t ip : unwound) add(ip, false, true);
   }
   if (out.empty() && sample.has(PERF_SAMPLE_IP)) add(sample.ip, kernel);
   if (first_unwound != nullptr) *first_unwound = std::min(unwound_at, out.size());

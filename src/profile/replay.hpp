@@ -80,6 +80,14 @@ struct Location {
   const symbol::Dso* dso = nullptr;  ///< nullptr when no map held the address
   std::uint64_t map_addr = 0;        ///< perf's map-relative address (or raw ip)
   bool kernel = false;
+  /// Unwound from a user stack copy (--call-graph dwarf): perf 6.1 expands inline scopes
+  /// of such frames only (InlineMode::kUnwound).
+  bool unwound = false;
+  /// The sample's ip - map_addr: where its process mapped the DSO (user frames of a map
+  /// that is not identity-mapped, else 0). Locations that differ only here are resolved
+  /// once (LocationTable::canonical()), but an unresolved one is shown per process, by
+  /// its own address, as perf keys its callchain entries.
+  std::uint64_t bias = 0;
   bool operator==(const Location&) const = default;
 };
 
@@ -87,7 +95,7 @@ struct LocationHash {
   std::size_t operator()(const Location& l) const noexcept {
     return std::hash<std::uint64_t>()(l.map_addr * 0x9e3779b97f4a7c15ULL ^
                                       reinterpret_cast<std::uintptr_t>(l.dso)) ^
-           (l.kernel ? 1u : 0u);
+           (l.kernel ? 1u : 0u) ^ (l.unwound ? 2u : 0u) ^ (l.bias * 0xff51afd7ed558ccdULL);
   }
 };
 
@@ -111,6 +119,13 @@ struct MapRange {
   bool identity = false;  ///< addresses in the map are absolute (JIT, kernel)
 };
 
+/// Which locations get their inline scopes (Resolved::inlines).
+enum class InlineMode : std::uint8_t {
+  kNone,     ///< none
+  kAll,      ///< every location with a symbol
+  kUnwound,  ///< only DWARF-unwound ones (perf 6.1's append_inlines() in unwind_entry())
+};
+
 /// Interns locations and resolves each one once (resolve_all() runs in parallel).
 class LocationTable {
  public:
@@ -121,18 +136,23 @@ class LocationTable {
   [[nodiscard]] const Location& location(std::uint32_t id) const { return locations_[id]; }
   [[nodiscard]] std::size_t size() const noexcept { return locations_.size(); }
   /// Resolves every location not yet resolved with `threads` workers (0 = all cores).
-  void resolve_all(bool source_lines, bool inline_frames, unsigned threads);
+  void resolve_all(bool source_lines, InlineMode inlines, unsigned threads);
   /// Resolves one location now (single-threaded use, e.g. perf script) and returns it.
-  const Resolved& resolve(std::uint32_t id, bool source_lines, bool inline_frames);
-  [[nodiscard]] const Resolved& resolved(std::uint32_t id) const { return resolved_[id]; }
+  const Resolved& resolve(std::uint32_t id, bool source_lines, InlineMode inlines);
+  [[nodiscard]] const Resolved& resolved(std::uint32_t id) const { return resolved_[canon_[id]]; }
+  /// The first location interned with `id`'s DSO, address, mode and unwinding (its bias
+  /// aside): the one resolved for both.
+  [[nodiscard]] std::uint32_t canonical(std::uint32_t id) const { return canon_[id]; }
 
  private:
-  void resolve_one(std::uint32_t id, bool source_lines, bool inline_frames);
+  void resolve_one(std::uint32_t id, bool source_lines, InlineMode inlines);
   std::vector<Location> locations_;
   std::vector<MapRange> maps_;
   std::vector<Resolved> resolved_;
   std::vector<std::uint8_t> done_;
+  std::vector<std::uint32_t> canon_;  // canonical() per location
   std::unordered_map<Location, std::uint32_t, LocationHash> index_;
+  std::unordered_map<Location, std::uint32_t, LocationHash> canon_index_;  // bias 0 -> id
 };
 
 /// The callchain of a sample as locations, leaf first, the way perf walks it:

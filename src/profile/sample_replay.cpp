@@ -82,7 +82,7 @@ bool SampleReplay::sample_locations(const ReplayedRecord& item, const record::Sa
 LocationView SampleReplay::location(std::uint32_t id, bool srcline) {
   Impl& im = *impl_;
   const Location& loc = im.table.location(id);
-  const Resolved& res = im.table.resolve(id, srcline, false);
+  const Resolved& res = im.table.resolve(id, srcline, InlineMode::kNone);
   LocationView v;
   v.map_address = loc.map_addr;
   if (loc.dso != nullptr) {
@@ -109,7 +109,7 @@ std::size_t SampleReplay::locations() const noexcept { return impl_->table.size(
 std::vector<InlineScope> SampleReplay::inline_scopes(std::uint32_t id, bool srcline) {
   Impl& im = *impl_;
   const Location& loc = im.table.location(id);
-  const Resolved& res = im.table.resolve(id, srcline, false);
+  const Resolved& res = im.table.resolve(id, srcline, InlineMode::kNone);
   std::vector<InlineScope> out;
   if (res.sym == nullptr || loc.dso == nullptr) return out;
   for (auto& scope : loc.dso->inline_chain(res.sym_addr))

@@ -16,10 +16,12 @@ std::size_t time_width(const ReportOptions& o) { return o.nanoseconds ? 16 : 12;
 
 std::string pct(double v) { return fmt::format("{:.2f}%", v); }
 
+constexpr std::string_view kInlinedSuffix = " (inlined)";
+
 std::string sym_text(const profile::Frame& f, char level, bool raw) {
   if (profile::unresolved(f))
     return fmt::format("[{}] {}", level, core::c_alt_hex18(profile::shown_address(f, raw)));
-  return fmt::format("[{}] {}", level, f.function);
+  return fmt::format("[{}] {}{}", level, f.function, f.inlined ? kInlinedSuffix : "");
 }
 
 }  // namespace
@@ -48,6 +50,14 @@ std::string_view sort_key_header(SortKey key) {
       return "Parent symbol";
     case SortKey::kSocket:
       return "Socket";
+    case SortKey::kTrace:
+      return "Trace output";
+    case SortKey::kSymbolSize:
+      return "Symbol size";
+    case SortKey::kDsoSize:
+      return "DSO size";
+    case SortKey::kIpcNull:
+      return "IPC   [IPC Coverage]";
   }
   return {};
 }
@@ -72,24 +82,42 @@ ReportColumns::ReportColumns(const profile::Hists& hists, const ReportOptions& o
     }
     if (o_.show_nr_samples) cols_.push_back(Col{Kind::kSamples, 0, "Samples", 12});
     if (o_.show_total_period) cols_.push_back(Col{Kind::kPeriod, 0, "Period", 12});
+    // --sort's keys and output fields in its order (perf: -s dso,period shows Period last).
+    for (const auto& name : o_.sort) {
+      if (const auto k = profile::sort_key_named(name))
+        add_key(*k);
+      else if (const auto f = profile::sort_field_named(name);
+               f && *f != "overhead" && *f != "overhead_children")
+        add_field(*f);
+    }
   } else {
     for (const auto& f : o_.fields) {
-      if (f == "overhead")
-        cols_.push_back(Col{Kind::kSelf, 0, "Overhead", 8});
-      else if (f == "overhead_children")
-        cols_.push_back(Col{Kind::kChildren, 0, "Children", 8});
-      else if (f == "sample")
-        cols_.push_back(Col{Kind::kSamples, 0, "Samples", 12});
-      else if (f == "period")
-        cols_.push_back(Col{Kind::kPeriod, 0, "Period", 12});
-      else if (const auto k = profile::sort_key_named(f))
-        add_key(*k);
+      if (add_field(f)) continue;
+      if (const auto k = profile::sort_key_named(f)) add_key(*k);
     }
   }
   for (SortKey k : h_.options.keys) add_key(k);
   // A group's value columns hold one value per member, each as wide as one.
   for (auto& c : cols_)
     if (c.kind != Kind::kKey) c.width *= h_.members;
+}
+
+bool ReportColumns::add_field(std::string_view field) {
+  if (field == "overhead")
+    cols_.push_back(Col{Kind::kSelf, 0, "Overhead", 8});
+  else if (field == "overhead_children")
+    cols_.push_back(Col{Kind::kChildren, 0, "Children", 8});
+  else if (field == "period")
+    cols_.push_back(Col{Kind::kPeriod, 0, "Period", 12});
+  else if (field == "sample")
+    cols_.push_back(Col{Kind::kSamples, 0, "Samples", 12});
+  else if (field == "overhead_sys")
+    cols_.push_back(Col{Kind::kSys, 0, "sys", 8});
+  else if (field == "overhead_us")
+    cols_.push_back(Col{Kind::kUser, 0, "usr", 8});
+  else
+    return false;
+  return true;
 }
 
 void ReportColumns::add_key(SortKey k) {
@@ -125,10 +153,16 @@ void ReportColumns::size(const std::vector<const profile::HistEntry*>& rows) {
       for (const auto* e : rows) w = std::max(w, last_comm(p.threads[e->thread].tid).size());
     } else if (k == SortKey::kTime) {
       w = time_width(o_);
-    } else if (k != SortKey::kCpu && k != SortKey::kSocket) {
-      // Source lines and files only of entries perf looked up before sizing.
-      for (const auto* e : rows)
-        if ((e->looked_up >> col.key & 1u) != 0) w = std::max(w, cell_text(*e, col.key).size());
+    } else if (k != SortKey::kCpu && k != SortKey::kSocket && k != SortKey::kTrace &&
+               k != SortKey::kSymbolSize && k != SortKey::kDsoSize && k != SortKey::kIpcNull) {
+      // Source lines and files only of entries perf looked up before sizing; symbols by
+      // their name (perf's namelen + 4: an inline one's " (inlined)" does not count).
+      for (const auto* e : rows) {
+        if ((e->looked_up >> col.key & 1u) == 0) continue;
+        std::size_t cw = cell_text(*e, col.key).size();
+        if (k == SortKey::kSym && p.frames[e->frame].inlined) cw -= kInlinedSuffix.size();
+        w = std::max(w, cw);
+      }
     }
     // perf's hists__set_unres_dso_col_len(): an entry without a symbol widens Shared
     // Object to an address's 16 digits (not with --dsos or a field separator).
@@ -205,6 +239,12 @@ std::string ReportColumns::value_cell(const profile::HistEntry& e, const Col& co
         break;
       case Kind::kPeriod:
         cell += fmt::format("{:>12}", v.self);  // perf: the self period
+        break;
+      case Kind::kSys:
+        cell += fmt::format("{:>8}", percent(m, v.self_sys));
+        break;
+      case Kind::kUser:
+        cell += fmt::format("{:>8}", percent(m, v.self - v.self_sys));
         break;
       case Kind::kKey:
         break;
@@ -293,6 +333,12 @@ std::string ReportColumns::separated_cell(const profile::HistEntry& e, const Col
     case Kind::kPeriod:
       v = fmt::format(" {}", e.values.self);
       break;
+    case Kind::kSys:
+      v = " " + percent(0, e.values.self_sys);
+      break;
+    case Kind::kUser:
+      v = " " + percent(0, e.values.self - e.values.self_sys);
+      break;
     case Kind::kKey:
       v = cell_text(e, col.key);
       std::replace(v.begin(), v.end(), o_.field_separator.front(), '.');
@@ -353,6 +399,17 @@ std::string ReportColumns::cell_text(const profile::HistEntry& e, std::size_t ke
       // perf's "%*.*d" of sample->cpu, which is -1 when the event has no CPU field.
       if (!p.events[h_.event].has_cpu) return "-001";
       return fmt::format("{:03}", e.cpu);
+    case SortKey::kTrace:  // perf: "N/A" for an event that is not a tracepoint
+      return "N/A";
+    case SortKey::kSymbolSize:  // perf's "%*d" of symbol__size(), "unknown" without one
+      return profile::unresolved(f) ? fmt::format("{:>11}", "unknown")
+                                    : fmt::format("{:>11}", f.symbol_size);
+    case SortKey::kDsoSize: {  // perf's "%*d" of map__size(), "unknown" without a map
+      const std::uint64_t size = profile::map_size(p, f);
+      return f.mapping < 0 ? fmt::format("{:>8}", "unknown") : fmt::format("{:>8}", size);
+    }
+    case SortKey::kIpcNull:  // perf's sort_sym_ipc_null: no IPC without branch stacks
+      return "-      -";
   }
   return {};
 }

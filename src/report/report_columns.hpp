@@ -47,7 +47,7 @@ class ReportColumns {
   [[nodiscard]] std::size_t values_width() const;
 
  private:
-  enum class Kind : std::uint8_t { kChildren, kSelf, kSamples, kPeriod, kKey };
+  enum class Kind : std::uint8_t { kChildren, kSelf, kSamples, kPeriod, kSys, kUser, kKey };
   struct Col {
     Kind kind = Kind::kKey;
     std::size_t key = 0;  // index into the keys for kKey
@@ -55,6 +55,8 @@ class ReportColumns {
     std::size_t width = 8;
   };
   void add_key(profile::SortKey k);
+  /// An output field's column (-F, or --sort's after the default ones); false for a key.
+  bool add_field(std::string_view field);
   [[nodiscard]] std::string cell_text(const profile::HistEntry& e, std::size_t key) const;
   [[nodiscard]] std::string key_cell(std::string v, const Col& col, bool last) const;
   [[nodiscard]] std::string separated_cell(const profile::HistEntry& e, const Col& col,

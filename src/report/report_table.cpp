@@ -15,6 +15,15 @@ bool is_value_field(std::string_view f) {
   return std::find(std::begin(kValueFields), std::end(kValueFields), f) != std::end(kValueFields);
 }
 
+}  // namespace
+
+// The output fields perfx shows from --sort (perf's guest ones need guest samples).
+bool is_sort_field(std::string_view f) {
+  return is_value_field(f) || f == "overhead_sys" || f == "overhead_us";
+}
+
+namespace {
+
 // The entry keys: the sort keys, then -F keys the sort keys lack ("overhead" adds none).
 std::vector<profile::SortKey> entry_keys(const ReportOptions& o) {
   std::vector<profile::SortKey> keys;
@@ -24,6 +33,11 @@ std::vector<profile::SortKey> entry_keys(const ReportOptions& o) {
   };
   for (const auto& k : o.sort) add(k);
   for (const auto& f : o.fields) add(f);
+  // perf 6.1 adds its ipc_null column ("IPC [IPC Coverage]", no branch stacks here) when
+  // the --sort text has "symbol" in it (not for "sym", nor for -F).
+  if (std::any_of(o.sort.begin(), o.sort.end(),
+                  [](const std::string& k) { return k.find("symbol") != std::string::npos; }))
+    keys.push_back(profile::SortKey::kIpcNull);
   return keys;
 }
 
@@ -32,7 +46,7 @@ std::vector<profile::HistField> sort_fields(const ReportOptions& o) {
   using Kind = profile::HistField::Kind;
   std::vector<profile::HistField> fields;
   auto add = [&](const std::string& name) {
-    if (name == "overhead" || name == "period")
+    if (name == "overhead" || name == "period" || profile::sort_field_named(name) == "period")
       fields.push_back({Kind::kSelf});
     else if (name == "overhead_children")
       fields.push_back({Kind::kChildren});
@@ -198,10 +212,12 @@ namespace perfx {
 Result<void> validate_sort_keys(const std::vector<std::string>& keys) {
   if (keys.empty()) return fail(Errc::kInvalidArgument, "--sort needs at least one key");
   for (const auto& k : keys) {
-    if (k != "overhead" && !profile::sort_key_named(k))
+    const auto field = profile::sort_field_named(k);
+    if (!profile::sort_key_named(k) && !(field && report::is_sort_field(*field)))
       return fail(Errc::kInvalidArgument,
-                  "unknown sort key '{}' (valid: comm, pid, tid, dso, sym, srcline, srcfile, cpu, "
-                  "time, parent, socket)",
+                  "unknown sort key '{}' (valid: comm, pid, tid, dso, sym, symbol, srcline, "
+                  "srcfile, cpu, time, parent, socket, trace, symbol_size, dso_size, overhead, "
+                  "overhead_sys, overhead_us, overhead_children, sample, period)",
                   k);
   }
   return {};
@@ -210,7 +226,7 @@ Result<void> validate_sort_keys(const std::vector<std::string>& keys) {
 std::vector<std::string> sort_keys_of_fields(const std::vector<std::string>& fields) {
   std::vector<std::string> keys;
   for (const auto& f : fields)
-    if (profile::sort_key_named(f)) keys.push_back(f);
+    if (const auto k = profile::sort_key_named(f)) keys.emplace_back(profile::sort_key_name(*k));
   if (keys.empty()) keys.emplace_back("overhead");
   return keys;
 }
@@ -237,6 +253,15 @@ Result<void> write_report(std::ostream& out, const profile::Profile& profile,
     return fail(Errc::kInvalidArgument,
                 "Selected -g or --branch-history, but no callchain or branch data. Did you call "
                 "'perf record' without -g or -b?");
+  // perf's trace key shows a tracepoint sample's formatted fields: not kept in a Profile.
+  const auto keys = report::entry_keys(options);
+  if (std::find(keys.begin(), keys.end(), profile::SortKey::kTrace) != keys.end()) {
+    for (const auto& ev : profile.events)
+      if (ev.total_samples > 0 && ev.name.find(':') != std::string::npos)
+        return fail(Errc::kInvalidArgument,
+                    "the trace sort key of tracepoint events ({}) is not supported by perfx yet",
+                    ev.name);
+  }
   if (options.header_hint && !options.quiet)
     out << "# To display the perf.data header info, please use --header/--header-only "
            "options.\n#\n";

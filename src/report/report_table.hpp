@@ -34,6 +34,10 @@ using perfx::write_report;
                                           const ReportOptions& options, std::uint32_t event,
                                           std::uint32_t members = 1);
 
+/// Whether perfx shows perf's output field `f` (a sort_field_named() name) when --sort
+/// names it: overhead, overhead_children, sample, period, overhead_sys, overhead_us.
+[[nodiscard]] bool is_sort_field(std::string_view f);
+
 /// perf's srcline text for a frame (profile::frame_srcline()).
 using profile::frame_srcline;
 

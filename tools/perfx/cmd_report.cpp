@@ -63,7 +63,7 @@ int run_report(int argc, char** argv) {
   std::string sort, fields, call_graph, percentage = "absolute", format;
   std::string parent_regex, time_quantum;
   bool children = false, no_children = false, threads = false, inverted = false, json = false;
-  bool stats = false, tasks = false, mmaps = false, skip_empty = true;
+  bool stats = false, tasks = false, mmaps = false, skip_empty = true, no_inline = false;
   int max_stack = -1;
   add_reader_options(app, in, kReaderOptions | kStdioOption | kListingOptions);
   app.add_option("-s,--sort", sort, "sort keys: comm,pid,tid,dso,sym,srcline,srcfile,cpu,overhead")
@@ -106,7 +106,8 @@ int run_report(int argc, char** argv) {
                 {"--children", &children, "accumulate callers' overhead (default with callchains)"},
                 {"--no-children", &no_children, "only self overhead"},
                 {"-n,--show-nr-samples", &ro.show_nr_samples, "show the number of samples"},
-                {"--inline", &lo.inline_frames, "show inline frames in callchains"},
+                {"--inline", &lo.inline_frames, "inline frames (the default; exports: only so)"},
+                {"--no-inline", &no_inline, "no inline frames in callchains and rows"},
                 {"--group,!--no-group", &ro.group,
                  "an event group is one section, a value per member (the default when the "
                  "recording has groups, as perf)"},
@@ -223,6 +224,9 @@ int run_report(int argc, char** argv) {
   }
   if (export_wants_source_lines(format)) lo.source_lines = true;
   if (ro.graph_key != CallGraphKey::kFunction) lo.source_lines = true;  // graph frames' lines
+  // perf 6.1 expands the inline scopes of DWARF-unwound frames by default; exports: --inline.
+  lo.inline_unwound_only = format.empty();
+  lo.inline_frames = !no_inline && (format.empty() || lo.inline_frames);
   lo.demangle = !in.no_demangle;
   lo.demangle_params = in.demangle_params;
   // The text report and the per-stack exports need no per-sample times: merge samples
