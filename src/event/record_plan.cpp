@@ -74,6 +74,7 @@ Result<void> top_events(RecordPlan& plan) {
     a.inherit = plan.task_target ? 1 : 0;
     a.sample_id_all = 1;
     if (!evs[i].is_default) a.exclude_guest = 1;
+    if (evs[i].is_default) a.precise_ip = 3;  // perf top's cycles:P too ("cpu-clock:ppp" here)
     plan_period(a, evs[i], plan);
     if (i == 0) {
       a.mmap = 1;

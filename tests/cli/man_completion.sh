@@ -40,7 +40,10 @@ complete_words() {
     _perfx; printf "%s\n" "${COMPREPLY[@]}"' _ "$comp" "$@"
 }
 check "perfx rec -> record" '[ "$(complete_words perfx rec)" = record ]'
-check "perfx report --so -> --sort" '[ "$(complete_words perfx report --so)" = --sort ]'
+# perf report has two --so options (--sort, --socket-filter): --so offers both, --sor is --sort.
+check "perfx report --so -> --sort, --socket-filter" \
+  '[ "$(complete_words perfx report --so | tr "\n" " ")" = "--socket-filter --sort " ]'
+check "perfx report --sor -> --sort" '[ "$(complete_words perfx report --sor)" = --sort ]'
 check "perfx --no-p -> --no-pager" '[ "$(complete_words perfx --no-p)" = --no-pager ]'
 check "perfx record -e task-c -> task-clock" \
   'complete_words perfx record -e task-c | grep -qx task-clock'

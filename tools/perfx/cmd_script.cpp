@@ -25,9 +25,9 @@ int run_script(int argc, char** argv) {
   ScriptOptions so;
   add_reader_options(app, in, kReaderOptions | kListingOptions);
   app.add_option("-F,--fields", fields,
-                 "comma separated: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,addr,period,"
-                 "srcline,trace,iregs,uregs,insn,insnlen,flags,callindent,srccode,misc,tod,"
-                 "weight,phys_addr");
+                 "fields, comma separated (+F adds, -F removes): comm, tid, pid, time, cpu, "
+                 "event, ip, sym, symoff, dso, addr, period, srcline, trace, iregs, uregs, insn, "
+                 "insnlen, flags, callindent, srccode, misc, tod, weight, phys_addr");
   std::string stop_bt;
   app.add_option("--stop-bt", stop_bt, "end callchains after a frame in these symbols");
   app.add_option("--graph-function", so.graph_function,
