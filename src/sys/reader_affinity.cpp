@@ -12,8 +12,7 @@ ReaderAffinity::ReaderAffinity(const std::string& mode) {
   if (mode != "node") return;
   mode_ = Mode::kNode;
   for (int n = 0;; ++n) {
-    auto list =
-        read_text_file("/sys/devices/system/node/node" + std::to_string(n) + "/cpulist");
+    auto list = read_text_file("/sys/devices/system/node/node" + std::to_string(n) + "/cpulist");
     if (!list) break;
     auto cpus = parse_cpus(*list);
     nodes_.push_back(cpus ? std::move(*cpus) : std::vector<int>{});

@@ -45,7 +45,8 @@ void add_habit_options(CLI::App& app, RecordOptions& o, CliFlags& f) {
   app.add_option("--filter", f.filters, "Tracepoint filter for the -e before it")
       ->allow_extra_args(false);
   app.add_option("--control", o.control, "Commands from fd:ctl[,ack] or fifo:ctl[,ack]");
-  app.add_option("--aio", o.aio, "perf's aio blocks 1..4 (perfx writes synchronously)")->expected(0, 1);
+  app.add_option("--aio", o.aio, "perf's aio blocks 1..4 (perfx writes synchronously)")
+      ->expected(0, 1);
   app.add_option("--mmap-flush", o.mmap_flush, "Least bytes to read from a ring buffer");
   app.add_option("--affinity", o.affinity, "Reader's CPUs while reading a buffer: node or cpu");
 }
