@@ -87,6 +87,9 @@ struct PERFX_API ScriptOptions {
   unsigned threads = 0;
   /// Called now and then with (bytes read, bytes in the file) while reading; may be null.
   void (*progress)(std::uint64_t done, std::uint64_t total) = nullptr;
+  /// -D/--dump-raw-trace: every record's raw dump (write_raw_dump()'s text, perf script's
+  /// handlers) before what the script prints for it, in perf's order.
+  bool dump_raw_trace = false;
 };
 
 /// Checks -F field names (perf's grammar: [type:][+-]field,...); kInvalidArgument naming
@@ -123,6 +126,26 @@ struct PERFX_API EventDump {
 /// perf's line for a dump written: "[ perf script: Wrote 0.004 MB <path> (35 samples) ]",
 /// the size as perf reads it before its last flush (whole 4 KiB buffers).
 [[nodiscard]] PERFX_API std::string event_dump_line(const EventDump& dump);
+
+// ---------------------------------------------------------------- perf report -D
+
+/// What write_raw_dump() prints around the records.
+struct PERFX_API RawDumpOptions {
+  /// perf report's first lines ("# To display the perf.data header info, ..."); perf
+  /// annotate prints none.
+  bool report_header = true;
+  /// The record counts at the end (write_record_stats()' text), as report and annotate.
+  bool stats = true;
+};
+
+/// perf report -D/--dump-raw-trace: each record of the recording in perf's processing
+/// order (time order within its rounds, perf's own records where they are in the file),
+/// as perf 6.1 dumps it: its offset and size, its bytes in hex and as characters, the
+/// cpu and time columns and its decoded text (a sample's fields, callchain, registers,
+/// user stack size, and the thread and DSO it resolves to). Errors: the reader's (after
+/// the dump of everything before the damage), kIo when `out` fails.
+[[nodiscard]] PERFX_API Result<void> write_raw_dump(Recording& recording, std::ostream& out,
+                                                    const RawDumpOptions& options = {});
 
 // ---------------------------------------------------------------- perf report --stats/--tasks
 

@@ -20,6 +20,7 @@
 #include "report/annotate.hpp"
 #include "report/buildid_list.hpp"
 #include "report/evlist_text.hpp"
+#include "report/raw_dump_text.hpp"
 #include "report/record_stats.hpp"
 #include "report/script_text.hpp"
 #include "report/task_tree.hpp"
@@ -51,6 +52,13 @@ Result<void> write_script(Recording& recording, std::ostream& out, const ScriptO
   profile::SampleReplay replay(*reader,
                                {options.buildid_dir, options.demangle_params, options.demangle});
   return report::write_script(out, replay, options, warnings);
+}
+
+Result<void> write_raw_dump(Recording& recording, std::ostream& out,
+                            const RawDumpOptions& options) {
+  PERFX_TRY(reader, RecordingAccess::pass(recording));
+  profile::SampleReplay replay(*reader, {});
+  return report::write_raw_dump(out, replay, options.report_header, options.stats);
 }
 
 Result<std::vector<EventDump>> write_script_per_event(Recording& recording,

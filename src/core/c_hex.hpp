@@ -10,6 +10,11 @@
 
 namespace perfx::core {
 
+/// C's "%#llx": "0x" and the digits, a zero as "0".
+[[nodiscard]] inline std::string c_alt_hex(std::uint64_t v) {
+  return v == 0 ? std::string("0") : fmt::format("{:#x}", v);
+}
+
 [[nodiscard]] inline std::string c_alt_hex18(std::uint64_t v) {
   return v == 0 ? std::string(16, '0') : fmt::format("{:#018x}", v);
 }

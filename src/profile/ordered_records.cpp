@@ -87,8 +87,8 @@ void sort_runs(Vec& v, Vec& scratch, std::vector<std::size_t>& runs, Less less) 
 // during the call. round_done(oldest) follows each round: file bytes before `oldest`
 // are no longer needed. Both return false to stop.
 template <typename Emit, typename RoundDone>
-void order(record::PerfDataReader& reader, const std::atomic<bool>& cancelled, Emit&& emit,
-           RoundDone&& round_done) {
+void order(record::PerfDataReader& reader, const std::atomic<bool>& cancelled, bool as_perf_sees,
+           Emit&& emit, RoundDone&& round_done) {
   struct Pending {
     std::uint64_t time;
     std::uint64_t seq;
@@ -149,7 +149,9 @@ void order(record::PerfDataReader& reader, const std::atomic<bool>& cancelled, E
     const bool stable = !reader.is_pipe() && !raw.from_compressed;
     const std::uint32_t type = raw.header.type;
     if (type == raw::PERF_RECORD_FINISHED_ROUND) {
-      flush(prev_round_max, false);
+      // perf handles the round record (its -D line) before the flush it triggers.
+      if (as_perf_sees && !emit(raw, stable)) stop = true;
+      if (!stop) flush(prev_round_max, false);
       prev_round_max = round_max;
       if (!stop && !round_done(oldest_needed())) stop = true;
       continue;
@@ -160,6 +162,13 @@ void order(record::PerfDataReader& reader, const std::atomic<bool>& cancelled, E
       continue;
     }
     const std::uint64_t t = peek_time(reader, raw);
+    // perf's ordered_events__queue(): a record without a time (0 or ~0) is delivered at
+    // once (-ETIME). The kernel records keep their order either way; only the user
+    // records around them move.
+    if (as_perf_sees && (t == 0 || t == ~std::uint64_t{0})) {
+      if (!emit(raw, stable)) stop = true;
+      continue;
+    }
     round_max = std::max(round_max, t);
     pending.push_back(Pending{t, seq++, store(raw, stable, arena)});
   }
@@ -239,11 +248,12 @@ Result<void> reader_error(const record::PerfDataReader& reader) {
 }  // namespace
 
 Result<void> for_each_ordered(record::PerfDataReader& reader,
-                              const std::function<bool(const record::RawRecord&)>& deliver) {
+                              const std::function<bool(const record::RawRecord&)>& deliver,
+                              bool as_perf_sees) {
   std::atomic<bool> cancelled{false};
   if (reader.is_pipe()) {
     order(
-        reader, cancelled, [&](const record::RawRecord& raw, bool) { return deliver(raw); },
+        reader, cancelled, as_perf_sees, [&](const record::RawRecord& raw, bool) { return deliver(raw); },
         [](std::uint64_t) { return true; });
     return reader_error(reader);
   }
@@ -262,7 +272,7 @@ Result<void> for_each_ordered(record::PerfDataReader& reader,
       return ok;
     };
     order(
-        reader, cancelled,
+        reader, cancelled, as_perf_sees,
         [&](const record::RawRecord& raw, bool stable) {
           batch.records.push_back(store(raw, stable, batch.arena));
           return batch.records.size() < kBatchRecords || send();

@@ -23,8 +23,12 @@ namespace perfx::profile {
 
 /// Calls `deliver` for every record of `reader` in time order, on the calling thread.
 /// The record's bytes are valid during the call only. Stops when `deliver` returns false.
+/// `as_perf_sees` (perf's -D): the FINISHED_ROUND records are delivered too, each before
+/// the records its round releases, and records without a time (0 or ~0) at once, so
+/// that user records interleave with the others as perf's dump shows them.
 /// Errors: the reader's fatal error (truncation/corruption with the offset).
 [[nodiscard]] Result<void> for_each_ordered(
-    record::PerfDataReader& reader, const std::function<bool(const record::RawRecord&)>& deliver);
+    record::PerfDataReader& reader, const std::function<bool(const record::RawRecord&)>& deliver,
+    bool as_perf_sees = false);
 
 }  // namespace perfx::profile

@@ -33,6 +33,22 @@ struct RecordCounts {
   std::string damage;
 };
 
+/// Counts records one at a time (a pass that does more than count: perf's -D).
+class RecordCounter {
+ public:
+  /// One record of type `type`; a SAMPLE of event `attr_index` (-1: unknown) counts for
+  /// it, a LOST_SAMPLES adds `lost_samples` to it.
+  void add(std::uint32_t type, int attr_index, std::uint64_t lost_samples = 0);
+  /// The counts of `reader`'s pass so far, with its events' names and what stopped it
+  /// (`read`: the pass's result).
+  [[nodiscard]] RecordCounts finish(const record::PerfDataReader& reader,
+                                    const Result<void>& read) const;
+
+ private:
+  std::vector<std::uint64_t> by_type_;
+  std::vector<std::uint64_t> samples_, lost_;
+};
+
 /// Reads `reader` from where it stands to its end and counts.
 [[nodiscard]] RecordCounts count_records(record::PerfDataReader& reader);
 

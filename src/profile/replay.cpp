@@ -125,7 +125,7 @@ symbol::ThreadState* apply_record(symbol::Machine& machine, const record::Record
 }
 
 Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
-                    const std::function<bool(const ReplayItem&)>& fn) {
+                    const std::function<bool(const ReplayItem&)>& fn, bool as_perf_sees) {
   // Build-ids known up front (HEADER_BUILD_ID feature).
   for (const auto& b : reader.features().build_ids)
     machine.dsos().set_build_id(b.filename,
@@ -139,7 +139,7 @@ Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
     return fn(ReplayItem{r, raw, thread});
   };
 
-  return for_each_ordered(reader, deliver);
+  return for_each_ordered(reader, deliver, as_perf_sees);
 }
 
 std::uint32_t LocationTable::intern(const Location& loc, const symbol::Map* map) {

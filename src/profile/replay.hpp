@@ -40,10 +40,12 @@ struct ReplayItem {
 symbol::ThreadState* apply_record(symbol::Machine& machine, const record::Record& r);
 
 /// Replays `reader` in time order, updating `machine` on MMAP/MMAP2/COMM/FORK/EXIT
-/// before calling `fn`. Stops early when `fn` returns false.
+/// before calling `fn`. Stops early when `fn` returns false. `as_perf_sees`: also the
+/// FINISHED_ROUND records, in perf's -D order (for_each_ordered()).
 /// Errors: the reader's fatal error (truncation/corruption with the offset).
 [[nodiscard]] Result<void> replay(record::PerfDataReader& reader, symbol::Machine& machine,
-                                  const std::function<bool(const ReplayItem&)>& fn);
+                                  const std::function<bool(const ReplayItem&)>& fn,
+                                  bool as_perf_sees = false);
 
 /// One line for a damaged recording once replay() is done: the error that stopped it
 /// (offset, record), the bytes the reader skipped or found missing, or both, with the

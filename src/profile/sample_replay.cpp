@@ -25,6 +25,7 @@ struct SampleReplay::Impl {
   record::PerfDataReader& reader;
   symbol::Machine machine;
   LocationTable table;
+  RecordCounter counter;  // of what run() delivered
   const symbol::ThreadState* current = nullptr;  // the thread of the record in the callback
   // insn: the decoder (made on first use) and each location's bytes.
   std::optional<Result<symbol::Disassembler>> disassembler;
@@ -46,6 +47,7 @@ std::string SampleReplay::event_name(std::size_t index) const {
 }
 bool SampleReplay::is_pipe() const noexcept { return impl_->reader.is_pipe(); }
 std::uint64_t SampleReplay::file_size() const noexcept { return impl_->reader.file_size(); }
+const std::string& SampleReplay::input_name() const noexcept { return impl_->reader.name(); }
 
 Result<TimeFilter> SampleReplay::time_filter(std::string_view spec, bool relative) const {
   return recording_time_filter(impl_->reader, spec, relative);
@@ -54,10 +56,13 @@ Result<void> SampleReplay::check_cpus(const std::vector<std::uint32_t>& cpus) co
   return check_cpu_list(impl_->reader, cpus);
 }
 
-Result<void> SampleReplay::run(const std::function<bool(const ReplayedRecord&)>& fn) {
+Result<void> SampleReplay::run(const std::function<bool(const ReplayedRecord&)>& fn,
+                               bool as_perf_sees) {
   Impl& im = *impl_;
   ReplayThread thread;
-  return replay(im.reader, im.machine, [&](const ReplayItem& item) {
+  auto each = [&](const ReplayItem& item) {
+    const auto* lost = item.record.get<record::LostSamples>();
+    im.counter.add(item.record.header.type, item.record.attr_index, lost ? lost->lost : 0);
     im.current = item.thread;
     const ReplayThread* t = nullptr;
     if (item.thread != nullptr) {
@@ -67,8 +72,24 @@ Result<void> SampleReplay::run(const std::function<bool(const ReplayedRecord&)>&
       thread.identity = item.thread;
       t = &thread;
     }
-    return fn(ReplayedRecord{item.record, item.raw.offset, t});
-  });
+    return fn(ReplayedRecord{item.record, item.raw.offset, t, item.raw.bytes});
+  };
+  return replay(im.reader, im.machine, each, as_perf_sees);
+}
+
+RecordCounts SampleReplay::record_counts(const Result<void>& replayed) const {
+  return impl_->counter.finish(impl_->reader, replayed);
+}
+
+std::string_view SampleReplay::sample_dso(const ReplayedRecord& item,
+                                          const record::Sample& sample) {
+  std::vector<std::uint32_t> ids;
+  if (item.thread == nullptr) return {};
+  (void)sample_locations(item, sample, false, ids, nullptr);
+  if (ids.empty()) return {};
+  // The map's DSO only: no symbol table is read.
+  const Location& loc = impl_->table.location(ids[0]);
+  return loc.dso != nullptr ? std::string_view(loc.dso->long_name()) : std::string_view();
 }
 
 bool SampleReplay::sample_locations(const ReplayedRecord& item, const record::Sample& sample,

@@ -18,6 +18,7 @@
 #include "perfx/error.hpp"
 #include "perfx/raw.hpp"
 #include "perfx/records.hpp"
+#include "profile/record_counts.hpp"
 #include "profile/time_filter.hpp"
 
 namespace perfx::record {
@@ -49,6 +50,7 @@ struct ReplayedRecord {
   const record::Record& record;
   std::uint64_t offset = 0;              ///< the record's byte offset (for progress)
   const ReplayThread* thread = nullptr;  ///< nullptr for records without a thread
+  std::span<const std::byte> bytes;      ///< the record as in the file, header included
 };
 
 /// A code location (LocationTable id) as a printer shows it.
@@ -93,14 +95,24 @@ class SampleReplay {
   [[nodiscard]] std::string event_name(std::size_t index) const;
   [[nodiscard]] bool is_pipe() const noexcept;
   [[nodiscard]] std::uint64_t file_size() const noexcept;
+  /// The input as it was opened ("perf.data", "-").
+  [[nodiscard]] const std::string& input_name() const noexcept;
 
   /// recording_time_filter() and check_cpu_list() of the recording (replay.hpp).
   [[nodiscard]] Result<TimeFilter> time_filter(std::string_view spec, bool relative) const;
   [[nodiscard]] Result<void> check_cpus(const std::vector<std::uint32_t>& cpus) const;
 
   /// Calls `fn` with each record in time order until it returns false; the reader's
-  /// fatal error, if any.
-  [[nodiscard]] Result<void> run(const std::function<bool(const ReplayedRecord&)>& fn);
+  /// fatal error, if any. `as_perf_sees` (perf's -D): FINISHED_ROUND records too, in
+  /// the order perf's dump shows them (profile::for_each_ordered()).
+  [[nodiscard]] Result<void> run(const std::function<bool(const ReplayedRecord&)>& fn,
+                                 bool as_perf_sees = false);
+
+  /// The sampled ip's DSO as perf's machine__resolve() names it for -D: its path,
+  /// "" when no map holds the ip. Call during run() for the record's sample.
+  [[nodiscard]] std::string_view sample_dso(const ReplayedRecord& item,
+                                            const record::Sample& sample);
+
 
   /// sample_locations() (replay.hpp) for a sample of `item` (its thread must be set).
   bool sample_locations(const ReplayedRecord& item, const record::Sample& sample, bool callchains,
@@ -132,6 +144,10 @@ class SampleReplay {
     std::string_view text;
   };
   [[nodiscard]] std::optional<SourceCode> source_code(std::uint32_t id);
+
+  /// perf report --stats' counts (profile/record_counts.hpp) of the records run()
+  /// delivered (all of them with `as_perf_sees`), `replayed` being run()'s result.
+  [[nodiscard]] RecordCounts record_counts(const Result<void>& replayed) const;
 
   /// describe_skipped() and describe_damage() of the reader after run().
   [[nodiscard]] std::vector<std::string> skipped() const;

@@ -64,6 +64,7 @@ int run_report(int argc, char** argv) {
   std::string parent_regex, time_quantum;
   bool children = false, no_children = false, threads = false, inverted = false, json = false;
   bool stats = false, tasks = false, mmaps = false, skip_empty = true, no_inline = false;
+  bool dump_raw = false;
   int max_stack = -1;
   add_reader_options(app, in, kReaderOptions | kStdioOption | kListingOptions);
   app.add_option("-s,--sort", sort, "sort keys: comm,pid,tid,dso,sym,srcline,srcfile,cpu,overhead")
@@ -121,7 +122,8 @@ int run_report(int argc, char** argv) {
                 {"--json", &json, "same as --format json"},
                 {"--ns", &ro.nanoseconds, "times of the time sort key in nanoseconds"},
                 {"--hierarchy", &ro.hierarchy, "entries nested by sort key (no Children)"},
-                {"--raw-trace", &ro.raw_trace, "tracepoint fields raw (trace sort key)"}});
+                {"--raw-trace", &ro.raw_trace, "tracepoint fields raw (trace sort key)"},
+                {"-D,--dump-raw-trace", &dump_raw, "each record's raw dump, not the report"}});
   app.add_option("-j,--jobs", lo.threads, "symbolization threads (0 = all cores)");
   if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
   // perf checks these before it opens the recording.
@@ -143,11 +145,12 @@ int run_report(int argc, char** argv) {
   if (!format.empty() && !is_export_format(format))
     return cmd.fail(fmt::format("unknown --format '{}'", format));
 
-  if (stats || tasks || mmaps) {
+  if (stats || tasks || mmaps || dump_raw) {
     auto file = OutputFile::open(in.output);
     if (!file) return cmd.fail(file.error().message());
-    auto ok = stats ? write_record_stats(*rec, file->stream(), skip_empty)
-                    : write_task_tree(*rec, file->stream(), mmaps);
+    auto ok = dump_raw ? write_raw_dump(*rec, file->stream(), {.report_header = !ro.quiet})
+              : stats  ? write_record_stats(*rec, file->stream(), skip_empty)
+                       : write_task_tree(*rec, file->stream(), mmaps);
     if (auto closed = file->finish(); !closed) return cmd.fail(closed.error().message());
     if (!ok) return cmd.fail(ok.error().message());
     return 0;

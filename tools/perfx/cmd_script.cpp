@@ -53,7 +53,8 @@ int run_script(int argc, char** argv) {
                 {"--show-text-poke-events", &so.show_text_poke_events, "also TEXT_POKE records"},
                 {"--per-event-dump", &per_event_dump, "each event's samples in INPUT.EVENT.dump"},
                 {"--demangle", &demangle, "C++ names demangled (the default, as perf)"},
-                {"--demangle-kernel", &dk, "kernel names demangled (C: nothing to do)"}});
+                {"--demangle-kernel", &dk, "kernel names demangled (C: nothing to do)"},
+                {"-D,--dump-raw-trace", &so.dump_raw_trace, "each record's raw dump too"}});
   if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
   // Owner check (perf's -f) and header, before the options that need the recording.
   auto rec = Recording::open(in.input, {in.force});

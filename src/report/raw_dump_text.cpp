@@ -1,0 +1,68 @@
+#include "report/raw_dump_text.hpp"
+
+#include "core/error_format.hpp"
+#include "profile/sample_replay.hpp"
+#include "report/record_stats.hpp"
+
+namespace perfx::report {
+
+ReplayDumper::ReplayDumper(profile::SampleReplay& replay, DumpTool tool) : replay_(replay) {
+  ctx_.path = replay.input_name();
+  ctx_.tool = tool;
+  refresh_context();
+}
+
+void ReplayDumper::refresh_context() {
+  events_seen_ = replay_.events();
+  ctx_.sample_type = 0;
+  for (std::size_t i = 0; i < events_seen_; ++i) ctx_.sample_type |= replay_.attr(i).sample_type;
+  ctx_.sample_id_all = events_seen_ > 0 && replay_.attr(0).sample_id_all != 0;
+}
+
+void ReplayDumper::append(std::string& out, const profile::ReplayedRecord& item) {
+  if (replay_.events() != events_seen_) refresh_context();
+  const record::Record& r = item.record;
+  const bool known_event =
+      r.attr_index >= 0 && static_cast<std::size_t>(r.attr_index) < replay_.events();
+  const raw::EventAttr* attr =
+      known_event ? &replay_.attr(static_cast<std::size_t>(r.attr_index)) : nullptr;
+  std::string name;
+  if (known_event && r.header.type == PERF_RECORD_READ)
+    name = replay_.event_name(static_cast<std::size_t>(r.attr_index));
+  DumpResolved resolved;
+  const DumpResolved* resolved_ptr = nullptr;
+  if (const auto* s = r.get<record::Sample>(); s != nullptr && item.thread != nullptr) {
+    resolved.comm = item.thread->comm;
+    resolved.tid = item.thread->tid;
+    resolved.dso = replay_.sample_dso(item, *s);
+    resolved_ptr = &resolved;
+  }
+  append_raw_dump(out, ctx_, DumpRecord{r, item.bytes, attr, name, resolved_ptr});
+}
+
+Result<void> write_raw_dump(std::ostream& out, profile::SampleReplay& replay, bool report_header,
+                            bool stats) {
+  if (report_header)
+    out << "# To display the perf.data header info, please use --header/--header-only "
+           "options.\n#\n";
+  ReplayDumper dumper(replay, DumpTool::kReport);
+  std::string text;
+  auto ok = replay.run(
+      [&](const profile::ReplayedRecord& item) {
+        dumper.append(text, item);
+        if (text.size() >= (1u << 16)) {
+          out << text;
+          text.clear();
+        }
+        return static_cast<bool>(out);
+      },
+      true);
+  out << text;
+  if (!out) return fail(Errc::kIo, "writing the raw dump failed");
+  if (stats) return write_record_stats(out, replay.record_counts(ok), true);
+  if (auto damage = replay.damage(ok); !damage.empty())
+    return fail(ok ? Errc::kMalformedData : ok.error().code(), "{}", damage);
+  return {};
+}
+
+}  // namespace perfx::report

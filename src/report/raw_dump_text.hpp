@@ -1,0 +1,40 @@
+#pragma once
+/// \file
+/// perf's -D over a replayed recording: perf report's (and annotate's) dump of every
+/// record followed by the record counts, and the per-record dump perf script
+/// interleaves with its lines (report/raw_dump.hpp formats each record).
+
+#include <ostream>
+#include <string>
+
+#include "perfx/error.hpp"
+#include "report/raw_dump.hpp"
+
+namespace perfx::profile {
+class SampleReplay;
+struct ReplayedRecord;
+}  // namespace perfx::profile
+
+namespace perfx::report {
+
+/// Dumps the records of a SampleReplay::run(..., true) one at a time.
+class ReplayDumper {
+ public:
+  ReplayDumper(profile::SampleReplay& replay, DumpTool tool);
+  /// Appends `item`'s dump to `out`.
+  void append(std::string& out, const profile::ReplayedRecord& item);
+
+ private:
+  void refresh_context();
+  profile::SampleReplay& replay_;
+  DumpContext ctx_;
+  std::size_t events_seen_ = 0;  // the events ctx_ was made from (a pipe adds more)
+};
+
+/// perf report -D: `report_header` perf report's first two lines, then every record's
+/// dump in perf's order, then (with `stats`) the record counts (report --stats' text).
+/// Errors: the reader's; kIo when `out` fails.
+[[nodiscard]] Result<void> write_raw_dump(std::ostream& out, profile::SampleReplay& replay,
+                                          bool report_header, bool stats);
+
+}  // namespace perfx::report
