@@ -131,19 +131,22 @@ struct PERFX_API EventDump {
 
 /// What write_raw_dump() prints around the records.
 struct PERFX_API RawDumpOptions {
-  /// perf report's first lines ("# To display the perf.data header info, ..."); perf
-  /// annotate prints none.
-  bool report_header = true;
-  /// The record counts at the end (write_record_stats()' text), as report and annotate.
-  bool stats = true;
+  /// Whose dump: perf report's (its first lines, the record counts at the end) or perf
+  /// annotate's (no first lines, the counts with the empty types; a few of perf's own
+  /// records are "unhandled!" there).
+  enum class Command : std::uint8_t { kReport, kAnnotate };
+  Command command = Command::kReport;
+  /// report -q: without report's first lines ("# To display the perf.data header ...").
+  bool quiet = false;
 };
 
 /// perf report -D/--dump-raw-trace: each record of the recording in perf's processing
 /// order (time order within its rounds, perf's own records where they are in the file),
 /// as perf 6.1 dumps it: its offset and size, its bytes in hex and as characters, the
 /// cpu and time columns and its decoded text (a sample's fields, callchain, registers,
-/// user stack size, and the thread and DSO it resolves to). Errors: the reader's (after
-/// the dump of everything before the damage), kIo when `out` fails.
+/// user stack size, and the thread and DSO it resolves to), then the record counts
+/// (write_record_stats()). Errors: the reader's (after the dump and counts of everything
+/// before the damage), kIo when `out` fails.
 [[nodiscard]] PERFX_API Result<void> write_raw_dump(Recording& recording, std::ostream& out,
                                                     const RawDumpOptions& options = {});
 

@@ -58,7 +58,10 @@ Result<void> write_raw_dump(Recording& recording, std::ostream& out,
                             const RawDumpOptions& options) {
   PERFX_TRY(reader, RecordingAccess::pass(recording));
   profile::SampleReplay replay(*reader, {});
-  return report::write_raw_dump(out, replay, options.report_header, options.stats);
+  const bool annotate = options.command == RawDumpOptions::Command::kAnnotate;
+  return report::write_raw_dump(out, replay,
+                                annotate ? report::DumpTool::kAnnotate : report::DumpTool::kReport,
+                                !annotate && !options.quiet);
 }
 
 Result<std::vector<EventDump>> write_script_per_event(Recording& recording,

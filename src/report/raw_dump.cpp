@@ -288,7 +288,7 @@ void append_time_conv(std::string& out, const record::TimeConv& tc) {
 void append_body(std::string& out, const DumpContext& ctx, const DumpRecord& d) {
   const record::Record& r = d.record;
   const std::uint32_t type = r.header.type;
-  const bool report = ctx.tool == DumpTool::kReport;
+  const bool report = ctx.tool != DumpTool::kScript;  // report and annotate
   constexpr std::string_view kUnhandled = ": unhandled!\n";
   if (const auto* s = r.get<record::Sample>()) return append_sample(out, d, *s);
   if (type == PERF_RECORD_LOST) {
@@ -361,7 +361,9 @@ void append_body(std::string& out, const DumpContext& ctx, const DumpRecord& d) 
       out += '\n';
       return;
     case raw::PERF_RECORD_EVENT_UPDATE:
-      return append_event_update(out, payload);
+      append_event_update(out, payload);
+      if (ctx.tool == DumpTool::kAnnotate) out += kUnhandled;
+      return;
     case raw::PERF_RECORD_THREAD_MAP:
       append_thread_map(out, payload);
       if (report) out += kUnhandled;

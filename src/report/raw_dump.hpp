@@ -23,9 +23,10 @@
 
 namespace perfx::report {
 
-/// Whose handlers the dump follows: perf report and perf script leave different user
-/// records ": unhandled!" (report: THREAD_MAP, CPU_MAP and the stat records too).
-enum class DumpTool : std::uint8_t { kReport, kScript };
+/// Whose handlers the dump follows: perf's tools leave different user records
+/// ": unhandled!" (report and annotate: THREAD_MAP, CPU_MAP and the stat records;
+/// annotate: EVENT_UPDATE too).
+enum class DumpTool : std::uint8_t { kReport, kAnnotate, kScript };
 
 /// What the dump needs of the recording as a whole.
 struct DumpContext {

@@ -40,12 +40,12 @@ void ReplayDumper::append(std::string& out, const profile::ReplayedRecord& item)
   append_raw_dump(out, ctx_, DumpRecord{r, item.bytes, attr, name, resolved_ptr});
 }
 
-Result<void> write_raw_dump(std::ostream& out, profile::SampleReplay& replay, bool report_header,
-                            bool stats) {
+Result<void> write_raw_dump(std::ostream& out, profile::SampleReplay& replay, DumpTool tool,
+                            bool report_header) {
   if (report_header)
     out << "# To display the perf.data header info, please use --header/--header-only "
            "options.\n#\n";
-  ReplayDumper dumper(replay, DumpTool::kReport);
+  ReplayDumper dumper(replay, tool);
   std::string text;
   auto ok = replay.run(
       [&](const profile::ReplayedRecord& item) {
@@ -59,10 +59,7 @@ Result<void> write_raw_dump(std::ostream& out, profile::SampleReplay& replay, bo
       true);
   out << text;
   if (!out) return fail(Errc::kIo, "writing the raw dump failed");
-  if (stats) return write_record_stats(out, replay.record_counts(ok), true);
-  if (auto damage = replay.damage(ok); !damage.empty())
-    return fail(ok ? Errc::kMalformedData : ok.error().code(), "{}", damage);
-  return {};
+  return write_record_stats(out, replay.record_counts(ok), tool != DumpTool::kAnnotate);
 }
 
 }  // namespace perfx::report

@@ -31,10 +31,11 @@ class ReplayDumper {
   std::size_t events_seen_ = 0;  // the events ctx_ was made from (a pipe adds more)
 };
 
-/// perf report -D: `report_header` perf report's first two lines, then every record's
-/// dump in perf's order, then (with `stats`) the record counts (report --stats' text).
+/// perf report -D (`tool` kReport) and annotate -D (kAnnotate): `report_header` perf
+/// report's first two lines, then every record's dump in perf's order, then the record
+/// counts (report --stats' text; annotate's with the empty types too).
 /// Errors: the reader's; kIo when `out` fails.
 [[nodiscard]] Result<void> write_raw_dump(std::ostream& out, profile::SampleReplay& replay,
-                                          bool report_header, bool stats);
+                                          DumpTool tool, bool report_header);
 
 }  // namespace perfx::report

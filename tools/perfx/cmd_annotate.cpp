@@ -28,7 +28,7 @@ int run_annotate(int argc, char** argv) {
   std::vector<std::string> positional;
   std::string symbol, percent_type = "local-period", style;
   AnnotateOptions o;
-  bool same_listing = false, quiet = false;
+  bool same_listing = false, quiet = false, dump_raw = false;
   bool skip_missing = false, no_source = false, source = false;
   std::string vmlinux, objdump, stdio_color, symfs;
   app.add_option("symbols", positional, "symbols to annotate (default: every one with samples)");
@@ -47,6 +47,7 @@ int run_annotate(int argc, char** argv) {
             {"--source", &source, "interleave source code with assembly (default)"},
             {"--skip-missing", &skip_missing, "say nothing about symbols that cannot be annotated"},
             {"-q,--quiet", &quiet, "no warnings"},
+            {"-D,--dump-raw-trace", &dump_raw, "each record's raw dump, not the listing"},
             {"--stdio2,--tui", &same_listing, "accepted for perf's habit: the same text listing"}});
   app.add_option("--percent-type", percent_type,
                  "local-period (default), global-period, local-hits or global-hits");
@@ -62,6 +63,10 @@ int run_annotate(int argc, char** argv) {
   if (!symfs.empty()) return cmd.fail("--symfs is not supported");
   auto rec = Recording::open(in.input, {in.force});
   if (!rec) return cmd.fail(rec.error().message());
+  if (dump_raw) {
+    auto ok = write_raw_dump(*rec, std::cout, {.command = RawDumpOptions::Command::kAnnotate});
+    return ok ? 0 : cmd.fail(ok.error().message());
+  }
   auto pt = parse_percent_type(percent_type);
   if (!pt) return cmd.fail(pt.error().message());
   o.percent_type = *pt;

@@ -148,7 +148,7 @@ int run_report(int argc, char** argv) {
   if (stats || tasks || mmaps || dump_raw) {
     auto file = OutputFile::open(in.output);
     if (!file) return cmd.fail(file.error().message());
-    auto ok = dump_raw ? write_raw_dump(*rec, file->stream(), {.report_header = !ro.quiet})
+    auto ok = dump_raw ? write_raw_dump(*rec, file->stream(), {.quiet = ro.quiet})
               : stats  ? write_record_stats(*rec, file->stream(), skip_empty)
                        : write_task_tree(*rec, file->stream(), mmaps);
     if (auto closed = file->finish(); !closed) return cmd.fail(closed.error().message());
