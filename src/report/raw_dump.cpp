@@ -415,12 +415,13 @@ void append_hex_block(std::string& out, std::span<const std::byte> bytes) {
 
 void append_raw_dump(std::string& out, const DumpContext& ctx, const DumpRecord& d) {
   const record::Record& r = d.record;
-  put(out, "\n{}@{} [{:#x}]: event: {}\n", c_alt_hex(r.offset), ctx.path, r.header.size,
+  const std::uint64_t offset = r.offset - std::min(r.offset, ctx.offset_base);
+  put(out, "\n{}@{} [{:#x}]: event: {}\n", c_alt_hex(offset), ctx.path, r.header.size,
       r.header.type);
   append_hex_block(out, d.bytes);
   append_tstamp(out, ctx, r);
   const std::string_view name = record::record_type_name(r.header.type);
-  put(out, "{} [{:#x}]: PERF_RECORD_{}", c_alt_hex(r.offset), r.header.size,
+  put(out, "{} [{:#x}]: PERF_RECORD_{}", c_alt_hex(offset), r.header.size,
       name.empty() ? "UNKNOWN" : name);
   append_body(out, ctx, d);
 }

@@ -30,7 +30,8 @@ enum class DumpTool : std::uint8_t { kReport, kAnnotate, kScript };
 
 /// What the dump needs of the recording as a whole.
 struct DumpContext {
-  std::string path;               ///< the input as given ("perf.data"), perf's file_path
+  std::string path;               ///< the input as given ("perf.data"; "pipe" for a stream)
+  std::uint64_t offset_base = 0;  ///< subtracted from offsets (a stream's 16-byte header)
   std::uint64_t sample_type = 0;  ///< the OR of the events' sample_type (cpu/time columns)
   bool sample_id_all = false;     ///< the first event's
   DumpTool tool = DumpTool::kReport;

@@ -7,7 +7,9 @@
 namespace perfx::report {
 
 ReplayDumper::ReplayDumper(profile::SampleReplay& replay, DumpTool tool) : replay_(replay) {
-  ctx_.path = replay.input_name();
+  // perf's names for a stream: "pipe", offsets from after its header.
+  ctx_.path = replay.is_pipe() ? std::string("pipe") : replay.input_name();
+  ctx_.offset_base = replay.is_pipe() ? 16 : 0;
   ctx_.tool = tool;
   refresh_context();
 }
@@ -20,7 +22,6 @@ void ReplayDumper::refresh_context() {
 }
 
 void ReplayDumper::append(std::string& out, const profile::ReplayedRecord& item) {
-  if (replay_.events() != events_seen_) refresh_context();
   const record::Record& r = item.record;
   const bool known_event =
       r.attr_index >= 0 && static_cast<std::size_t>(r.attr_index) < replay_.events();
@@ -38,6 +39,8 @@ void ReplayDumper::append(std::string& out, const profile::ReplayedRecord& item)
     resolved_ptr = &resolved;
   }
   append_raw_dump(out, ctx_, DumpRecord{r, item.bytes, attr, name, resolved_ptr});
+  // A stream's HEADER_ATTR joins the events after perf dumped it.
+  if (replay_.events() != events_seen_) refresh_context();
 }
 
 Result<void> write_raw_dump(std::ostream& out, profile::SampleReplay& replay, DumpTool tool,
