@@ -1,0 +1,58 @@
+#!/bin/bash
+# Interop: `perfx report -D`, `perfx script -D` and `perfx annotate -D` print what perf 6.1
+# prints, byte for byte, on the same files: a zstd-compressed (-z) recording without
+# callchains, one with frame-pointer callchains and tracepoints (raw data, cpu columns),
+# one with --call-graph dwarf (user registers and stack size), and a pipe-mode stream
+# read from stdin (perf's "pipe" name and offsets; perf inject's of the first: perf 6.1
+# inject garbles a stream with tracepoints). perf's dump is a function of the file alone
+# (records in its round order, perf's own records where they are read), so no comparison
+# depends on timing or on the compiler of the fixture.
+set -u
+source "$(dirname "$0")/common.bash"
+use_fixture hot rec_hot -O1 -g
+rec() {  # output, perf record options...
+  local out=$1
+  shift
+  perf record -q "$@" -o "$tmp/$out" -- "$hot" 20 >/dev/null 2>&1 ||
+    { echo "perf record $* failed"; exit 77; }
+}
+rec plain.data -z -e cpu-clock -F 2000
+rec fp.data -e cpu-clock -F 2000 -g -e sched:sched_switch -e raw_syscalls:sys_enter
+record_dwarf dwarf.data 20
+perf inject -i "$tmp/plain.data" -o - >"$tmp/pipe.data" 2>/dev/null ||
+  { echo "perf inject -o - failed"; exit 77; }
+cd "$tmp" || exit 1
+fail=0
+same() {  # name, command, input (a file, or - for pipe.data on stdin), options...
+  local name=$1 cmd=$2 in=$3
+  shift 3
+  if [ "$in" = - ]; then
+    perf "$cmd" -D -i - "$@" <pipe.data >"perf.$name" 2>&1
+    "$PERFX" "$cmd" -D -i - "$@" <pipe.data >"perfx.$name" 2>&1
+  else
+    perf "$cmd" -D -i "$in" "$@" >"perf.$name" 2>&1
+    "$PERFX" "$cmd" -D -i "$in" "$@" >"perfx.$name" 2>&1
+  fi
+  grep -q "PERF_RECORD_SAMPLE(IP" "perf.$name" || { echo "$name: perf dumped no sample"; fail=1; return; }
+  cmp -s "perf.$name" "perfx.$name" ||
+    { echo "$name differs:"; diff "perf.$name" "perfx.$name" | head -20; fail=1; }
+}
+for f in plain fp dwarf; do
+  same "report.$f" report "$f.data"
+  same "script.$f" script "$f.data"
+done
+same report.pipe report -
+same script.pipe script -
+same annotate.plain annotate plain.data
+same report.quiet report plain.data -q
+# What the comparisons rest on: the dwarf dump has the registers and stack, the tracepoint
+# samples their raw data, the script dump its script lines after the samples.
+grep -q "^\.\.\. user regs: mask 0x" perfx.report.dwarf || { echo "no user regs in the dump"; fail=1; }
+grep -q "^\.\.\. ustack: size " perfx.report.dwarf || { echo "no ustack in the dump"; fail=1; }
+grep -q "^\.\.\. FP chain: nr:" perfx.script.fp || { echo "no callchain in the dump"; fail=1; }
+grep -q "^Aggregated stats:" perfx.report.plain || { echo "no counts after the dump"; fail=1; }
+grep -q "COMPRESSED events:" perfx.report.plain || { echo "not compressed"; fail=1; }
+grep -q "sched:sched_switch:" perfx.script.fp || { echo "no tracepoint samples"; fail=1; }
+grep -q "cpu-clock:" perfx.script.plain || { echo "no script lines in script -D"; fail=1; }
+grep -q "@pipe \[" perfx.report.pipe || { echo "no pipe offsets"; fail=1; }
+exit $fail
