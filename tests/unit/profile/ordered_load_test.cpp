@@ -150,6 +150,46 @@ TEST(OrderedRecords, StopsWhenTheConsumerSaysSo) {
   EXPECT_EQ(seen, 10);  // and the reader thread was stopped and joined
 }
 
+// perf's -D order: a round record comes before the records it releases, and a record
+// without a time (0) at once, not sorted among the queued ones.
+TEST(OrderedRecords, AsPerfSeesDeliversRoundsAndTimelessRecordsInPerfsOrder) {
+  TempDir dir;
+  {
+    auto w = PerfDataWriter::create(dir.file("r.data"), {{cpu_clock(), "cpu-clock", {}}});
+    ASSERT_TRUE(w);
+    const std::vector<std::uint64_t> chain{PERF_CONTEXT_USER, 0x400100};
+    EXPECT_TRUE(w->write(sample(10, chain)));
+    EXPECT_TRUE(w->finish_round());
+    EXPECT_TRUE(w->write(sample(20, chain)));
+    Record comm;
+    comm.body = Comm{7, 7, "prog"};
+    EXPECT_TRUE(w->write(with_id(comm, 0)));
+    EXPECT_TRUE(w->finish_round());
+    EXPECT_TRUE(w->write(sample(15, chain)));
+    EXPECT_TRUE(w->finalize());
+  }
+  auto order_of = [&](bool as_perf_sees) {
+    auto reader = PerfDataReader::open(dir.file("r.data"));
+    EXPECT_TRUE(reader);
+    std::vector<std::string> seen;
+    auto done = for_each_ordered(
+        *reader,
+        [&](const RawRecord& raw) {
+          const std::uint64_t t = reader->attrs().time_of_record(raw.bytes, false);
+          seen.push_back(std::string(record::record_type_name(raw.header.type)) + "@" +
+                         std::to_string(t));
+          return true;
+        },
+        as_perf_sees);
+    EXPECT_TRUE(done);
+    return seen;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(order_of(false), (V{"COMM@0", "SAMPLE@10", "SAMPLE@15", "SAMPLE@20"}));
+  EXPECT_EQ(order_of(true), (V{"FINISHED_ROUND@0", "COMM@0", "FINISHED_ROUND@0", "SAMPLE@10",
+                               "SAMPLE@15", "SAMPLE@20"}));
+}
+
 TEST(OrderedRecords, TruncatedFileStillReportsTheOffset) {
   TempDir dir;
   write_shuffled(dir.file("plain.data"), {}, 30, 1000);
