@@ -253,7 +253,8 @@ Result<void> for_each_ordered(record::PerfDataReader& reader,
   std::atomic<bool> cancelled{false};
   if (reader.is_pipe()) {
     order(
-        reader, cancelled, as_perf_sees, [&](const record::RawRecord& raw, bool) { return deliver(raw); },
+        reader, cancelled, as_perf_sees,
+        [&](const record::RawRecord& raw, bool) { return deliver(raw); },
         [](std::uint64_t) { return true; });
     return reader_error(reader);
   }

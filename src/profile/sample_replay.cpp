@@ -25,7 +25,7 @@ struct SampleReplay::Impl {
   record::PerfDataReader& reader;
   symbol::Machine machine;
   LocationTable table;
-  RecordCounter counter;  // of what run() delivered
+  RecordCounter counter;                         // of what run() delivered
   const symbol::ThreadState* current = nullptr;  // the thread of the record in the callback
   // insn: the decoder (made on first use) and each location's bytes.
   std::optional<Result<symbol::Disassembler>> disassembler;

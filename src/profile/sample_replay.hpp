@@ -113,7 +113,6 @@ class SampleReplay {
   [[nodiscard]] std::string_view sample_dso(const ReplayedRecord& item,
                                             const record::Sample& sample);
 
-
   /// sample_locations() (replay.hpp) for a sample of `item` (its thread must be set).
   bool sample_locations(const ReplayedRecord& item, const record::Sample& sample, bool callchains,
                         std::vector<std::uint32_t>& out, std::vector<std::uint64_t>* ips,

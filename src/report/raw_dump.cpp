@@ -60,8 +60,8 @@ void append_tstamp(std::string& out, const DumpContext& ctx, const record::Recor
 // perf's branch_type_name() (PERF_BR_*).
 std::string_view branch_type_name(unsigned type) {
   static constexpr std::string_view kNames[] = {
-      "N/A",     "COND",     "UNCOND", "IND",  "CALL",   "IND_CALL", "RET",    "SYSCALL",
-      "SYSRET",  "COND_CALL", "COND_RET", "ERET", "IRQ",  "SERROR",   "NO_TX",  "EXTEND_ABI"};
+      "N/A",    "COND",      "UNCOND",   "IND",  "CALL", "IND_CALL", "RET",   "SYSCALL",
+      "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",  "SERROR",   "NO_TX", "EXTEND_ABI"};
   return type < std::size(kNames) ? kNames[type] : "";
 }
 
@@ -297,8 +297,8 @@ void append_body(std::string& out, const DumpContext& ctx, const DumpRecord& d) 
   }
   if (std::string text = side_band_text(r); !text.empty()) {
     // side_band_text() starts with "PERF_RECORD_<TYPE>", which the caller printed.
-    const std::size_t name_end = std::string_view("PERF_RECORD_").size() +
-                                 record::record_type_name(type).size();
+    const std::size_t name_end =
+        std::string_view("PERF_RECORD_").size() + record::record_type_name(type).size();
     out.append(text, std::min(name_end, text.size()));
     return;
   }

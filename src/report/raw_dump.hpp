@@ -19,7 +19,7 @@
 #include <string_view>
 
 #include "perfx/raw.hpp"
-#include "record/records.hpp"
+#include "perfx/records.hpp"
 
 namespace perfx::report {
 

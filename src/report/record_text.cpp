@@ -61,9 +61,9 @@ std::string side_band_text(const record::Record& r) {
     return fmt::format("PERF_RECORD_EXIT({}:{}):({}:{})\n", e->pid, e->tid, e->ppid, e->ptid);
   if (const auto* m = r.get<record::Mmap>()) {
     return fmt::format("PERF_RECORD_MMAP {}/{}: [{}({}) @ {}]: {} {}\n",
-                       static_cast<std::int32_t>(m->pid), m->tid, core::c_alt_hex(m->addr), core::c_alt_hex(m->len),
-                       core::c_alt_hex(m->pgoff), (r.header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x',
-                       m->filename);
+                       static_cast<std::int32_t>(m->pid), m->tid, core::c_alt_hex(m->addr),
+                       core::c_alt_hex(m->len), core::c_alt_hex(m->pgoff),
+                       (r.header.misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x', m->filename);
   }
   if (const auto* m2 = r.get<record::Mmap2>()) {
     std::string prot;
@@ -74,15 +74,15 @@ std::string side_band_text(const record::Record& r) {
     if (m2->has_build_id) {
       return fmt::format(
           "PERF_RECORD_MMAP2 {}/{}: [{}({}) @ {} <{}>]: {} {}\n",
-          static_cast<std::int32_t>(m2->pid), m2->tid, core::c_alt_hex(m2->addr), core::c_alt_hex(m2->len),
-          core::c_alt_hex(m2->pgoff),
+          static_cast<std::int32_t>(m2->pid), m2->tid, core::c_alt_hex(m2->addr),
+          core::c_alt_hex(m2->len), core::c_alt_hex(m2->pgoff),
           core::build_id_hex(m2->build_id.data(), std::min<std::size_t>(m2->build_id_size, 20)),
           prot, m2->filename);
     }
     return fmt::format("PERF_RECORD_MMAP2 {}/{}: [{}({}) @ {} {:02x}:{:02x} {} {}]: {} {}\n",
                        static_cast<std::int32_t>(m2->pid), m2->tid, core::c_alt_hex(m2->addr),
-                       core::c_alt_hex(m2->len), core::c_alt_hex(m2->pgoff), m2->maj, m2->min, m2->ino,
-                       m2->ino_generation, prot, m2->filename);
+                       core::c_alt_hex(m2->len), core::c_alt_hex(m2->pgoff), m2->maj, m2->min,
+                       m2->ino, m2->ino_generation, prot, m2->filename);
   }
   if (const auto* l = r.get<record::Lost>())
     return fmt::format("PERF_RECORD_LOST lost {}\n", l->lost);

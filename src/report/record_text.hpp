@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "record/records.hpp"
+#include "perfx/records.hpp"
 
 namespace perfx::report {
 

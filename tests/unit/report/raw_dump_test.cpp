@@ -23,8 +23,7 @@ namespace {
 using record::Record;
 
 constexpr std::uint64_t kIdBits = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-                                  PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-                                  PERF_SAMPLE_IDENTIFIER;
+                                  PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
 
 class RawDump : public ::testing::Test {
  protected:
@@ -107,8 +106,9 @@ TEST_F(RawDump, RecordLineHexBlockAndColumnsAsPerf) {
 
 TEST_F(RawDump, ColumnsFollowTheCombinedSampleTypeAndSampleIdAll) {
   ctx.sample_type = PERF_SAMPLE_TIME;
-  EXPECT_NE(dump(record::Lost{5, 9}).find("\n123456789 0x1000 [0x48]: PERF_RECORD_LOST: id:5: "
-                                          "lost:9\n"),
+  EXPECT_NE(dump(record::Lost{5, 9})
+                .find("\n123456789 0x1000 [0x48]: PERF_RECORD_LOST: id:5: "
+                      "lost:9\n"),
             std::string::npos);
   ctx.sample_id_all = false;  // perf: "-1 -1 " for records other than samples
   EXPECT_NE(dump(record::Lost{5, 9}).find("\n-1 -1 0x1000 [0x48]: PERF_RECORD_LOST"),
@@ -267,16 +267,17 @@ TEST_F(RawDump, KernelRecordsAsPerfsHandlersPrintThem) {
 
 TEST_F(RawDump, PerfsOwnRecordsPerTool) {
   // ID_INDEX: {id, idx, cpu, tid} per entry.
-  const std::string idx = dump_user(raw::PERF_RECORD_ID_INDEX, {1, 77, 0, 2, 500}, DumpTool::kScript);
+  const std::string idx =
+      dump_user(raw::PERF_RECORD_ID_INDEX, {1, 77, 0, 2, 500}, DumpTool::kScript);
   EXPECT_EQ(after_name(idx, "ID_INDEX"), " nr: 1\n ... id: 77  idx: 0  cpu: 2  tid: 500\n");
   // THREAD_MAP: nr, then {pid, comm[16]}; report and annotate leave it unhandled.
   const std::vector<std::uint64_t> threads = {2, 10, 0, 0, 11, 0, 0};
-  EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_THREAD_MAP, threads, DumpTool::kScript),
-                       "THREAD_MAP"),
-            " nr: 2 threads: 10, 11\n");
-  EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_THREAD_MAP, threads, DumpTool::kReport),
-                       "THREAD_MAP"),
-            " nr: 2 threads: 10, 11\n: unhandled!\n");
+  EXPECT_EQ(
+      after_name(dump_user(raw::PERF_RECORD_THREAD_MAP, threads, DumpTool::kScript), "THREAD_MAP"),
+      " nr: 2 threads: 10, 11\n");
+  EXPECT_EQ(
+      after_name(dump_user(raw::PERF_RECORD_THREAD_MAP, threads, DumpTool::kReport), "THREAD_MAP"),
+      " nr: 2 threads: 10, 11\n: unhandled!\n");
   // CPU_MAP as a list (type 0: nr, cpus), as a mask (type 1) and a range (type 2).
   const std::vector<std::uint64_t> cpus = {0x0001'0000'0004'0000ull, 0x0000'0000'0003'0002ull};
   EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_CPU_MAP, cpus, DumpTool::kScript), "CPU_MAP"),
@@ -290,9 +291,9 @@ TEST_F(RawDump, PerfsOwnRecordsPerTool) {
   // EVENT_UPDATE: unit, scale, name; annotate leaves it unhandled.
   std::vector<std::uint64_t> unit = {0, 77, 0};
   std::memcpy(unit.data() + 2, "msec", 5);
-  EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_EVENT_UPDATE, unit, DumpTool::kReport),
-                       "EVENT_UPDATE"),
-            "\n... id:    77\n... unit:  msec\n");
+  EXPECT_EQ(
+      after_name(dump_user(raw::PERF_RECORD_EVENT_UPDATE, unit, DumpTool::kReport), "EVENT_UPDATE"),
+      "\n... id:    77\n... unit:  msec\n");
   std::vector<std::uint64_t> scale = {1, 77, 0};
   const double s = 1e-6;
   std::memcpy(&scale[2], &s, 8);
@@ -300,9 +301,9 @@ TEST_F(RawDump, PerfsOwnRecordsPerTool) {
                        "EVENT_UPDATE"),
             "\n... id:    77\n... scale: 0.000001\n: unhandled!\n");
   // FINISHED_INIT is unhandled everywhere; FINISHED_ROUND ends its line.
-  EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_FINISHED_INIT, {}, DumpTool::kScript),
-                       "FINISHED_INIT"),
-            ": unhandled!\n");
+  EXPECT_EQ(
+      after_name(dump_user(raw::PERF_RECORD_FINISHED_INIT, {}, DumpTool::kScript), "FINISHED_INIT"),
+      ": unhandled!\n");
   EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_FINISHED_ROUND, {}, DumpTool::kScript),
                        "FINISHED_ROUND"),
             "\n");
@@ -317,9 +318,11 @@ TEST_F(RawDump, PerfsOwnRecordsPerTool) {
   const std::string at =
       dump_user(raw::PERF_RECORD_AUXTRACE, {0, 0x10, 0x20, 3 | (std::uint64_t{5} << 32), 1},
                 DumpTool::kReport);
-  EXPECT_EQ(after_name(at, "AUXTRACE"), " size: 0  offset: 0x10  ref: 0x20  idx: 3  tid: 5  cpu: 1\n");
+  EXPECT_EQ(after_name(at, "AUXTRACE"),
+            " size: 0  offset: 0x10  ref: 0x20  idx: 3  tid: 5  cpu: 1\n");
   // Records perf's handlers print nothing for: the next record's blank line ends the line.
-  const std::string bid = dump_user(raw::PERF_RECORD_HEADER_BUILD_ID, {0, 0, 0, 0}, DumpTool::kReport);
+  const std::string bid =
+      dump_user(raw::PERF_RECORD_HEADER_BUILD_ID, {0, 0, 0, 0}, DumpTool::kReport);
   EXPECT_EQ(after_name(bid, "BUILD_ID"), "");
   const std::string feature = dump_user(raw::PERF_RECORD_HEADER_FEATURE, {2, 0}, DumpTool::kScript);
   EXPECT_EQ(after_name(feature, "FEATURE"), "");
@@ -330,9 +333,9 @@ TEST_F(RawDump, PerfsOwnRecordsPerTool) {
   EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_AUXTRACE_INFO, {1, 0}, DumpTool::kScript),
                        "AUXTRACE_INFO"),
             ": unhandled!\n");
-  EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_STAT_ROUND, {0, 5}, DumpTool::kReport),
-                       "STAT_ROUND"),
-            ": unhandled!\n");
+  EXPECT_EQ(
+      after_name(dump_user(raw::PERF_RECORD_STAT_ROUND, {0, 5}, DumpTool::kReport), "STAT_ROUND"),
+      ": unhandled!\n");
   // A type perf does not name.
   EXPECT_NE(dump_user(99, {}, DumpTool::kReport).find("[0x8]: PERF_RECORD_UNKNOWN"),
             std::string::npos);
