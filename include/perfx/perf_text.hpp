@@ -131,10 +131,11 @@ struct PERFX_API EventDump {
 
 /// What write_raw_dump() prints around the records.
 struct PERFX_API RawDumpOptions {
-  /// Whose dump: perf report's (its first lines, the record counts at the end) or perf
+  /// Whose dump: perf report's (its first lines, the record counts at the end), perf
   /// annotate's (no first lines, the counts with the empty types; a few of perf's own
-  /// records are "unhandled!" there).
-  enum class Command : std::uint8_t { kReport, kAnnotate };
+  /// records are "unhandled!" there) or that of one file of perf diff (no first lines,
+  /// no counts; ID_INDEX "unhandled!" too).
+  enum class Command : std::uint8_t { kReport, kAnnotate, kDiff };
   Command command = Command::kReport;
   /// report -q: without report's first lines ("# To display the perf.data header ...").
   bool quiet = false;
@@ -144,9 +145,9 @@ struct PERFX_API RawDumpOptions {
 /// order (time order within its rounds, perf's own records where they are in the file),
 /// as perf 6.1 dumps it: its offset and size, its bytes in hex and as characters, the
 /// cpu and time columns and its decoded text (a sample's fields, callchain, registers,
-/// user stack size, and the thread and DSO it resolves to), then the record counts
-/// (write_record_stats()). Errors: the reader's (after the dump and counts of everything
-/// before the damage), kIo when `out` fails.
+/// user stack size, and the thread and DSO it resolves to), then (report, annotate) the
+/// record counts (write_record_stats()). Errors: the reader's (after the dump and counts of
+/// everything before the damage), kIo when `out` fails.
 [[nodiscard]] PERFX_API Result<void> write_raw_dump(Recording& recording, std::ostream& out,
                                                     const RawDumpOptions& options = {});
 

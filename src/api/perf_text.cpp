@@ -58,10 +58,12 @@ Result<void> write_raw_dump(Recording& recording, std::ostream& out,
                             const RawDumpOptions& options) {
   PERFX_TRY(reader, RecordingAccess::pass(recording));
   profile::SampleReplay replay(*reader, {});
-  const bool annotate = options.command == RawDumpOptions::Command::kAnnotate;
-  return report::write_raw_dump(out, replay,
-                                annotate ? report::DumpTool::kAnnotate : report::DumpTool::kReport,
-                                !annotate && !options.quiet);
+  using Command = RawDumpOptions::Command;
+  const report::DumpTool tool = options.command == Command::kAnnotate ? report::DumpTool::kAnnotate
+                                : options.command == Command::kDiff   ? report::DumpTool::kDiff
+                                                                      : report::DumpTool::kReport;
+  return report::write_raw_dump(out, replay, tool,
+                                options.command == Command::kReport && !options.quiet);
 }
 
 Result<std::vector<EventDump>> write_script_per_event(Recording& recording,

@@ -334,7 +334,13 @@ void append_body(std::string& out, const DumpContext& ctx, const DumpRecord& d) 
     if (v.read_format & PERF_FORMAT_LOST) put(out, "... lost         : {}\n", first.lost);
     return;
   }
-  if (const auto* idx = r.get<record::IdIndex>()) return append_id_index(out, *idx);
+  if (const auto* idx = r.get<record::IdIndex>()) {
+    if (ctx.tool == DumpTool::kDiff) {
+      out += kUnhandled;
+      return;
+    }
+    return append_id_index(out, *idx);
+  }
   if (const auto* a = r.get<record::Auxtrace>()) {
     put(out, " size: {}  offset: {}  ref: {}  idx: {}  tid: {}  cpu: {}\n", c_alt_hex(a->size),
         c_alt_hex(a->offset), c_alt_hex(a->reference), a->idx, static_cast<std::int32_t>(a->tid),
@@ -362,7 +368,7 @@ void append_body(std::string& out, const DumpContext& ctx, const DumpRecord& d) 
       return;
     case raw::PERF_RECORD_EVENT_UPDATE:
       append_event_update(out, payload);
-      if (ctx.tool == DumpTool::kAnnotate) out += kUnhandled;
+      if (ctx.tool == DumpTool::kAnnotate || ctx.tool == DumpTool::kDiff) out += kUnhandled;
       return;
     case raw::PERF_RECORD_THREAD_MAP:
       append_thread_map(out, payload);

@@ -24,9 +24,9 @@
 namespace perfx::report {
 
 /// Whose handlers the dump follows: perf's tools leave different user records
-/// ": unhandled!" (report and annotate: THREAD_MAP, CPU_MAP and the stat records;
-/// annotate: EVENT_UPDATE too).
-enum class DumpTool : std::uint8_t { kReport, kAnnotate, kScript };
+/// ": unhandled!" (all but script: THREAD_MAP, CPU_MAP and the stat records; annotate
+/// and diff: EVENT_UPDATE too; diff: ID_INDEX too).
+enum class DumpTool : std::uint8_t { kReport, kAnnotate, kDiff, kScript };
 
 /// What the dump needs of the recording as a whole.
 struct DumpContext {

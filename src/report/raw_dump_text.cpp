@@ -62,6 +62,11 @@ Result<void> write_raw_dump(std::ostream& out, profile::SampleReplay& replay, Du
       true);
   out << text;
   if (!out) return fail(Errc::kIo, "writing the raw dump failed");
+  if (tool == DumpTool::kDiff) {
+    if (auto damage = replay.damage(ok); !damage.empty())
+      return fail(ok ? Errc::kMalformedData : ok.error().code(), "{}", damage);
+    return {};
+  }
   return write_record_stats(out, replay.record_counts(ok), tool != DumpTool::kAnnotate);
 }
 

@@ -31,9 +31,10 @@ class ReplayDumper {
   std::size_t events_seen_ = 0;  // the events ctx_ was made from (a pipe adds more)
 };
 
-/// perf report -D (`tool` kReport) and annotate -D (kAnnotate): `report_header` perf
-/// report's first two lines, then every record's dump in perf's order, then the record
-/// counts (report --stats' text; annotate's with the empty types too).
+/// perf report -D (`tool` kReport), annotate -D (kAnnotate) and one file of diff -D
+/// (kDiff): `report_header` perf report's first two lines, then every record's dump in
+/// perf's order, then the record counts (report --stats' text; annotate's with the empty
+/// types too; none for diff).
 /// Errors: the reader's; kIo when `out` fails.
 [[nodiscard]] Result<void> write_raw_dump(std::ostream& out, profile::SampleReplay& replay,
                                           DumpTool tool, bool report_header);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Interop: `perfx report -D`, `perfx script -D` and `perfx annotate -D` print what perf 6.1
+# Interop: `perfx report -D`, `script -D`, `annotate -D` and `diff -D` print what perf 6.1
 # prints, byte for byte, on the same files: a zstd-compressed (-z) recording without
 # callchains, one with frame-pointer callchains and tracepoints (raw data, cpu columns),
 # one with --call-graph dwarf (user registers and stack size), and a pipe-mode stream
@@ -45,6 +45,11 @@ same report.pipe report -
 same script.pipe script -
 same annotate.plain annotate plain.data
 same report.quiet report plain.data -q
+# diff -D: each file's dump (diff's handlers, no counts), then the table.
+perf diff -D plain.data fp.data >perf.diff 2>&1
+"$PERFX" diff -D plain.data fp.data >perfx.diff 2>&1
+grep -q "^# Baseline" perf.diff || { echo "diff: perf printed no table"; fail=1; }
+cmp -s perf.diff perfx.diff || { echo "diff -D differs:"; diff perf.diff perfx.diff | head -20; fail=1; }
 # What the comparisons rest on: the dwarf dump has the registers and stack, the tracepoint
 # samples their raw data, the script dump its script lines after the samples.
 grep -q "^\.\.\. user regs: mask 0x" perfx.report.dwarf || { echo "no user regs in the dump"; fail=1; }

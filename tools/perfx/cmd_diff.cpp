@@ -8,6 +8,7 @@
 
 #include "command_front.hpp"
 #include "output_file.hpp"
+#include "perfx/perf_text.hpp"
 #include "perfx/recording.hpp"
 #include "perfx/report.hpp"
 #include "progress.hpp"
@@ -25,7 +26,7 @@ int run_diff(int argc, char** argv) {
   SampleFilters filters;
   std::string format = "stdio";
   std::string title;
-  bool icicle = false;
+  bool icicle = false, dump_raw = false;
   app.add_option("files", files, "OLD NEW (default: perf.data.old perf.data)")->expected(0, 2);
   app.add_option("--format", format,
                  "stdio (the perf diff table) or html (differential flame graph)")
@@ -42,7 +43,8 @@ int run_diff(int argc, char** argv) {
                      {"-q,--quiet", &dopts.quiet, "only the rows, no header lines"},
                      {"-p,--period", &dopts.periods, "show the periods (Base period, Period)"},
                      {"-b,--baseline-only", &dopts.baseline_only, "only rows found in both files"},
-                     {"-F,--formula", &dopts.formula, "show how the -c column is computed"}});
+                     {"-F,--formula", &dopts.formula, "show how the -c column is computed"},
+                     {"-D,--dump-raw-trace", &dump_raw, "each file's raw dump before the table"}});
   app.add_option("-o,--order", dopts.order, "sort by this file's column: 0 baseline, 1 -c's");
   std::string sort_keys, percentage = "absolute";
   app.add_option("-s,--sort", sort_keys, "pair rows by these keys: comm, pid, dso, symbol");
@@ -79,6 +81,11 @@ int run_diff(int argc, char** argv) {
     auto rec = Recording::open(files[i], {in.force});
     // The owner check's and the reader's messages name the file.
     if (!rec) return cmd.fail(rec.error().message());
+    if (dump_raw) {
+      auto ok = write_raw_dump(*rec, std::cout, {.command = RawDumpOptions::Command::kDiff});
+      if (!(std::cout << std::flush) || !ok)
+        return say(files[i], ok ? "write error" : ok.error().message());
+    }
     const std::string label = "Loading " + files[i];
     lo.progress = terminal_progress(label);
     auto p = rec->load_profile(lo);

@@ -270,6 +270,10 @@ TEST_F(RawDump, PerfsOwnRecordsPerTool) {
   const std::string idx =
       dump_user(raw::PERF_RECORD_ID_INDEX, {1, 77, 0, 2, 500}, DumpTool::kScript);
   EXPECT_EQ(after_name(idx, "ID_INDEX"), " nr: 1\n ... id: 77  idx: 0  cpu: 2  tid: 500\n");
+  // perf diff has no ID_INDEX handler.
+  EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_ID_INDEX, {1, 77, 0, 2, 500}, DumpTool::kDiff),
+                       "ID_INDEX"),
+            ": unhandled!\n");
   // THREAD_MAP: nr, then {pid, comm[16]}; report and annotate leave it unhandled.
   const std::vector<std::uint64_t> threads = {2, 10, 0, 0, 11, 0, 0};
   EXPECT_EQ(
