@@ -273,8 +273,10 @@ TEST(Hists, DiffCollapsesADsosUnresolvedAddresses) {
   Profile p = make_profile();
   Frame u1 = frame("[unknown]", "libb.so", FrameKind::kUser, 1);
   u1.map_address = 0x30;
+  u1.address = 0x5030;
   Frame u2 = u1;
   u2.map_address = 0x20;
+  u2.address = 0x5020;
   p.frames.push_back(u1);
   p.frames.push_back(u2);
   p.stacks.push_back({0, 4});
@@ -292,6 +294,44 @@ TEST(Hists, DiffCollapsesADsosUnresolvedAddresses) {
     EXPECT_EQ(r.symbol, "0x0000000000000020");  // the lowest address
   }
   EXPECT_EQ(unresolved_rows, 1u);
+}
+
+TEST(Hists, DiffWithoutTheDsoKeyCollapsesEveryDsosUnresolvedAddresses) {
+  // perf's symbol key compares unresolved entries by address alone: without -s dso, one row
+  // for the unresolved code of every DSO, shown by the lowest instruction address.
+  Profile p = make_profile();
+  Frame u1 = frame("[unknown]", "libb.so", FrameKind::kUser, 1);
+  u1.map_address = 0x20;
+  u1.address = 0x7000;
+  Frame u2 = frame("[unknown]", "dash", FrameKind::kUser, 1);
+  u2.map_address = 0x90;
+  u2.address = 0x6090;
+  p.frames.push_back(u1);
+  p.frames.push_back(u2);
+  p.stacks.push_back({0, 4});
+  p.stacks.push_back({0, 5});
+  p.samples.push_back(sample(3, 100));
+  p.samples.push_back(sample(4, 50));
+  p.events[0].total_period = 650;
+  DiffOptions o;
+  o.sort_keys = {"sym"};
+  auto sections = report::diff_profiles(p, p, o);
+  ASSERT_TRUE(sections);
+  std::size_t unresolved_rows = 0;
+  for (const auto& r : (*sections)[0].rows) {
+    if (!r.unresolved) continue;
+    ++unresolved_rows;
+    EXPECT_EQ(r.old_period, 150u);
+    EXPECT_EQ(r.symbol, "0x0000000000000090");  // dash's: the lowest instruction address
+  }
+  EXPECT_EQ(unresolved_rows, 1u);
+  // With the dso key, one row per DSO.
+  o.sort_keys = {"dso", "sym"};
+  sections = report::diff_profiles(p, p, o);
+  ASSERT_TRUE(sections);
+  unresolved_rows = 0;
+  for (const auto& r : (*sections)[0].rows) unresolved_rows += r.unresolved ? 1 : 0;
+  EXPECT_EQ(unresolved_rows, 2u);
 }
 
 }  // namespace
