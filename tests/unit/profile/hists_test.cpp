@@ -269,20 +269,23 @@ TEST(Hists, DiffPairsEntriesOfTwoRecordings) {
   EXPECT_FALSE(s.rows[2].delta);
 }
 
+// Adds a sample of `period` whose leaf is an unresolved frame of `dso` at map-relative
+// `map_address`, instruction address `address` (callers: make_profile()'s frame 0).
+void add_unresolved(Profile& p, const std::string& dso, std::uint64_t map_address,
+                    std::uint64_t address, std::uint64_t period) {
+  Frame u = frame("[unknown]", dso, FrameKind::kUser, 1);
+  u.map_address = map_address;
+  u.address = address;
+  p.frames.push_back(u);
+  p.stacks.push_back({0, static_cast<std::uint32_t>(p.frames.size() - 1)});
+  p.samples.push_back(sample(static_cast<std::uint32_t>(p.stacks.size() - 1), period));
+  p.events[0].total_period += period;
+}
+
 TEST(Hists, DiffCollapsesADsosUnresolvedAddresses) {
   Profile p = make_profile();
-  Frame u1 = frame("[unknown]", "libb.so", FrameKind::kUser, 1);
-  u1.map_address = 0x30;
-  u1.address = 0x5030;
-  Frame u2 = u1;
-  u2.map_address = 0x20;
-  u2.address = 0x5020;
-  p.frames.push_back(u1);
-  p.frames.push_back(u2);
-  p.stacks.push_back({0, 4});
-  p.stacks.push_back({0, 5});
-  p.samples.push_back(sample(3, 100));
-  p.samples.push_back(sample(4, 100));
+  add_unresolved(p, "libb.so", 0x30, 0x5030, 100);
+  add_unresolved(p, "libb.so", 0x20, 0x5020, 100);
   p.events[0].total_period = 700;
   auto sections = report::diff_profiles(p, p);
   ASSERT_TRUE(sections);
@@ -300,19 +303,8 @@ TEST(Hists, DiffWithoutTheDsoKeyCollapsesEveryDsosUnresolvedAddresses) {
   // perf's symbol key compares unresolved entries by address alone: without -s dso, one row
   // for the unresolved code of every DSO, shown by the lowest instruction address.
   Profile p = make_profile();
-  Frame u1 = frame("[unknown]", "libb.so", FrameKind::kUser, 1);
-  u1.map_address = 0x20;
-  u1.address = 0x7000;
-  Frame u2 = frame("[unknown]", "dash", FrameKind::kUser, 1);
-  u2.map_address = 0x90;
-  u2.address = 0x6090;
-  p.frames.push_back(u1);
-  p.frames.push_back(u2);
-  p.stacks.push_back({0, 4});
-  p.stacks.push_back({0, 5});
-  p.samples.push_back(sample(3, 100));
-  p.samples.push_back(sample(4, 50));
-  p.events[0].total_period = 650;
+  add_unresolved(p, "libb.so", 0x20, 0x7000, 100);
+  add_unresolved(p, "dash", 0x90, 0x6090, 50);
   DiffOptions o;
   o.sort_keys = {"sym"};
   auto sections = report::diff_profiles(p, p, o);
