@@ -54,6 +54,13 @@ void plan_period(raw::EventAttr& a, const PlannedEvent& e, const RecordPlan& pla
   }
 }
 
+// perf's modifiers: a named event excludes guests; the default event is perf's cycles:P
+// (precise_max: "cpu-clock:ppp" where cycles falls back), its tracking event is not.
+void event_modifiers(raw::EventAttr& a, const PlannedEvent& e) {
+  if (!e.is_default) a.exclude_guest = 1;
+  if (e.is_default && !e.tracking) a.precise_ip = 3;
+}
+
 // perf top: ip, tid, time, period (and the CPU system-wide); the side-band comes with the
 // first event; counters inherit only into the threads of -p/-t.
 Result<void> top_events(RecordPlan& plan) {
@@ -73,8 +80,7 @@ Result<void> top_events(RecordPlan& plan) {
     a.disabled = 1;
     a.inherit = plan.task_target ? 1 : 0;
     a.sample_id_all = 1;
-    if (!evs[i].is_default) a.exclude_guest = 1;
-    if (evs[i].is_default) a.precise_ip = 3;  // perf top's cycles:P too ("cpu-clock:ppp" here)
+    event_modifiers(a, evs[i]);  // perf top's cycles:P too ("cpu-clock:ppp" here)
     plan_period(a, evs[i], plan);
     if (i == 0) {
       a.mmap = 1;
@@ -131,8 +137,7 @@ Result<void> record_events(RecordPlan& plan) {
     a.disabled = 1;
     a.inherit = o.inherit && !o.per_thread ? 1 : 0;
     a.sample_id_all = 1;
-    if (!e.is_default) a.exclude_guest = 1;
-    if (e.is_default && !e.tracking) a.precise_ip = 3;  // perf's cycles:P (precise_max)
+    event_modifiers(a, e);
     plan_period(a, e, plan);
     const bool tp = e.kind == perfx::EventKind::kTracepoint;
     if (tp) a.sample_type |= PERF_SAMPLE_TIME;  // perf's tracepoints always have it

@@ -28,7 +28,8 @@ struct SelfEntry {
   std::string dso_path;  // for --dsos (short or long name)
   bool resolved = false;
   bool thread_filtered = false;                      // the verdict of the sample that created it
-  std::uint64_t lowest_address = ~std::uint64_t{0};  // the unresolved entry's address
+  std::uint64_t lowest_ip = ~std::uint64_t{0};       // the unresolved entry's lowest ip
+  std::uint64_t lowest_address = ~std::uint64_t{0};  // and its map-relative address
 };
 
 // perf diff's pairing key: the -s keys' values (default shared object, symbol name), a
@@ -75,6 +76,11 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
   ho.thread_filter = o.thread_filter;
   ho.keep_frameless = true;
   const profile::Hists h = profile::build_hists(p, ho, event);
+  // -s pid shows a thread by its comm at the end of the recording (perf's thread comm):
+  // threads are listed in sample order, a comm change (exec) as a later entry.
+  std::unordered_map<std::int32_t, const std::string*> final_comm;
+  if (by_pid)
+    for (const auto& th : p.threads) final_comm[th.tid] = &th.comm;
   SelfMap map;
   // Entries come in the order of their first sample: the first one of a key is the one
   // whose thread verdict the row keeps.
@@ -88,12 +94,17 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
     // lowest (its collapse keeps the first of its address-ordered input).
     key.unresolved = by_sym && leaf && (key.symbol.empty() || key.symbol == "[unknown]");
     if (key.unresolved || !by_sym) key.symbol.clear();
-    // Without -s dso an unresolved row stays per DSO (its address is the DSO's).
-    if (!by_dso && !key.unresolved) key.dso.clear();
+    // Without -s dso, perf's symbol key (its address for unresolved code) collapses the
+    // unresolved addresses of every DSO into one entry too, shown by the lowest
+    // instruction address (map-relative addresses of two DSOs do not compare).
+    if (!by_dso) key.dso.clear();
     auto [it, created] = map.try_emplace(std::move(key));
     auto& e = it->second;
     if (created) e.thread_filtered = he.filtered;
-    if (it->first.unresolved) e.lowest_address = std::min(e.lowest_address, leaf->map_address);
+    if (it->first.unresolved && profile::process_ip(*leaf) < e.lowest_ip) {
+      e.lowest_ip = profile::process_ip(*leaf);
+      e.lowest_address = leaf->map_address;
+    }
     e.kind = leaf ? leaf->kind : profile::FrameKind::kUnknown;
     e.period += he.values.self;
     if (leaf) e.dso_path = leaf->dso_path;
@@ -102,7 +113,7 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
       e.dso = leaf->dso.empty() ? "[unknown]" : leaf->dso;
       e.function = leaf->function;
     }
-    e.comm = th.comm;
+    e.comm = by_pid ? *final_comm[th.tid] : th.comm;
   }
   // The event's total counts samples a thread filter kept out of the profile (perf's
   // percentages are of all); a profile made without totals falls back to its samples'.

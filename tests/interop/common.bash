@@ -6,6 +6,10 @@ command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# drop_perf_tip: stdin without perf report's closing random "# (Tip: ...)" and the '#'
+# line after it (not part of any comparison).
+drop_perf_tip() { sed '/^# (Tip:/,$d' | sed '${/^#$/d}'; }
+
 # use_fixture VAR NAME CFLAGS...: sets VAR to the fixture NAME as the build made it, or
 # compiles tests/fixtures/NAME.c with CFLAGS into $tmp (exit 77 when that fails).
 use_fixture() {
@@ -19,11 +23,23 @@ use_fixture() {
 }
 use_fixture fixture sym_pinned -O1 -g -fno-omit-frame-pointer
 
+# gcc_fixture VAR NAME CFLAGS...: sets VAR to tests/fixtures/NAME.c compiled by gcc with
+# CFLAGS into $tmp, whatever compiler the build uses (exit 77 when that fails). For the
+# comparisons of inline frames and source lines: perf 6.1 resolves them with binutils'
+# addr2line, which misses inline scopes that clang's DWARF 5 gives by DW_AT_ranges
+# (rnglistx; the ASan build's fixtures), where perfx (libdw) finds them.
+gcc_fixture() {
+  local _var=$1 _name=$2
+  shift 2
+  gcc "$@" -o "$tmp/$_name" "$SOURCE_DIR/tests/fixtures/$_name.c" || exit 77
+  printf -v "$_var" '%s' "$tmp/$_name"
+}
+
 # record_dwarf OUT MS: perf records the rec_hot fixture (driver -> hot_a/hot_b) for MS ms
 # with --call-graph dwarf into $tmp/OUT (exit 77 when that is not possible here).
 record_dwarf() {
   local hot
-  use_fixture hot rec_hot -O1 -g
+  gcc_fixture hot rec_hot -O1 -g
   perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$tmp/$1" -- "$hot" "$2" \
     >/dev/null 2>&1 || { echo "perf record --call-graph dwarf failed"; exit 77; }
 }

@@ -24,9 +24,7 @@ compgen -G "$table_dir/*.tsv" >/dev/null || { echo "no option table rows yet"; e
 
 PERFX=$(realpath "$PERFX") BUILD_DIR=$(realpath "$BUILD_DIR") SOURCE_DIR=$(realpath "$SOURCE_DIR")
 table_dir="$SOURCE_DIR/tests/interop/options_table"
-hot="$BUILD_DIR/fixtures/rec_hot"
-[ -x "$hot" ] || { cc -O1 -g -fno-omit-frame-pointer -o "$tmp/rec_hot" \
-  "$SOURCE_DIR/tests/fixtures/rec_hot.c" && hot="$tmp/rec_hot"; } || exit 77
+gcc_fixture hot rec_hot -O1 -g -fno-omit-frame-pointer  # common.bash: why gcc
 prog="$hot 50"
 cd "$tmp" || exit 1
 prep() {  # out, perf record args...
@@ -39,7 +37,7 @@ prep plain.data -e cpu-clock -F 2000 -- $hot 100
 prep tp.data -e sched:sched_switch -e raw_syscalls:sys_enter -- sh -c "$hot 20; sleep 0.01"
 
 # perf report ends with a random "(Tip: ...)" between '#' lines: not part of the comparison.
-normalize() { sed -e 's/[[:space:]]\+/ /g' -e 's/ $//' -e '/^$/d' -e '/^#$/d' -e '/^# (Tip: /d' "$1"; }
+normalize() { drop_perf_tip <"$1" | sed -e 's/[[:space:]]\+/ /g' -e 's/ $//' -e '/^$/d' -e '/^#$/d'; }
 parser_error='not supported by perfx yet|argument was not expected|unknown option|was not expected'
 
 # run TOOL TAG ARGS: runs the tool on ARGS with the placeholders filled; sets rc

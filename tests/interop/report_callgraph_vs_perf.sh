@@ -22,7 +22,7 @@ perf record -q -e cpu-clock -F 2000 -o "$tmp/plain.data" -- "$hot" 50 >/dev/null
 
 # perf's fractal "[...]" comes from a symbol it never initialises: " (inlined)" after it
 # is uninitialised memory (docs/report.md, deliberate difference).
-strip_tip() { sed '/^# (Tip:/,$d' | sed -e '${/^#$/d}' -e 's/--\[\.\.\.\] (inlined)$/--[...]/'; }
+strip_tip() { drop_perf_tip | sed 's/--\[\.\.\.\] (inlined)$/--[...]/'; }
 fail=0
 # Byte for byte but for trailing blanks: perf pads an elided-column row ("hot_a " with
 # --dsos X -s sym,dso) in some recordings and not in others.

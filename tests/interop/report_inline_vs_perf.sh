@@ -27,7 +27,7 @@ cc -O1 -fno-omit-frame-pointer -o "$tmp/stripped" "$SOURCE_DIR/tests/fixtures/re
 fail=0
 same() {  # file, args...
   local f=$1; shift
-  perf report -i "$tmp/$f" --stdio "$@" 2>/dev/null | sed '/^# (Tip:/,$d' | sed '${/^#$/d}' |
+  perf report -i "$tmp/$f" --stdio "$@" 2>/dev/null | drop_perf_tip |
     tr -s ' \t' ' ' >"$tmp/perf.out"
   "$PERFX" report -i "$tmp/$f" --stdio "$@" 2>/dev/null | tr -s ' \t' ' ' >"$tmp/perfx.out"
   if [ ! -s "$tmp/perf.out" ] || ! cmp -s "$tmp/perf.out" "$tmp/perfx.out"; then

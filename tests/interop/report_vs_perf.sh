@@ -67,10 +67,9 @@ rm -f /tmp/perf-"$(perf script -i "$tmp/jit.data" -F pid 2>/dev/null | head -1 |
 touch="$BUILD_DIR/fixtures/touch_pages"
 if [ -x "$touch" ] && perf record -q -e cpu-clock,exceptions:page_fault_user -F 2000 -g \
   -o "$tmp/mix.data" -- "$touch" 20000 >/dev/null 2>&1; then
-  strip_tip() { sed '/^# (Tip:/,$d' | sed '${/^#$/d}'; }
   for args in "--no-children --sort comm,dso,sym -g none" "--children -g none"; do
     # shellcheck disable=SC2086
-    perf report -i "$tmp/mix.data" --stdio $args 2>/dev/null | strip_tip >"$tmp/perf.exact"
+    perf report -i "$tmp/mix.data" --stdio $args 2>/dev/null | drop_perf_tip >"$tmp/perf.exact"
     # shellcheck disable=SC2086
     "$PERFX" report -i "$tmp/mix.data" --stdio $args 2>/dev/null >"$tmp/perfx.exact"
     if ! grep -q 'page_fault_user' "$tmp/perf.exact" ||
@@ -92,7 +91,7 @@ if cc -O1 -fno-omit-frame-pointer -o "$tmp/nodebug" "$SOURCE_DIR/tests/fixtures/
   for sort in sym,srcline srcline,sym dso,srcline; do
     args=(--no-children -g none --sort "$sort" --dsos nodebug)
     perf report -i "$tmp/nodebug.data" --stdio "${args[@]}" 2>/dev/null |
-      sed '/^# (Tip:/,$d' | sed '${/^#$/d}' >"$tmp/perf.srcline"
+      drop_perf_tip >"$tmp/perf.srcline"
     "$PERFX" report -i "$tmp/nodebug.data" --stdio "${args[@]}" 2>/dev/null >"$tmp/perfx.srcline"
     if ! grep -q '??:0' "$tmp/perf.srcline" || ! cmp -s "$tmp/perf.srcline" "$tmp/perfx.srcline"; then
       echo "srcline (--sort $sort): perfx report differs from perf report:"

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -95,9 +96,18 @@ TEST_F(RecordCli, ReturnsWorkloadStatusAndHasNoFixedDelay) {
   CliRun r = run("-e task-clock -o out.data -- sh -c 'exit 3'");
   EXPECT_EQ(r.status, 3);
   EXPECT_NE(r.err.find("[ perfx record: Captured and wrote"), std::string::npos) << r.err;
-  CliRun t = run("-q -e task-clock -o t.data -- true");
-  EXPECT_EQ(t.status, 0);
-  EXPECT_LT(t.seconds, 0.5) << "perfx record -- true took " << t.seconds << " s";
+  // No fixed delay: the fastest of three `record -- true` runs costs at most 0.4 s more than
+  // the fastest of three runs that only start perfx and parse the options (a usage error).
+  // Relative to that floor, the check holds in slow builds (ASan) and on a loaded machine.
+  double record_s = 1e9, startup_s = 1e9;
+  for (int i = 0; i < 3; ++i) {
+    CliRun t = run("-q -e task-clock -o t.data -- true");
+    EXPECT_EQ(t.status, 0);
+    record_s = std::min(record_s, t.seconds);
+    startup_s = std::min(startup_s, run("--no-such-option").seconds);
+  }
+  EXPECT_LT(record_s, startup_s + 0.4)
+      << "perfx record -- true took " << record_s << " s, perfx startup " << startup_s << " s";
 }
 
 TEST_F(RecordCli, CrashingTargetStillFinalizesTheFile) {

@@ -269,18 +269,23 @@ TEST(Hists, DiffPairsEntriesOfTwoRecordings) {
   EXPECT_FALSE(s.rows[2].delta);
 }
 
+// Adds a sample of `period` whose leaf is an unresolved frame of `dso` at map-relative
+// `map_address`, instruction address `address` (callers: make_profile()'s frame 0).
+void add_unresolved(Profile& p, const std::string& dso, std::uint64_t map_address,
+                    std::uint64_t address, std::uint64_t period) {
+  Frame u = frame("[unknown]", dso, FrameKind::kUser, 1);
+  u.map_address = map_address;
+  u.address = address;
+  p.frames.push_back(u);
+  p.stacks.push_back({0, static_cast<std::uint32_t>(p.frames.size() - 1)});
+  p.samples.push_back(sample(static_cast<std::uint32_t>(p.stacks.size() - 1), period));
+  p.events[0].total_period += period;
+}
+
 TEST(Hists, DiffCollapsesADsosUnresolvedAddresses) {
   Profile p = make_profile();
-  Frame u1 = frame("[unknown]", "libb.so", FrameKind::kUser, 1);
-  u1.map_address = 0x30;
-  Frame u2 = u1;
-  u2.map_address = 0x20;
-  p.frames.push_back(u1);
-  p.frames.push_back(u2);
-  p.stacks.push_back({0, 4});
-  p.stacks.push_back({0, 5});
-  p.samples.push_back(sample(3, 100));
-  p.samples.push_back(sample(4, 100));
+  add_unresolved(p, "libb.so", 0x30, 0x5030, 100);
+  add_unresolved(p, "libb.so", 0x20, 0x5020, 100);
   p.events[0].total_period = 700;
   auto sections = report::diff_profiles(p, p);
   ASSERT_TRUE(sections);
@@ -292,6 +297,33 @@ TEST(Hists, DiffCollapsesADsosUnresolvedAddresses) {
     EXPECT_EQ(r.symbol, "0x0000000000000020");  // the lowest address
   }
   EXPECT_EQ(unresolved_rows, 1u);
+}
+
+TEST(Hists, DiffWithoutTheDsoKeyCollapsesEveryDsosUnresolvedAddresses) {
+  // perf's symbol key compares unresolved entries by address alone: without -s dso, one row
+  // for the unresolved code of every DSO, shown by the lowest instruction address.
+  Profile p = make_profile();
+  add_unresolved(p, "libb.so", 0x20, 0x7000, 100);
+  add_unresolved(p, "dash", 0x90, 0x6090, 50);
+  DiffOptions o;
+  o.sort_keys = {"sym"};
+  auto sections = report::diff_profiles(p, p, o);
+  ASSERT_TRUE(sections);
+  std::size_t unresolved_rows = 0;
+  for (const auto& r : (*sections)[0].rows) {
+    if (!r.unresolved) continue;
+    ++unresolved_rows;
+    EXPECT_EQ(r.old_period, 150u);
+    EXPECT_EQ(r.symbol, "0x0000000000000090");  // dash's: the lowest instruction address
+  }
+  EXPECT_EQ(unresolved_rows, 1u);
+  // With the dso key, one row per DSO.
+  o.sort_keys = {"dso", "sym"};
+  sections = report::diff_profiles(p, p, o);
+  ASSERT_TRUE(sections);
+  unresolved_rows = 0;
+  for (const auto& r : (*sections)[0].rows) unresolved_rows += r.unresolved ? 1 : 0;
+  EXPECT_EQ(unresolved_rows, 2u);
 }
 
 }  // namespace
