@@ -295,6 +295,10 @@ void append_body(std::string& out, const DumpContext& ctx, const DumpRecord& d) 
     if (const auto* l = r.get<record::Lost>()) put(out, ": id:{}: lost:{}\n", l->id, l->lost);
     return;
   }
+  if (type == PERF_RECORD_CGROUP && ctx.tool == DumpTool::kAnnotate) {
+    out += kUnhandled;  // perf annotate has no cgroup handler
+    return;
+  }
   if (std::string text = side_band_text(r); !text.empty()) {
     // side_band_text() starts with "PERF_RECORD_<TYPE>", which the caller printed.
     const std::size_t name_end =

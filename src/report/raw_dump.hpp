@@ -25,7 +25,7 @@ namespace perfx::report {
 
 /// Whose handlers the dump follows: perf's tools leave different user records
 /// ": unhandled!" (all but script: THREAD_MAP, CPU_MAP and the stat records; annotate
-/// and diff: EVENT_UPDATE too; diff: ID_INDEX too).
+/// and diff: EVENT_UPDATE too; annotate: CGROUP; diff: ID_INDEX).
 enum class DumpTool : std::uint8_t { kReport, kAnnotate, kDiff, kScript };
 
 /// What the dump needs of the recording as a whole.

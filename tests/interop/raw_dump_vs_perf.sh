@@ -1,7 +1,8 @@
 #!/bin/bash
 # Interop: `perfx report -D`, `script -D`, `annotate -D` and `diff -D` print what perf 6.1
 # prints, byte for byte, on the same files: a zstd-compressed (-z) recording without
-# callchains, one with frame-pointer callchains and tracepoints (raw data, cpu columns),
+# callchains (with NAMESPACES and CGROUP records), one with frame-pointer callchains,
+# tracepoints (raw data, cpu columns) and context-switch records,
 # one with --call-graph dwarf (user registers and stack size), and a pipe-mode stream
 # read from stdin (perf's "pipe" name and offsets; perf inject's of the first: perf 6.1
 # inject garbles a stream with tracepoints). perf's dump is a function of the file alone
@@ -16,8 +17,8 @@ rec() {  # output, perf record options...
   perf record -q "$@" -o "$tmp/$out" -- "$hot" 20 >/dev/null 2>&1 ||
     { echo "perf record $* failed"; exit 77; }
 }
-rec plain.data -z -e cpu-clock -F 2000
-rec fp.data -e cpu-clock -F 2000 -g -e sched:sched_switch -e raw_syscalls:sys_enter
+rec plain.data -z --namespaces --all-cgroups -e cpu-clock -F 2000
+rec fp.data --switch-events -e cpu-clock -F 2000 -g -e sched:sched_switch -e raw_syscalls:sys_enter
 record_dwarf dwarf.data 20
 perf inject -i "$tmp/plain.data" -o - >"$tmp/pipe.data" 2>/dev/null ||
   { echo "perf inject -o - failed"; exit 77; }
@@ -46,8 +47,8 @@ same script.pipe script -
 same annotate.plain annotate plain.data
 same report.quiet report plain.data -q
 # diff -D: each file's dump (diff's handlers, no counts), then the table.
-perf diff -D plain.data fp.data >perf.diff 2>&1
-"$PERFX" diff -D plain.data fp.data >perfx.diff 2>&1
+perf diff -D plain.data dwarf.data >perf.diff 2>&1
+"$PERFX" diff -D plain.data dwarf.data >perfx.diff 2>&1
 grep -q "^# Baseline" perf.diff || { echo "diff: perf printed no table"; fail=1; }
 cmp -s perf.diff perfx.diff || { echo "diff -D differs:"; diff perf.diff perfx.diff | head -20; fail=1; }
 # What the comparisons rest on: the dwarf dump has the registers and stack, the tracepoint
@@ -57,6 +58,8 @@ grep -q "^\.\.\. ustack: size " perfx.report.dwarf || { echo "no ustack in the d
 grep -q "^\.\.\. FP chain: nr:" perfx.script.fp || { echo "no callchain in the dump"; fail=1; }
 grep -q "^Aggregated stats:" perfx.report.plain || { echo "no counts after the dump"; fail=1; }
 grep -q "COMPRESSED events:" perfx.report.plain || { echo "not compressed"; fail=1; }
+grep -q "PERF_RECORD_NAMESPACES" perfx.report.plain || { echo "no NAMESPACES record"; fail=1; }
+grep -q "PERF_RECORD_SWITCH" perfx.report.fp || { echo "no SWITCH record"; fail=1; }
 grep -q "sched:sched_switch:" perfx.script.fp || { echo "no tracepoint samples"; fail=1; }
 grep -q "cpu-clock:" perfx.script.plain || { echo "no script lines in script -D"; fail=1; }
 grep -q "@pipe \[" perfx.report.pipe || { echo "no pipe offsets"; fail=1; }

@@ -258,6 +258,9 @@ TEST_F(RawDump, KernelRecordsAsPerfsHandlersPrintThem) {
        "            New bytes: e9 00\n"},
       {record::AuxOutputHwId{0x10}, 0, "AUX_OUTPUT_HW_ID", " hw_id: 0x10\n"},
   };
+  // perf annotate has no cgroup handler.
+  EXPECT_EQ(after_name(dump(record::Cgroup{9, "/user.slice"}, 0, DumpTool::kAnnotate), "CGROUP"),
+            ": unhandled!\n");
   for (const auto& c : cases) {
     const std::string text = dump(c.body, c.misc);
     EXPECT_EQ(after_name(text, c.name), c.text) << c.name;
