@@ -299,6 +299,39 @@ Result<void> write_body(BodyOut& out, const Compressed& m) {
   return {};
 }
 
+Result<void> write_body(BodyOut& out, const ThreadMap& m) {
+  if (m.entries.size() != m.nr * 24) {
+    return fail(Errc::kInvalidArgument, "thread_map: nr {} but {} entry bytes", m.nr,
+                m.entries.size());
+  }
+  out.o.u64(m.nr);
+  for (std::size_t i = 0; i < m.nr; ++i) {  // native order again (pid only: comm is bytes)
+    out.o.u64(m[i].pid);
+    out.o.bytes(m.entries.subspan(i * 24 + 8, 16));
+  }
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const CpuMap& m) {
+  if (m.swap && !m.data.empty()) {
+    return fail(Errc::kInvalidArgument, "cpu_map: byte-swapped data cannot be re-encoded");
+  }
+  out.o.u16(m.map_type);
+  out.o.bytes(m.data);
+  out.o.pad_to(8);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const StatConfig& m) {
+  if (m.terms.size() != 2 * m.nr) {
+    return fail(Errc::kInvalidArgument, "stat_config: nr {} but {} values", m.nr,
+                m.terms.size());
+  }
+  out.o.u64(m.nr);
+  out.o.array(m.terms);
+  return {};
+}
+
 }  // namespace
 
 std::uint32_t type_of_body(const Record::Body& body) noexcept { return kBodyTypes[body.index()]; }

@@ -1,5 +1,6 @@
 // perfx stat: argv -> library calls (perfx/stat.hpp: run_stat_session, build_stat_entries,
-// format_stat).
+// format_stat); `stat record` adds a StatRecorder (perfx/stat_record.hpp), `stat report`
+// is cmd_stat_report.cpp.
 
 #include <unistd.h>
 
@@ -15,9 +16,11 @@
 #include <vector>
 
 #include "command_front.hpp"
+#include "stat_cli.hpp"
 #include "perfx/events.hpp"
 #include "perfx/output_file.hpp"
 #include "perfx/stat.hpp"
+#include "perfx/stat_record.hpp"
 #include "perfx/system.hpp"
 #include "perfx/workload.hpp"
 
@@ -33,7 +36,13 @@ struct FileCloser {
 const CommandFront cmd{"stat"};
 
 int run_stat(int argc, char** argv) {
-  CLI::App app{"Run a command and count events (like perf stat)", "perfx stat"};
+  if (argc > 1 && is_stat_subcommand(argv[1], "report")) return run_stat_report(argc - 1, argv + 1);
+  // perf stat record: the same options, -o names the perf.data (the counts go to stderr).
+  const bool recording = argc > 1 && is_stat_subcommand(argv[1], "record");
+  std::vector<std::string> record_args(argv + std::min(argc, 1 + (recording ? 1 : 0)), argv + argc);
+  if (recording) argv[1] = argv[0], ++argv, --argc;
+  CLI::App app{"Run a command and count events (like perf stat); also: stat record, stat report",
+               "perfx stat"};
   std::vector<std::string> events;
   bool system_wide = false;
   std::string cpu_list;
@@ -94,7 +103,8 @@ int run_stat(int argc, char** argv) {
       app.add_flag("--per-core", per_core, "counts summed per physical core (with -a/-C)"),
       app.add_flag("--per-node", per_node, "counts summed per NUMA node (with -a/-C)")};
   app.add_option("-x,--field-separator", csv_sep, "CSV output with this separator");
-  app.add_option("-o,--output", output, "write the counts to this file");
+  app.add_option("-o,--output", output,
+                 "write the counts to this file (stat record: the perf.data, default perf.data)");
   app.add_flag("-v,--verbose", verbose, "say why an event is <not supported>");
   app.add_flag("-d,--detailed", detailed,
                "more events: -d L1 and LLC data cache, -dd also L1i and TLBs, -ddd prefetches");
@@ -115,6 +125,10 @@ int run_stat(int argc, char** argv) {
   if (json && !csv_sep.empty()) return cmd.fail("-x and -j cannot be used together");
   if (interval_count > 0 && interval_ms == 0) return cmd.fail("--interval-count needs -I");
   if (append && output.empty()) return cmd.fail("--append needs -o");
+  if (recording && repeat != 1) return cmd.fail("Cannot use -r option with perf stat record.");
+  std::optional<StatRecorder> recorder;
+  const std::string data_path = output.empty() ? "perf.data" : output;
+  if (recording) output.clear();
 
   StatSessionConfig cfg;
   cfg.command = command;
@@ -210,14 +224,7 @@ int run_stat(int argc, char** argv) {
     fopts.layout = StatLayout::kCsv;
     fopts.csv_sep = csv_sep;
   }
-  if (big_num) {
-    // perf runs with setlocale(LC_ALL, ""): "%'" groups digits as the locale says.
-    if (std::setlocale(LC_NUMERIC, "") != nullptr) {
-      if (const std::lconv* lc = std::localeconv(); lc != nullptr && lc->thousands_sep != nullptr)
-        fopts.thousands_sep = lc->thousands_sep;
-    }
-    std::setlocale(LC_NUMERIC, "C");
-  }
+  if (big_num) fopts.thousands_sep = locale_thousands_sep();
   std::unique_ptr<std::FILE, FileCloser> file;
   std::FILE* out = stderr;
   if (!output.empty()) {
@@ -289,8 +296,18 @@ int run_stat(int argc, char** argv) {
     };
   }
 
+  if (recording) {
+    StatRecordOptions ropts{mopts.aggr, interval_ms, {"stat", "record"}, mopts.thread_comms,
+                            "perfx " PERFX_VERSION};
+    ropts.cmdline.insert(ropts.cmdline.end(), record_args.begin(), record_args.end());
+    recorder.emplace(data_path, std::move(ropts));
+    recorder->attach(cfg);
+  }
   auto runs = run_stat_session(cfg);
   if (!runs) return cmd.fail(runs.error().message());
+  if (recorder && !runs->empty() && runs->back().exec_errno == 0) {
+    if (auto ok = recorder->finish(*runs); !ok) return cmd.fail(ok.error().message());
+  }
   if (!runs->empty() && runs->back().exec_errno != 0) {
     const int err = runs->back().exec_errno;
     fmt::print(stderr, "perfx: {}\n", explain_exec_errno(err, command.front()));
@@ -347,4 +364,23 @@ int run_stat(int argc, char** argv) {
 const Registration kReg{{"stat", "Run a command and count events (like perf stat)", &run_stat}};
 
 }  // namespace
+}  // namespace perfx::cli
+
+namespace perfx::cli {
+
+bool is_stat_subcommand(std::string_view word, std::string_view sub) {
+  return word.size() > 2 && sub.starts_with(word);  // perf: strlen > 2 && strstarts
+}
+
+std::string locale_thousands_sep() {
+  // perf runs with setlocale(LC_ALL, ""): "%'" groups digits as the locale says.
+  std::string sep;
+  if (std::setlocale(LC_NUMERIC, "") != nullptr) {
+    if (const std::lconv* lc = std::localeconv(); lc != nullptr && lc->thousands_sep != nullptr)
+      sep = lc->thousands_sep;
+  }
+  std::setlocale(LC_NUMERIC, "C");
+  return sep;
+}
+
 }  // namespace perfx::cli
