@@ -108,16 +108,16 @@ struct Builder {
 Result<StatRecording> read_stat_recording(const std::string& path) {
   PERFX_TRY(reader, PerfDataReader::open(path));
   Builder b{reader, path, {}, {}};
-  RawRecord raw;
+  RawRecord rr;
   Record rec;
   std::uint64_t samples = 0;
-  while (reader.next(raw)) {
-    const std::uint32_t t = raw.header.type;
+  while (reader.next(rr)) {
+    const std::uint32_t t = rr.header.type;
     if (t == PERF_RECORD_SAMPLE) ++samples;
     if (t < raw::PERF_RECORD_THREAD_MAP || t > raw::PERF_RECORD_STAT_ROUND) continue;
-    auto ok = reader.decode(raw, rec);
+    auto ok = reader.decode(rr, rec);
     if (!ok) return tl::unexpected(std::move(ok).error());
-    PERFX_CHECK(b.on(rec, raw.offset));
+    PERFX_CHECK(b.on(rec, rr.offset));
   }
   if (reader.error()) return tl::unexpected(*reader.error());
   if (b.stats == 0) {

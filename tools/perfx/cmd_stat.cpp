@@ -40,7 +40,11 @@ int run_stat(int argc, char** argv) {
   // perf stat record: the same options, -o names the perf.data (the counts go to stderr).
   const bool recording = argc > 1 && is_stat_subcommand(argv[1], "record");
   std::vector<std::string> record_args(argv + std::min(argc, 1 + (recording ? 1 : 0)), argv + argc);
-  if (recording) argv[1] = argv[0], ++argv, --argc;
+  if (recording) {
+    argv[1] = argv[0];
+    ++argv;
+    --argc;
+  }
   CLI::App app{"Run a command and count events (like perf stat); also: stat record, stat report",
                "perfx stat"};
   std::vector<std::string> events;
