@@ -456,7 +456,9 @@ struct PERFX_API Stat {
   std::uint64_t id = 0;      ///< the event's id (the attr's ids)
   std::uint32_t cpu = 0;     ///< the CPU number ((u32)-1: any CPU)
   std::uint32_t thread = 0;  ///< index into the THREAD_MAP
-  std::uint64_t val = 0, ena = 0, run = 0;  ///< value, time enabled, time running (ns)
+  std::uint64_t val = 0;     ///< the count
+  std::uint64_t ena = 0;     ///< time enabled (ns)
+  std::uint64_t run = 0;     ///< time running (ns)
 };
 /// PERF_RECORD_STAT_ROUND: the STAT records since the previous round form one reading.
 struct PERFX_API StatRound {
@@ -475,12 +477,12 @@ struct PERFX_API Unknown {
 /// A decoded record. `body` holds the alternative for `header.type`.
 struct PERFX_API Record {
   /// One alternative per record type (Throttle serves THROTTLE and UNTHROTTLE).
-  using Body = std::variant<Unknown, Mmap, Lost, Comm, Exit, Throttle, Fork, Read, Sample, Mmap2,
-                            Aux, ItraceStart, LostSamples, Switch, SwitchCpuWide, Namespaces,
-                            Ksymbol, BpfEvent, Cgroup, TextPoke, AuxOutputHwId, HeaderAttr,
-                            HeaderEventType, HeaderTracingData, HeaderBuildId, FinishedRound,
-                            FinishedInit, IdIndex, Auxtrace, TimeConv, HeaderFeature, Compressed,
-                            ThreadMap, CpuMap, StatConfig, Stat, StatRound>;
+  using Body =
+      std::variant<Unknown, Mmap, Lost, Comm, Exit, Throttle, Fork, Read, Sample, Mmap2, Aux,
+                   ItraceStart, LostSamples, Switch, SwitchCpuWide, Namespaces, Ksymbol, BpfEvent,
+                   Cgroup, TextPoke, AuxOutputHwId, HeaderAttr, HeaderEventType, HeaderTracingData,
+                   HeaderBuildId, FinishedRound, FinishedInit, IdIndex, Auxtrace, TimeConv,
+                   HeaderFeature, Compressed, ThreadMap, CpuMap, StatConfig, Stat, StatRound>;
   Header header;             ///< type, misc (cpumode and per-type flags), size
   std::uint64_t offset = 0;  ///< byte offset in the file/stream (of the COMPRESSED record
                              ///< for records that came out of one)

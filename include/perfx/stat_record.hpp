@@ -14,7 +14,8 @@
 ///
 ///   auto file = perfx::read_stat_recording("perf.data");
 ///   for (const auto& p : perfx::stat_recording_printouts(*file, {}))
-///     std::fputs(p.interval ? perfx::format_stat_interval(p.report, {}, p.time_s, p.header).c_str()
+///     std::fputs(p.interval ? perfx::format_stat_interval(p.report, {}, p.time_s,
+///     p.header).c_str()
 ///                           : perfx::format_stat(p.report, {}).c_str(), stderr);
 /// \endcode
 
@@ -39,8 +40,8 @@ namespace perfx {
 
 /// How a StatRecorder describes the run.
 struct PERFX_API StatRecordOptions {
-  StatAggr aggr = StatAggr::kGlobal;      ///< written to STAT_CONFIG (the report's default)
-  std::uint64_t interval_ms = 0;          ///< -I (STAT_CONFIG; rounds are INTERVAL then)
+  StatAggr aggr = StatAggr::kGlobal;  ///< written to STAT_CONFIG (the report's default)
+  std::uint64_t interval_ms = 0;      ///< -I (STAT_CONFIG; rounds are INTERVAL then)
   /// HEADER_CMDLINE after the running binary's path, which goes first as perf writes it
   /// ({"stat", "record", "-e", ...}): the report's "Performance counter stats for '...'".
   std::vector<std::string> cmdline;
@@ -77,19 +78,19 @@ class PERFX_API StatRecorder {
 
 /// One reading of a stat recording (the STAT records before a STAT_ROUND).
 struct PERFX_API StatRecordingRound {
-  CounterSnapshot counts;    ///< cumulative counts, events x CPUs x threads
+  CounterSnapshot counts;     ///< cumulative counts, events x CPUs x threads
   std::uint64_t time_ns = 0;  ///< the round's time: since the start (INTERVAL), wall (FINAL)
   bool final = false;         ///< PERF_STAT_ROUND_TYPE__FINAL
 };
 
 /// A stat recording read back.
 struct PERFX_API StatRecording {
-  std::vector<std::string> cmdline;  ///< HEADER_CMDLINE (empty when absent)
-  StatAggr aggr = StatAggr::kGlobal;  ///< STAT_CONFIG's aggregation
-  std::uint64_t interval_ms = 0;      ///< STAT_CONFIG's interval (0: none)
-  std::vector<int> cpus;              ///< CPU_MAP (-1: any CPU)
-  std::vector<std::int64_t> threads;  ///< THREAD_MAP pids (-1: any thread)
-  std::vector<std::string> thread_comms;  ///< THREAD_MAP comms
+  std::vector<std::string> cmdline;        ///< HEADER_CMDLINE (empty when absent)
+  StatAggr aggr = StatAggr::kGlobal;       ///< STAT_CONFIG's aggregation
+  std::uint64_t interval_ms = 0;           ///< STAT_CONFIG's interval (0: none)
+  std::vector<int> cpus;                   ///< CPU_MAP (-1: any CPU)
+  std::vector<std::int64_t> threads;       ///< THREAD_MAP pids (-1: any thread)
+  std::vector<std::string> thread_comms;   ///< THREAD_MAP comms
   std::vector<StatRecordingRound> rounds;  ///< in file order
 };
 

@@ -65,8 +65,8 @@ struct Builder {
                   "{}: STAT record at {:#x}: thread {} is past the thread map ({} threads)", path,
                   offset, st.thread, current->threads.size());
     }
-    const auto i = static_cast<std::size_t>(at - current->cpus.begin()) * current->threads.size() +
-                   st.thread;
+    const auto i =
+        static_cast<std::size_t>(at - current->cpus.begin()) * current->threads.size() + st.thread;
     auto& e = current->events[static_cast<std::size_t>(ev)];
     e.supported = true;
     e.instances[i] = RawCount{st.val, st.ena, st.run, 0};
@@ -90,7 +90,8 @@ struct Builder {
         return fail(Errc::kMalformedData, "{}: CPU_MAP record at {:#x} does not decode", path,
                     offset);
     } else if (const auto* sc = r.get<record::StatConfig>()) {
-      const auto code = sc->get(record::StatConfigTag::kAggrMode, stat_aggr_code(StatAggr::kGlobal));
+      const auto code =
+          sc->get(record::StatConfigTag::kAggrMode, stat_aggr_code(StatAggr::kGlobal));
       out.aggr = stat_aggr_from_code(code).value_or(StatAggr::kGlobal);
       out.interval_ms = sc->get(record::StatConfigTag::kInterval, 0);
     } else if (const auto* st = r.get<record::Stat>()) {

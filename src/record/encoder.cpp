@@ -324,8 +324,7 @@ Result<void> write_body(BodyOut& out, const CpuMap& m) {
 
 Result<void> write_body(BodyOut& out, const StatConfig& m) {
   if (m.terms.size() != 2 * m.nr) {
-    return fail(Errc::kInvalidArgument, "stat_config: nr {} but {} values", m.nr,
-                m.terms.size());
+    return fail(Errc::kInvalidArgument, "stat_config: nr {} but {} values", m.nr, m.terms.size());
   }
   out.o.u64(m.nr);
   out.o.array(m.terms);

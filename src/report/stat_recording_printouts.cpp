@@ -12,8 +12,7 @@ std::vector<StatPrintout> stat_recording_printouts(const StatRecording& rec,
   StatModelOptions mopts;
   mopts.aggr = rec.aggr;
   // perf: a recording of a task (no CPUs) keeps its mode, whatever the report asks for.
-  const bool task_data =
-      std::all_of(rec.cpus.begin(), rec.cpus.end(), [](int c) { return c < 0; });
+  const bool task_data = std::all_of(rec.cpus.begin(), rec.cpus.end(), [](int c) { return c < 0; });
   if (aggr && !(task_data && *aggr != StatAggr::kGlobal && *aggr != StatAggr::kPerThread))
     mopts.aggr = *aggr;
   mopts.thread_comms = rec.thread_comms;

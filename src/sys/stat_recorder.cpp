@@ -33,7 +33,8 @@ std::vector<std::byte> thread_map_bytes(const std::vector<pid_t>& threads,
     const std::uint64_t pid = static_cast<std::uint64_t>(static_cast<std::int64_t>(threads[i]));
     std::memcpy(out.data() + i * 24, &pid, 8);
     if (i < comms.size()) {
-      std::memcpy(out.data() + i * 24 + 8, comms[i].data(), std::min<std::size_t>(15, comms[i].size()));
+      std::memcpy(out.data() + i * 24 + 8, comms[i].data(),
+                  std::min<std::size_t>(15, comms[i].size()));
     }
   }
   return out;
@@ -116,7 +117,7 @@ struct StatRecorder::Impl {
     const std::uint64_t terms[] = {
         static_cast<std::uint64_t>(record::StatConfigTag::kAggrMode), stat_aggr_code(options.aggr),
         static_cast<std::uint64_t>(record::StatConfigTag::kInterval), options.interval_ms,
-        static_cast<std::uint64_t>(record::StatConfigTag::kScale), 1};
+        static_cast<std::uint64_t>(record::StatConfigTag::kScale),    1};
     return writer->write(user_record(record::StatConfig{3, record::U64Array::of(terms)}));
   }
 
@@ -189,7 +190,8 @@ Result<void> StatRecorder::finish(const std::vector<StatRun>& runs) {
   const StatRun& run = runs.front();
   PERFX_CHECK(impl_->write_counts(run.counts));
   if (impl_->options.interval_ms == 0) {
-    PERFX_CHECK(impl_->round(record::kStatRoundFinal, static_cast<std::uint64_t>(run.elapsed.count())));
+    PERFX_CHECK(
+        impl_->round(record::kStatRoundFinal, static_cast<std::uint64_t>(run.elapsed.count())));
   }
   return impl_->finish_file();
 }

@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "command_front.hpp"
-#include "stat_cli.hpp"
 #include "perfx/events.hpp"
 #include "perfx/output_file.hpp"
 #include "perfx/stat.hpp"
 #include "perfx/stat_record.hpp"
 #include "perfx/system.hpp"
 #include "perfx/workload.hpp"
+#include "stat_cli.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -301,8 +301,8 @@ int run_stat(int argc, char** argv) {
   }
 
   if (recording) {
-    StatRecordOptions ropts{mopts.aggr, interval_ms, {"stat", "record"}, mopts.thread_comms,
-                            "perfx " PERFX_VERSION};
+    StatRecordOptions ropts{
+        mopts.aggr, interval_ms, {"stat", "record"}, mopts.thread_comms, "perfx " PERFX_VERSION};
     ropts.cmdline.insert(ropts.cmdline.end(), record_args.begin(), record_args.end());
     recorder.emplace(data_path, std::move(ropts));
     recorder->attach(cfg);

@@ -23,19 +23,18 @@ int run_stat_report(int argc, char** argv) {
   app.add_option("-i,--input", input, "input file name")->capture_default_str();
   std::optional<StatAggr> aggr;
   // perf's OPT_SET_UINT: the last of them wins.
-  const std::pair<const char*, StatAggr> modes[] = {
-      {"-A,--no-aggr", StatAggr::kPerCpu},
-      {"--per-socket", StatAggr::kPerSocket},
-      {"--per-die", StatAggr::kPerDie},
-      {"--per-core", StatAggr::kPerCore},
-      {"--per-node", StatAggr::kPerNode}};
-  const char* const helps[] = {"disable CPU count aggregation",
-                               "aggregate counts per processor socket",
-                               "aggregate counts per processor die",
-                               "aggregate counts per physical processor core",
-                               "aggregate counts per numa node"};
+  const std::pair<const char*, StatAggr> modes[] = {{"-A,--no-aggr", StatAggr::kPerCpu},
+                                                    {"--per-socket", StatAggr::kPerSocket},
+                                                    {"--per-die", StatAggr::kPerDie},
+                                                    {"--per-core", StatAggr::kPerCore},
+                                                    {"--per-node", StatAggr::kPerNode}};
+  const char* const helps[] = {
+      "disable CPU count aggregation", "aggregate counts per processor socket",
+      "aggregate counts per processor die", "aggregate counts per physical processor core",
+      "aggregate counts per numa node"};
   for (std::size_t i = 0; i < std::size(modes); ++i) {
-    app.add_flag_callback(modes[i].first, [&aggr, m = modes[i].second] { aggr = m; }, helps[i]);
+    app.add_flag_callback(
+        modes[i].first, [&aggr, m = modes[i].second] { aggr = m; }, helps[i]);
   }
   if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
 
@@ -43,7 +42,8 @@ int run_stat_report(int argc, char** argv) {
   if (!rec) return cmd.fail(rec.error().message());
   const bool task_data =
       std::all_of(rec->cpus.begin(), rec->cpus.end(), [](int c) { return c < 0; });
-  if (aggr && task_data) fmt::print(stderr, "warning: processing task data, aggregation mode not set\n");
+  if (aggr && task_data)
+    fmt::print(stderr, "warning: processing task data, aggregation mode not set\n");
   std::vector<CpuPlace> places;
   if (aggr && aggregates_cpus(*aggr)) {
     auto online = online_cpus();

@@ -115,8 +115,8 @@ TEST(StatRecords, CpuMapEncodings) {
   auto m32 = round_trip(CpuMap{1, bytes({1, 0, 4, 0, 0x0b, 0, 0, 0}), false}, buf);
   EXPECT_EQ(m32.get<CpuMap>()->cpus(), (std::vector<int>{0, 1, 3}));
   // 64-bit mask: nr 1, long_size 8, 4 bytes of padding, mask bit 1 and bit 33
-  auto m64 = round_trip(
-      CpuMap{1, bytes({1, 0, 8, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0}), false}, buf);
+  auto m64 =
+      round_trip(CpuMap{1, bytes({1, 0, 8, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0}), false}, buf);
   EXPECT_EQ(m64.get<CpuMap>()->cpus(), (std::vector<int>{1, 33}));
   // range: any_cpu 1, start 2, end 4
   auto range = round_trip(CpuMap{2, bytes({1, 0, 2, 0, 4, 0}), false}, buf);
