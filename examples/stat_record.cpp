@@ -22,14 +22,15 @@ int main() {
     std::printf("stat_record: this kernel has no perf events (no perf_event_paranoid)\n");
     return 0;
   }
-  auto groups = perfx::parse_events("task-clock,page-faults");  // outlives the session
-  if (!groups) {
-    std::fprintf(stderr, "stat_record: %s\n", groups.error().message().c_str());
+  auto fail = [](const perfx::Error& e) {
+    std::fprintf(stderr, "stat_record: %s\n", e.message().c_str());
     return 1;
-  }
+  };
   perfx::StatSessionConfig cfg;
-  cfg.groups = perfx::counter_groups(*groups);
   cfg.command = {"true"};
+  auto groups = perfx::parse_events("task-clock,page-faults");  // outlives the session
+  if (!groups) return fail(groups.error());
+  cfg.groups = perfx::counter_groups(*groups);
   const std::string path = "/tmp/perfx_example_stat_" + std::to_string(::getpid()) + ".data";
   perfx::StatRecorder recorder(path, {});
   recorder.attach(cfg);
@@ -38,16 +39,10 @@ int main() {
     std::printf("stat_record: cannot count here: %s\n", runs.error().message().c_str());
     return 0;  // an honest reason (perf_event_paranoid, no permission), not a failure
   }
-  if (auto ok = recorder.finish(*runs); !ok) {
-    std::fprintf(stderr, "stat_record: %s\n", ok.error().message().c_str());
-    return 1;
-  }
+  if (auto ok = recorder.finish(*runs); !ok) return fail(ok.error());
   auto file = perfx::read_stat_recording(path);
   ::unlink(path.c_str());
-  if (!file) {
-    std::fprintf(stderr, "stat_record: %s\n", file.error().message().c_str());
-    return 1;
-  }
+  if (!file) return fail(file.error());
   for (const auto& p : perfx::stat_recording_printouts(*file, std::nullopt)) {
     std::fputs(p.interval ? perfx::format_stat_interval(p.report, {}, p.time_s, p.header).c_str()
                           : perfx::format_stat(p.report, {}).c_str(),

@@ -263,13 +263,19 @@ Result<void> write_body(BodyOut& out, const HeaderBuildId& m) {
   return {};
 }
 
-Result<void> write_body(BodyOut& out, const IdIndex& m) {
-  if (m.entries.size() != 4 * m.nr) {
-    return fail(Errc::kInvalidArgument, "id_index: nr {} but {} values", m.nr, m.entries.size());
+// A u64 count, then `per` u64 values for each (ID_INDEX, STAT_CONFIG).
+Result<void> counted_values(BodyOut& out, const char* what, std::uint64_t nr, std::size_t per,
+                            const U64Array& values) {
+  if (values.size() != per * nr) {
+    return fail(Errc::kInvalidArgument, "{}: nr {} but {} values", what, nr, values.size());
   }
-  out.o.u64(m.nr);
-  out.o.array(m.entries);
+  out.o.u64(nr);
+  out.o.array(values);
   return {};
+}
+
+Result<void> write_body(BodyOut& out, const IdIndex& m) {
+  return counted_values(out, "id_index", m.nr, 4, m.entries);
 }
 
 Result<void> write_body(BodyOut& out, const Auxtrace& m) {
@@ -323,12 +329,7 @@ Result<void> write_body(BodyOut& out, const CpuMap& m) {
 }
 
 Result<void> write_body(BodyOut& out, const StatConfig& m) {
-  if (m.terms.size() != 2 * m.nr) {
-    return fail(Errc::kInvalidArgument, "stat_config: nr {} but {} values", m.nr, m.terms.size());
-  }
-  out.o.u64(m.nr);
-  out.o.array(m.terms);
-  return {};
+  return counted_values(out, "stat_config", m.nr, 2, m.terms);
 }
 
 }  // namespace

@@ -54,31 +54,22 @@ std::vector<std::byte> cpu_map_bytes(const std::vector<int>& cpus) {
 
 }  // namespace
 
+// perf 6.1's enum aggr_mode (util/stat.h): AGGR_NONE 0, GLOBAL 1, SOCKET 2, DIE 3, CORE 4,
+// THREAD 5, (UNSET 6), NODE 7.
+constexpr std::pair<StatAggr, std::uint64_t> kAggrCodes[] = {
+    {StatAggr::kPerCpu, 0}, {StatAggr::kGlobal, 1},  {StatAggr::kPerSocket, 2},
+    {StatAggr::kPerDie, 3}, {StatAggr::kPerCore, 4}, {StatAggr::kPerThread, 5},
+    {StatAggr::kPerNode, 7}};
+
 std::uint64_t stat_aggr_code(StatAggr aggr) noexcept {
-  switch (aggr) {
-    case StatAggr::kPerCpu:
-      return 0;
-    case StatAggr::kGlobal:
-      return 1;
-    case StatAggr::kPerSocket:
-      return 2;
-    case StatAggr::kPerDie:
-      return 3;
-    case StatAggr::kPerCore:
-      return 4;
-    case StatAggr::kPerThread:
-      return 5;
-    case StatAggr::kPerNode:
-      return 7;
-  }
+  for (const auto& [a, code] : kAggrCodes)
+    if (a == aggr) return code;
   return 1;
 }
 
 std::optional<StatAggr> stat_aggr_from_code(std::uint64_t code) noexcept {
-  for (StatAggr a : {StatAggr::kPerCpu, StatAggr::kGlobal, StatAggr::kPerSocket, StatAggr::kPerDie,
-                     StatAggr::kPerCore, StatAggr::kPerThread, StatAggr::kPerNode}) {
-    if (stat_aggr_code(a) == code) return a;
-  }
+  for (const auto& [a, c] : kAggrCodes)
+    if (c == code) return a;
   return std::nullopt;
 }
 
