@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <clocale>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -47,6 +46,9 @@ int run_stat(int argc, char** argv) {
   }
   CLI::App app{"Run a command and count events (like perf stat); also: stat record, stat report",
                "perfx stat"};
+  app.footer(
+      "perfx stat record [-o FILE] [options] -- CMD: count as above and write a perf.data\n"
+      "perfx stat report [-i FILE] [-A|--per-socket|--per-die|--per-core|--per-node]: print it");
   std::vector<std::string> events;
   bool system_wide = false;
   std::string cpu_list;
@@ -368,23 +370,4 @@ int run_stat(int argc, char** argv) {
 const Registration kReg{{"stat", "Run a command and count events (like perf stat)", &run_stat}};
 
 }  // namespace
-}  // namespace perfx::cli
-
-namespace perfx::cli {
-
-bool is_stat_subcommand(std::string_view word, std::string_view sub) {
-  return word.size() > 2 && sub.starts_with(word);  // perf: strlen > 2 && strstarts
-}
-
-std::string locale_thousands_sep() {
-  // perf runs with setlocale(LC_ALL, ""): "%'" groups digits as the locale says.
-  std::string sep;
-  if (std::setlocale(LC_NUMERIC, "") != nullptr) {
-    if (const std::lconv* lc = std::localeconv(); lc != nullptr && lc->thousands_sep != nullptr)
-      sep = lc->thousands_sep;
-  }
-  std::setlocale(LC_NUMERIC, "C");
-  return sep;
-}
-
 }  // namespace perfx::cli

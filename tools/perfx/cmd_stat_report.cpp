@@ -1,6 +1,7 @@
 // perfx stat report: a `stat record` perf.data -> the counts the live stat printed
 // (perfx/stat_record.hpp: read_stat_recording, stat_recording_printouts; stat.hpp's format).
 #include <algorithm>
+#include <clocale>
 #include <cstdio>
 #include <numeric>
 #include <optional>
@@ -14,6 +15,21 @@
 #include "stat_cli.hpp"
 
 namespace perfx::cli {
+
+bool is_stat_subcommand(std::string_view word, std::string_view sub) {
+  return word.size() > 2 && sub.starts_with(word);  // perf: strlen > 2 && strstarts
+}
+
+std::string locale_thousands_sep() {
+  // perf runs with setlocale(LC_ALL, ""): "%'" groups digits as the locale says.
+  std::string sep;
+  if (std::setlocale(LC_NUMERIC, "") != nullptr) {
+    if (const std::lconv* lc = std::localeconv(); lc != nullptr && lc->thousands_sep != nullptr)
+      sep = lc->thousands_sep;
+  }
+  std::setlocale(LC_NUMERIC, "C");
+  return sep;
+}
 
 int run_stat_report(int argc, char** argv) {
   const CommandFront cmd{"stat report"};

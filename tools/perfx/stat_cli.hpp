@@ -1,5 +1,5 @@
 #pragma once
-// What cmd_stat.cpp and cmd_stat_report.cpp share.
+// What cmd_stat.cpp and cmd_stat_report.cpp share (defined in cmd_stat_report.cpp).
 #include <string>
 #include <string_view>
 
