@@ -4,6 +4,7 @@
 # line, non-zero). Env: PERFX (the CLI).
 set -u
 source "$(dirname "$0")/common.bash"
+PERFX=$(readlink -f "$PERFX")  # the first case runs in $tmp
 
 # record: live counts on stderr as perfx stat, the file written.
 (cd "$tmp" && "$PERFX" stat record -e task-clock,page-faults -- true 2>"$tmp/live.err")
@@ -34,7 +35,7 @@ check "several intervals" '[ "$(grep -c "task-clock" "$tmp/i.err")" -ge 3 ]'
 # an existing file is kept as .old; a symlink at -o is not followed.
 echo keep >"$tmp/victim"
 ln -s "$tmp/victim" "$tmp/link.data"
-"$PERFX" stat record -q -e task-clock -o "$tmp/link.data" -- true 2>/dev/null
+"$PERFX" stat record --quiet -e task-clock -o "$tmp/link.data" -- true 2>/dev/null
 check "symlink moved aside" '[ -L "$tmp/link.data.old" ] && [ ! -L "$tmp/link.data" ]'
 check "symlink target untouched" '[ "$(cat "$tmp/victim")" = keep ]'
 

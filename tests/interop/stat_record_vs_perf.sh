@@ -9,7 +9,7 @@
 # (whitespace squeezed): no timing or load dependence. Software events only.
 set -u
 source "$(dirname "$0")/common.bash"
-perf stat record -q -e task-clock -o "$tmp/probe.data" -- true >/dev/null 2>&1 ||
+perf stat record -e task-clock -o "$tmp/probe.data" -- true >/dev/null 2>&1 ||
   { echo "perf stat record does not work here"; exit 77; }
 ok=1
 fail() { echo "FAIL: $*"; ok=0; }
@@ -27,7 +27,7 @@ same_report() {
 }
 
 # 1. perfx writes, both read.
-"$PERFX" stat record -e "$events" -o "$tmp/x.data" -- "$fixture" 2>"$tmp/live.txt" ||
+"$PERFX" stat record -e "$events" -o "$tmp/x.data" -- "$fixture" >/dev/null 2>"$tmp/live.txt" ||
   fail "perfx stat record exited $?"
 grep -q 'page-faults' "$tmp/live.txt" || fail "perfx stat record printed no live counts"
 same_report "$tmp/x.data" "perfx's file"
@@ -41,7 +41,7 @@ perf evlist -i "$tmp/x.data" 2>/dev/null | grep -qx 'page-faults' || fail "perf 
 perf report --header-only -i "$tmp/x.data" 2>/dev/null | grep -q 'contains stat data' ||
   fail "no HEADER_STAT feature"
 # the old file is kept, as perf record does
-"$PERFX" stat record -q -e task-clock -o "$tmp/x.data" -- true 2>/dev/null
+"$PERFX" stat record --quiet -e task-clock -o "$tmp/x.data" -- true 2>/dev/null
 [ -f "$tmp/x.data.old" ] || fail "no x.data.old after a second recording"
 # perfx's -I file, read by both
 "$PERFX" stat record -I 100 -e "$events" -o "$tmp/xi.data" -- sleep 0.25 2>/dev/null ||
