@@ -36,7 +36,12 @@ for t in THREAD_MAP CPU_MAP STAT_CONFIG STAT STAT_ROUND; do
   grep -q "PERF_RECORD_$t\b" "$tmp/dump.txt" || fail "perf report -D shows no PERF_RECORD_$t"
 done
 grep -q 'type FINAL' "$tmp/dump.txt" || fail "no FINAL stat round"
-perf script -i "$tmp/x.data" >/dev/null 2>"$tmp/script.err" || fail "perf script exited $?"
+perf script -i "$tmp/x.data" >"$tmp/script.txt" 2>"$tmp/script.err" || fail "perf script exited $?"
+# perf script prints the FINAL round's counts: page-faults as perfx's report says
+pf_script=$(awk '$NF == "page-faults" { print $3 }' "$tmp/script.txt")
+pf_report=$(awk '$2 == "page-faults" { gsub(",", "", $1); print $1 }' "$tmp/perfx.txt")
+[ -n "$pf_script" ] && [ "$pf_script" = "$pf_report" ] ||
+  fail "perf script's page-faults ($pf_script) differ from perfx's report ($pf_report)"
 perf evlist -i "$tmp/x.data" 2>/dev/null | grep -qx 'page-faults' || fail "perf evlist lacks page-faults"
 perf report --header-only -i "$tmp/x.data" 2>/dev/null | grep -q 'contains stat data' ||
   fail "no HEADER_STAT feature"
