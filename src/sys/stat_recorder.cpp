@@ -3,6 +3,7 @@
 #include <linux/perf_event.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <utility>
@@ -16,6 +17,8 @@ namespace perfx {
 namespace {
 
 using record::Record;
+
+constexpr std::uint64_t kEventUpdateName = 2;  // perf's PERF_EVENT_UPDATE__NAME
 
 // A typed user record to write (no attr, no sample_id).
 template <typename Body>
@@ -101,6 +104,18 @@ struct StatRecorder::Impl {
     wo.track_sample_time = false;
     PERFX_TRY(w, record::PerfDataWriter::create(path, std::move(attrs), wo));
     writer.emplace(std::move(w));
+    // Pipe mode sends the features now, before any record (as perf); file mode at the end.
+    record::Features f;
+    sys::gather_system_features(f, options.version);
+    std::vector<std::string> cmdline{"perfx"};
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) cmdline[0] = std::string(self, static_cast<std::size_t>(n));
+    cmdline.insert(cmdline.end(), options.cmdline.begin(), options.cmdline.end());
+    f.cmdline = std::move(cmdline);
+    f.raw[static_cast<int>(record::Feature::kStat)] = {};  // perf's write_stat(): empty
+    PERFX_CHECK(writer->set_features(f));
+    if (writer->is_pipe()) PERFX_CHECK(write_names(s));
     const auto threads = thread_map_bytes(s.threads, options.thread_comms);
     PERFX_CHECK(writer->write(user_record(record::ThreadMap{s.threads.size(), threads, false})));
     const auto cpus = cpu_map_bytes(s.cpus);
@@ -110,6 +125,23 @@ struct StatRecorder::Impl {
         static_cast<std::uint64_t>(record::StatConfigTag::kInterval), options.interval_ms,
         static_cast<std::uint64_t>(record::StatConfigTag::kScale),    1};
     return writer->write(user_record(record::StatConfig{3, record::U64Array::of(terms)}));
+  }
+
+  // Pipe mode has no EVENT_DESC: perf's EVENT_UPDATE (type NAME) names each event by an id.
+  Result<void> write_names(const CounterSnapshot& s) {
+    for (const auto& ev : s.events) {
+      const auto id = std::find_if(ev.ids.begin(), ev.ids.end(), [](auto x) { return x != 0; });
+      if (!ev.supported || id == ev.ids.end()) continue;
+      std::vector<std::byte> payload(16 + ((ev.name.size() + 1 + 7) & ~std::size_t{7}));
+      const std::uint64_t head[] = {kEventUpdateName, *id};
+      std::memcpy(payload.data(), head, sizeof head);
+      std::memcpy(payload.data() + 16, ev.name.data(), ev.name.size());
+      Record r;
+      r.header.type = raw::PERF_RECORD_EVENT_UPDATE;
+      r.body = record::Unknown{payload};
+      PERFX_CHECK(writer->write(r));
+    }
+    return {};
   }
 
   // One STAT per event, CPU and thread (perf's read_counter_cpu order: event-major here).
@@ -138,19 +170,7 @@ struct StatRecorder::Impl {
     return writer->write(user_record(record::StatRound{type, time_ns}));
   }
 
-  Result<void> finish_file() {
-    record::Features f;
-    sys::gather_system_features(f, options.version);
-    std::vector<std::string> cmdline{"perfx"};
-    char self[4096];
-    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n > 0) cmdline[0] = std::string(self, static_cast<std::size_t>(n));
-    cmdline.insert(cmdline.end(), options.cmdline.begin(), options.cmdline.end());
-    f.cmdline = std::move(cmdline);
-    f.raw[static_cast<int>(record::Feature::kStat)] = {};  // perf's write_stat(): empty
-    PERFX_CHECK(writer->set_features(f));
-    return writer->finalize();
-  }
+  Result<void> finish_file() { return writer->finalize(); }
 };
 
 StatRecorder::StatRecorder(std::string path, StatRecordOptions options)
