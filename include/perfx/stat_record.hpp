@@ -85,7 +85,9 @@ struct PERFX_API StatRecordingRound {
 
 /// A stat recording read back.
 struct PERFX_API StatRecording {
-  std::vector<std::string> cmdline;        ///< HEADER_CMDLINE (empty when absent)
+  /// HEADER_CMDLINE; empty when absent and for a pipe-mode file (perf's report ignores it
+  /// there and says 'pipe').
+  std::vector<std::string> cmdline;
   StatAggr aggr = StatAggr::kGlobal;       ///< STAT_CONFIG's aggregation
   std::uint64_t interval_ms = 0;           ///< STAT_CONFIG's interval (0: none)
   std::vector<int> cpus;                   ///< CPU_MAP (-1: any CPU)

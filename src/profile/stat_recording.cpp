@@ -134,7 +134,7 @@ Result<StatRecording> read_stat_recording(const std::string& path) {
   if (b.out.rounds.empty())
     return fail(Errc::kMalformedData, "{}: no STAT_ROUND record: the recording was cut short",
                 path);
-  if (const auto& cmd = reader.features().cmdline) b.out.cmdline = *cmd;
+  if (const auto& cmd = reader.features().cmdline; cmd && !reader.is_pipe()) b.out.cmdline = *cmd;
   return std::move(b.out);
 }
 

@@ -17,10 +17,11 @@ std::vector<StatPrintout> stat_recording_printouts(const StatRecording& rec,
     mopts.aggr = *aggr;
   mopts.thread_comms = rec.thread_comms;
   mopts.cpu_places = cpu_places;
-  // perf stat report prints the recorder's whole command line ("perf stat record ...").
+  // perf stat report prints the recorder's whole command line ("perf stat record ..."), or
+  // 'pipe' without one.
   std::string target;
   for (const auto& a : rec.cmdline) target += (target.empty() ? "" : " ") + a;
-  target = "'" + target + "'";
+  target = "'" + (rec.cmdline.empty() ? std::string("pipe") : target) + "'";  // perf: no argv
 
   std::vector<StatPrintout> out;
   const CounterSnapshot* previous = nullptr;

@@ -15,10 +15,12 @@ ok=1
 fail() { echo "FAIL: $*"; ok=0; }
 events=task-clock,context-switches,page-faults
 
-# same_report FILE WHAT: perf stat report and perfx stat report of FILE, equal up to blanks.
+# same_report FILE WHAT [STDIN]: perf stat report and perfx stat report of FILE (- : STDIN,
+# a pipe-mode file), equal up to blanks.
 same_report() {
-  perf stat report -i "$1" >/dev/null 2>"$tmp/perf.txt" || { fail "$2: perf stat report exited $?"; return; }
-  "$PERFX" stat report -i "$1" >/dev/null 2>"$tmp/perfx.txt" || { fail "$2: perfx stat report exited $?"; return; }
+  local in=${3:-/dev/null}
+  perf stat report -i "$1" <"$in" >/dev/null 2>"$tmp/perf.txt" || { fail "$2: perf stat report exited $?"; return; }
+  "$PERFX" stat report -i "$1" <"$in" >/dev/null 2>"$tmp/perfx.txt" || { fail "$2: perfx stat report exited $?"; return; }
   grep -q '[0-9]' "$tmp/perfx.txt" || fail "$2: perfx printed no counts"
   if ! diff <(tr -s ' \t' ' ' <"$tmp/perf.txt" | sed 's/ *$//') \
             <(tr -s ' \t' ' ' <"$tmp/perfx.txt" | sed 's/ *$//') >"$tmp/diff.txt"; then
@@ -60,6 +62,12 @@ perf stat record -I 100 -e "$events" -o "$tmp/pi.data" -- sleep 0.25 >/dev/null 
 same_report "$tmp/pi.data" "perf's -I file"
 perf stat -a -A record -e cpu-clock,context-switches -o "$tmp/pa.data" -- sleep 0.05 >/dev/null 2>&1
 same_report "$tmp/pa.data" "perf's -a -A file"
+
+# pipe mode, both ways ('pipe' is the target perf names then)
+"$PERFX" stat record -e "$events" -o - -- true 2>/dev/null >"$tmp/xpipe.data"
+same_report - "perfx's pipe" "$tmp/xpipe.data"
+perf stat record -e "$events" -o - -- true 2>/dev/null >"$tmp/ppipe.data"
+same_report - "perf's pipe" "$tmp/ppipe.data"
 
 # 3. not stat data: one line, non-zero.
 perf record -q -e cpu-clock -o "$tmp/samples.data" -- "$fixture" >/dev/null 2>&1
