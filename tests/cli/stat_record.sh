@@ -32,6 +32,11 @@ check "stat record -I exits 0" '[ $? -eq 0 ]'
 check "interval header" 'grep -q "#           time             counts unit events" "$tmp/i.err"'
 check "several intervals" '[ "$(grep -c "task-clock" "$tmp/i.err")" -ge 3 ]'
 
+# options before `record` hold too, as in perf (`perf stat -e X record ...`).
+"$PERFX" stat -e page-faults record -o "$tmp/pre.data" -- true 2>/dev/null
+"$PERFX" stat report -i "$tmp/pre.data" 2>"$tmp/pre.err"
+check "options before record" 'grep -q page-faults "$tmp/pre.err" && ! grep -q task-clock "$tmp/pre.err"'
+
 # an existing file is kept as .old; a symlink at -o is not followed.
 echo keep >"$tmp/victim"
 ln -s "$tmp/victim" "$tmp/link.data"

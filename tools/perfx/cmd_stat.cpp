@@ -37,8 +37,8 @@ const CommandFront cmd{"stat"};
 int run_stat(int argc, char** argv) {
   if (argc > 1 && is_stat_subcommand(argv[1], "report")) return run_stat_report(argc - 1, argv + 1);
   // perf stat record: the same options, -o names the perf.data (the counts go to stderr).
-  const bool recording = argc > 1 && is_stat_subcommand(argv[1], "record");
-  std::vector<std::string> record_args(argv + std::min(argc, 1 + (recording ? 1 : 0)), argv + argc);
+  bool recording = argc > 1 && is_stat_subcommand(argv[1], "record");
+  const std::vector<std::string> record_args(argv + std::min(argc, 1), argv + argc);
   if (recording) {
     argv[1] = argv[0];
     ++argv;
@@ -127,6 +127,16 @@ int run_stat(int argc, char** argv) {
   app.add_flag("--topdown", topdown, "top-down statistics (needs topdown PMU events)");
   std::vector<std::string> command;
   if (auto rc = CommandFront::parse_workload(app, argc, argv, command)) return *rc;
+  if (!recording && !command.empty() && is_stat_subcommand(command.front(), "record")) {
+    // perf stat -a -A record ...: the options before `record` hold, then the rest is parsed.
+    recording = true;
+    std::vector<std::string> words(command.begin() + 1, command.end());
+    std::vector<char*> rest{argv[0]};
+    for (auto& w : words) rest.push_back(w.data());
+    if (auto rc =
+            CommandFront::parse_workload(app, static_cast<int>(rest.size()), rest.data(), command))
+      return *rc;
+  }
 
   if (json && !csv_sep.empty()) return cmd.fail("-x and -j cannot be used together");
   if (interval_count > 0 && interval_ms == 0) return cmd.fail("--interval-count needs -I");
@@ -304,7 +314,7 @@ int run_stat(int argc, char** argv) {
 
   if (recording) {
     StatRecordOptions ropts{
-        mopts.aggr, interval_ms, {"stat", "record"}, mopts.thread_comms, "perfx " PERFX_VERSION};
+        mopts.aggr, interval_ms, {"stat"}, mopts.thread_comms, "perfx " PERFX_VERSION};
     ropts.cmdline.insert(ropts.cmdline.end(), record_args.begin(), record_args.end());
     recorder.emplace(data_path, std::move(ropts));
     recorder->attach(cfg);
