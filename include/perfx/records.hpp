@@ -33,6 +33,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "perfx/error.hpp"
 #include "perfx/raw.hpp"
@@ -399,7 +400,76 @@ struct PERFX_API HeaderFeature {  ///< PERF_RECORD_HEADER_FEATURE (pipe mode fea
 struct PERFX_API Compressed {  ///< PERF_RECORD_COMPRESSED: zstd stream bytes
   std::span<const std::byte> data;
 };
-/// Any other record: its payload after the header (unknown types, AUXTRACE_INFO, STAT ...).
+/// One thread of a THREAD_MAP record.
+struct PERFX_API ThreadMapEntry {
+  std::uint64_t pid = 0;  ///< the thread id (perf writes -1 for "any thread")
+  std::string_view comm;  ///< its name, up to 16 bytes (empty when perf did not read it)
+};
+/// PERF_RECORD_THREAD_MAP (perf stat record): the threads counted, in the order the STAT
+/// records' `thread` index refers to. `entries` holds nr * {u64 pid; char comm[16]}.
+struct PERFX_API ThreadMap {
+  std::uint64_t nr = 0;
+  std::span<const std::byte> entries;  ///< nr * 24 bytes (file byte order)
+  bool swap = false;
+  [[nodiscard]] std::size_t size() const noexcept { return nr; }
+  [[nodiscard]] ThreadMapEntry operator[](std::size_t i) const noexcept {
+    ThreadMapEntry e;
+    e.pid = U64Array(entries.subspan(i * 24, 8), swap)[0];
+    const auto* c = reinterpret_cast<const char*>(entries.data() + i * 24 + 8);
+    std::size_t n = 0;
+    while (n < 16 && c[n] != '\0') ++n;
+    e.comm = std::string_view(c, n);
+    return e;
+  }
+};
+/// PERF_RECORD_CPU_MAP (perf stat record): the CPUs counted, in the encoding perf chose:
+/// `map_type` 0 = list (u16 nr, u16 cpu[nr]; 0xffff is "any CPU", -1), 1 = bitmap
+/// (u16 nr, u16 long_size, then nr 32-bit masks, or 4 bytes of padding and nr 64-bit
+/// masks), 2 = range (u8 any_cpu, u8 pad, u16 start, u16 end). `data` is everything after
+/// the u16 type (padding included); cpus() decodes any of them.
+struct PERFX_API CpuMap {
+  std::uint16_t map_type = 0;
+  std::span<const std::byte> data;
+  bool swap = false;
+  /// The CPUs in map order (-1 for "any CPU"); empty when the data is too short for its
+  /// type or the type is unknown.
+  [[nodiscard]] std::vector<int> cpus() const;
+};
+/// perf's PERF_STAT_CONFIG_TERM__* tags of a STAT_CONFIG record.
+enum class StatConfigTag : std::uint64_t { kAggrMode = 0, kInterval = 1, kScale = 2 };
+/// PERF_RECORD_STAT_CONFIG: nr {tag, value} pairs (StatConfigTag; perf 6.1's aggr_mode
+/// numbering: 0 none (-A), 1 global, 2 socket, 3 die, 4 core, 5 thread, 7 node).
+struct PERFX_API StatConfig {
+  std::uint64_t nr = 0;
+  U64Array terms;  ///< 2*nr values
+  /// The value of `tag`, or `fallback` when the record does not carry it.
+  [[nodiscard]] std::uint64_t get(StatConfigTag tag, std::uint64_t fallback) const noexcept {
+    for (std::size_t i = 0; i + 1 < terms.size() && i / 2 < nr; i += 2) {
+      if (terms[i] == static_cast<std::uint64_t>(tag)) return terms[i + 1];
+    }
+    return fallback;
+  }
+};
+/// PERF_RECORD_STAT: one counter's reading on one CPU and thread (cumulative since the
+/// counter was enabled).
+struct PERFX_API Stat {
+  std::uint64_t id = 0;      ///< the event's id (the attr's ids)
+  std::uint32_t cpu = 0;     ///< the CPU number ((u32)-1: any CPU)
+  std::uint32_t thread = 0;  ///< index into the THREAD_MAP
+  std::uint64_t val = 0;     ///< the count
+  std::uint64_t ena = 0;     ///< time enabled (ns)
+  std::uint64_t run = 0;     ///< time running (ns)
+};
+/// PERF_RECORD_STAT_ROUND: the STAT records since the previous round form one reading.
+struct PERFX_API StatRound {
+  std::uint64_t type = 0;  ///< 0: an -I interval, 1: the final reading (kStatRoundFinal)
+  std::uint64_t time = 0;  ///< ns since counting started (the run's wall time for FINAL)
+};
+inline constexpr std::uint64_t kStatRoundInterval = 0;  ///< PERF_STAT_ROUND_TYPE__INTERVAL
+inline constexpr std::uint64_t kStatRoundFinal = 1;     ///< PERF_STAT_ROUND_TYPE__FINAL
+
+/// Any other record: its payload after the header (unknown types, AUXTRACE_INFO,
+/// EVENT_UPDATE ...).
 struct PERFX_API Unknown {
   std::span<const std::byte> payload;
 };
@@ -407,11 +477,12 @@ struct PERFX_API Unknown {
 /// A decoded record. `body` holds the alternative for `header.type`.
 struct PERFX_API Record {
   /// One alternative per record type (Throttle serves THROTTLE and UNTHROTTLE).
-  using Body = std::variant<Unknown, Mmap, Lost, Comm, Exit, Throttle, Fork, Read, Sample, Mmap2,
-                            Aux, ItraceStart, LostSamples, Switch, SwitchCpuWide, Namespaces,
-                            Ksymbol, BpfEvent, Cgroup, TextPoke, AuxOutputHwId, HeaderAttr,
-                            HeaderEventType, HeaderTracingData, HeaderBuildId, FinishedRound,
-                            FinishedInit, IdIndex, Auxtrace, TimeConv, HeaderFeature, Compressed>;
+  using Body =
+      std::variant<Unknown, Mmap, Lost, Comm, Exit, Throttle, Fork, Read, Sample, Mmap2, Aux,
+                   ItraceStart, LostSamples, Switch, SwitchCpuWide, Namespaces, Ksymbol, BpfEvent,
+                   Cgroup, TextPoke, AuxOutputHwId, HeaderAttr, HeaderEventType, HeaderTracingData,
+                   HeaderBuildId, FinishedRound, FinishedInit, IdIndex, Auxtrace, TimeConv,
+                   HeaderFeature, Compressed, ThreadMap, CpuMap, StatConfig, Stat, StatRound>;
   Header header;             ///< type, misc (cpumode and per-type flags), size
   std::uint64_t offset = 0;  ///< byte offset in the file/stream (of the COMPRESSED record
                              ///< for records that came out of one)

@@ -148,6 +148,9 @@ struct PERFX_API StatSessionConfig {
   /// Called every interval with that interval's counts (delta), the time since start
   /// and the interval's length.
   std::function<void(const CounterSnapshot& delta, double time_s, double interval_ns)> on_interval;
+  /// Called every interval, before on_interval, with the cumulative counts since the
+  /// start (what `perf stat record` writes) and the time since start.
+  std::function<void(const CounterSnapshot& counts, double time_s)> on_read;
 };
 
 /// perf stat's cgroup options on `cfg` (its groups parsed): `g_list` is -G's value, one

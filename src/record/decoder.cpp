@@ -318,6 +318,26 @@ Result<void> read_body(BodyIn& in, Compressed& m) {
   return {};
 }
 
+Result<void> read_body(BodyIn& in, ThreadMap& m) {
+  m.nr = in.r.u64();
+  m.swap = in.o.swap;
+  m.entries = in.r.take_array(m.nr, 24);
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, CpuMap& m) {
+  m.map_type = in.r.u16();
+  m.swap = in.o.swap;
+  m.data = in.r.take(in.r.remaining());  // its form depends on the type: CpuMap::cpus()
+  return {};
+}
+
+Result<void> read_body(BodyIn& in, StatConfig& m) {
+  m.nr = in.r.u64();
+  m.terms = U64Array(in.r.take_array(m.nr, 16), in.o.swap);
+  return {};
+}
+
 // One reader per Record::Body alternative, indexed like the variant.
 using BodyReader = Result<void> (*)(BodyIn&, Record::Body&);
 

@@ -263,13 +263,19 @@ Result<void> write_body(BodyOut& out, const HeaderBuildId& m) {
   return {};
 }
 
-Result<void> write_body(BodyOut& out, const IdIndex& m) {
-  if (m.entries.size() != 4 * m.nr) {
-    return fail(Errc::kInvalidArgument, "id_index: nr {} but {} values", m.nr, m.entries.size());
+// A u64 count, then `per` u64 values for each (ID_INDEX, STAT_CONFIG).
+Result<void> counted_values(BodyOut& out, const char* what, std::uint64_t nr, std::size_t per,
+                            const U64Array& values) {
+  if (values.size() != per * nr) {
+    return fail(Errc::kInvalidArgument, "{}: nr {} but {} values", what, nr, values.size());
   }
-  out.o.u64(m.nr);
-  out.o.array(m.entries);
+  out.o.u64(nr);
+  out.o.array(values);
   return {};
+}
+
+Result<void> write_body(BodyOut& out, const IdIndex& m) {
+  return counted_values(out, "id_index", m.nr, 4, m.entries);
 }
 
 Result<void> write_body(BodyOut& out, const Auxtrace& m) {
@@ -297,6 +303,33 @@ Result<void> write_body(BodyOut& out, const HeaderFeature& m) {
 Result<void> write_body(BodyOut& out, const Compressed& m) {
   out.o.bytes(m.data);
   return {};
+}
+
+Result<void> write_body(BodyOut& out, const ThreadMap& m) {
+  if (m.entries.size() != m.nr * 24) {
+    return fail(Errc::kInvalidArgument, "thread_map: nr {} but {} entry bytes", m.nr,
+                m.entries.size());
+  }
+  out.o.u64(m.nr);
+  for (std::size_t i = 0; i < m.nr; ++i) {  // native order again (pid only: comm is bytes)
+    out.o.u64(m[i].pid);
+    out.o.bytes(m.entries.subspan(i * 24 + 8, 16));
+  }
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const CpuMap& m) {
+  if (m.swap && !m.data.empty()) {
+    return fail(Errc::kInvalidArgument, "cpu_map: byte-swapped data cannot be re-encoded");
+  }
+  out.o.u16(m.map_type);
+  out.o.bytes(m.data);
+  out.o.pad_to(8);
+  return {};
+}
+
+Result<void> write_body(BodyOut& out, const StatConfig& m) {
+  return counted_values(out, "stat_config", m.nr, 2, m.terms);
 }
 
 }  // namespace

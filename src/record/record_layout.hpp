@@ -57,6 +57,11 @@ inline constexpr std::uint32_t kBodyTypes[] = {
     raw::PERF_RECORD_TIME_CONV,
     raw::PERF_RECORD_HEADER_FEATURE,
     raw::PERF_RECORD_COMPRESSED,
+    raw::PERF_RECORD_THREAD_MAP,
+    raw::PERF_RECORD_CPU_MAP,
+    raw::PERF_RECORD_STAT_CONFIG,
+    raw::PERF_RECORD_STAT,
+    raw::PERF_RECORD_STAT_ROUND,
 };
 static_assert(std::size(kBodyTypes) == std::variant_size_v<Record::Body>);
 
@@ -109,6 +114,10 @@ template <> inline constexpr auto kFields<Cgroup> = std::tuple(&Cgroup::id, &Cgr
 template <> inline constexpr auto kFields<AuxOutputHwId> = std::tuple(&AuxOutputHwId::hw_id);
 template <> inline constexpr auto kFields<FinishedRound> = std::tuple();
 template <> inline constexpr auto kFields<FinishedInit> = std::tuple();
+template <> inline constexpr auto kFields<Stat> = std::tuple(
+    &Stat::id, &Stat::cpu, &Stat::thread, &Stat::val, &Stat::ena, &Stat::run);
+template <> inline constexpr auto kFields<StatRound> =
+    std::tuple(&StatRound::type, &StatRound::time);
 // clang-format on
 
 /// A record whose body is its kFields.

@@ -2,6 +2,8 @@
 // carry payload past header.size).
 #include "record/records.hpp"
 
+#include <vector>
+
 #include "core/byte_reader.hpp"
 
 namespace perfx::record {
@@ -108,6 +110,50 @@ std::uint64_t trailing_payload_size(const Header& h, std::span<const std::byte> 
     return r.ok() ? size : 0;
   }
   return 0;
+}
+
+std::vector<int> CpuMap::cpus() const {
+  // perf's cpu_map__new_data(): the three encodings of tools/lib/perf/include/perf/event.h.
+  core::ByteReader r(data, swap);
+  std::vector<int> out;
+  auto cpu = [](std::uint64_t v) { return v == 0xffff ? -1 : static_cast<int>(v); };
+  switch (map_type) {
+    case 0: {  // PERF_CPU_MAP__CPUS
+      const std::uint16_t nr = r.u16();
+      for (std::uint16_t i = 0; i < nr && r.ok(); ++i) {
+        const std::uint16_t c = r.u16();
+        if (r.ok()) out.push_back(cpu(c));
+      }
+      break;
+    }
+    case 1: {  // PERF_CPU_MAP__MASK
+      const std::uint16_t nr = r.u16();
+      const std::uint16_t long_size = r.u16();
+      if (long_size != 4 && long_size != 8) return {};
+      if (long_size == 8) r.skip(4);
+      for (std::uint16_t i = 0; i < nr && r.ok(); ++i) {
+        const std::uint64_t mask = long_size == 4 ? r.u32() : r.u64();
+        for (unsigned b = 0; b < 8u * long_size && r.ok(); ++b) {
+          if ((mask >> b) & 1u) out.push_back(static_cast<int>(i * 8u * long_size + b));
+        }
+      }
+      break;
+    }
+    case 2: {  // PERF_CPU_MAP__RANGE_CPUS
+      const std::uint8_t any = r.u8();
+      (void)r.u8();
+      const std::uint16_t start = r.u16();
+      const std::uint16_t end = r.u16();
+      if (!r.ok() || end < start) return {};
+      if (any != 0) out.push_back(-1);
+      for (int c = start; c <= end; ++c) out.push_back(c);
+      break;
+    }
+    default:
+      return {};
+  }
+  if (!r.ok()) return {};
+  return out;
 }
 
 }  // namespace perfx::record

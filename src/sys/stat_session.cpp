@@ -288,6 +288,7 @@ Result<StatRun> run_once(const StatSessionConfig& cfg) {
     const auto now = run.exit ? run.exit->ended : monotonic_now();
     if (interval && (now >= next || done)) {
       PERFX_TRY(snap, set.read());
+      if (cfg.on_read) cfg.on_read(snap, std::chrono::duration<double>(now - start).count());
       if (cfg.on_interval) {
         CounterSnapshot d = have_previous ? delta(snap, previous) : snap;
         const double t = std::chrono::duration<double>(now - start).count();

@@ -1,11 +1,11 @@
 // perfx stat: argv -> library calls (perfx/stat.hpp: run_stat_session, build_stat_entries,
-// format_stat).
+// format_stat); `stat record` adds a StatRecorder (perfx/stat_record.hpp), `stat report`
+// is cmd_stat_report.cpp.
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <clocale>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -18,8 +18,10 @@
 #include "perfx/events.hpp"
 #include "perfx/output_file.hpp"
 #include "perfx/stat.hpp"
+#include "perfx/stat_record.hpp"
 #include "perfx/system.hpp"
 #include "perfx/workload.hpp"
+#include "stat_cli.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -33,7 +35,20 @@ struct FileCloser {
 const CommandFront cmd{"stat"};
 
 int run_stat(int argc, char** argv) {
-  CLI::App app{"Run a command and count events (like perf stat)", "perfx stat"};
+  if (argc > 1 && is_stat_subcommand(argv[1], "report")) return run_stat_report(argc - 1, argv + 1);
+  // perf stat record: the same options, -o names the perf.data (the counts go to stderr).
+  bool recording = argc > 1 && is_stat_subcommand(argv[1], "record");
+  const std::vector<std::string> record_args(argv + std::min(argc, 1), argv + argc);
+  if (recording) {
+    argv[1] = argv[0];
+    ++argv;
+    --argc;
+  }
+  CLI::App app{"Run a command and count events (like perf stat); also: stat record, stat report",
+               "perfx stat"};
+  app.footer(
+      "perfx stat record [-o FILE] [options] -- CMD: count as above and write a perf.data\n"
+      "perfx stat report [-i FILE] [-A|--per-socket|--per-die|--per-core|--per-node]: print it");
   std::vector<std::string> events;
   bool system_wide = false;
   std::string cpu_list;
@@ -94,7 +109,8 @@ int run_stat(int argc, char** argv) {
       app.add_flag("--per-core", per_core, "counts summed per physical core (with -a/-C)"),
       app.add_flag("--per-node", per_node, "counts summed per NUMA node (with -a/-C)")};
   app.add_option("-x,--field-separator", csv_sep, "CSV output with this separator");
-  app.add_option("-o,--output", output, "write the counts to this file");
+  app.add_option("-o,--output", output,
+                 "write the counts to this file (stat record: the perf.data, default perf.data)");
   app.add_flag("-v,--verbose", verbose, "say why an event is <not supported>");
   app.add_flag("-d,--detailed", detailed,
                "more events: -d L1 and LLC data cache, -dd also L1i and TLBs, -ddd prefetches");
@@ -111,10 +127,24 @@ int run_stat(int argc, char** argv) {
   app.add_flag("--topdown", topdown, "top-down statistics (needs topdown PMU events)");
   std::vector<std::string> command;
   if (auto rc = CommandFront::parse_workload(app, argc, argv, command)) return *rc;
+  if (!recording && !command.empty() && is_stat_subcommand(command.front(), "record")) {
+    // perf stat -a -A record ...: the options before `record` hold, then the rest is parsed.
+    recording = true;
+    std::vector<std::string> words(command.begin() + 1, command.end());
+    std::vector<char*> rest{argv[0]};
+    for (auto& w : words) rest.push_back(w.data());
+    if (auto rc =
+            CommandFront::parse_workload(app, static_cast<int>(rest.size()), rest.data(), command))
+      return *rc;
+  }
 
   if (json && !csv_sep.empty()) return cmd.fail("-x and -j cannot be used together");
   if (interval_count > 0 && interval_ms == 0) return cmd.fail("--interval-count needs -I");
   if (append && output.empty()) return cmd.fail("--append needs -o");
+  if (recording && repeat != 1) return cmd.fail("Cannot use -r option with perf stat record.");
+  std::optional<StatRecorder> recorder;
+  const std::string data_path = output.empty() ? "perf.data" : output;
+  if (recording) output.clear();
 
   StatSessionConfig cfg;
   cfg.command = command;
@@ -210,14 +240,7 @@ int run_stat(int argc, char** argv) {
     fopts.layout = StatLayout::kCsv;
     fopts.csv_sep = csv_sep;
   }
-  if (big_num) {
-    // perf runs with setlocale(LC_ALL, ""): "%'" groups digits as the locale says.
-    if (std::setlocale(LC_NUMERIC, "") != nullptr) {
-      if (const std::lconv* lc = std::localeconv(); lc != nullptr && lc->thousands_sep != nullptr)
-        fopts.thousands_sep = lc->thousands_sep;
-    }
-    std::setlocale(LC_NUMERIC, "C");
-  }
+  if (big_num) fopts.thousands_sep = locale_thousands_sep();
   std::unique_ptr<std::FILE, FileCloser> file;
   std::FILE* out = stderr;
   if (!output.empty()) {
@@ -289,8 +312,18 @@ int run_stat(int argc, char** argv) {
     };
   }
 
+  if (recording) {
+    StatRecordOptions ropts{
+        mopts.aggr, interval_ms, {"stat"}, mopts.thread_comms, "perfx " PERFX_VERSION};
+    ropts.cmdline.insert(ropts.cmdline.end(), record_args.begin(), record_args.end());
+    recorder.emplace(data_path, std::move(ropts));
+    recorder->attach(cfg);
+  }
   auto runs = run_stat_session(cfg);
   if (!runs) return cmd.fail(runs.error().message());
+  if (recorder && !runs->empty() && runs->back().exec_errno == 0) {
+    if (auto ok = recorder->finish(*runs); !ok) return cmd.fail(ok.error().message());
+  }
   if (!runs->empty() && runs->back().exec_errno != 0) {
     const int err = runs->back().exec_errno;
     fmt::print(stderr, "perfx: {}\n", explain_exec_errno(err, command.front()));

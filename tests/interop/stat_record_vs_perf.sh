@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# perfx stat record / stat report vs perf 6.1, both directions, on the same files:
+#   1. perfx's file: `perf stat report` and `perfx stat report` print the same text;
+#      `perf report -D`, `perf script` and `perf evlist` read it without complaint;
+#   2. perf's file (plain, -I intervals, -a -A per CPU): `perfx stat report` prints what
+#      `perf stat report` prints on it;
+#   3. a sampling recording: perfx stat report refuses it with one line.
+# Both reports of one file print the same recorded numbers, so text is compared whole
+# (whitespace squeezed): no timing or load dependence. Software events only.
+set -u
+source "$(dirname "$0")/common.bash"
+perf stat record -e task-clock -o "$tmp/probe.data" -- true >/dev/null 2>&1 ||
+  { echo "perf stat record does not work here"; exit 77; }
+ok=1
+fail() { echo "FAIL: $*"; ok=0; }
+events=task-clock,context-switches,page-faults
+
+# same_report FILE WHAT [STDIN]: perf stat report and perfx stat report of FILE (- : STDIN,
+# a pipe-mode file), equal up to blanks.
+same_report() {
+  local in=${3:-/dev/null}
+  perf stat report -i "$1" <"$in" >/dev/null 2>"$tmp/perf.txt" || { fail "$2: perf stat report exited $?"; return; }
+  "$PERFX" stat report -i "$1" <"$in" >/dev/null 2>"$tmp/perfx.txt" || { fail "$2: perfx stat report exited $?"; return; }
+  grep -q '[0-9]' "$tmp/perfx.txt" || fail "$2: perfx printed no counts"
+  if ! diff <(tr -s ' \t' ' ' <"$tmp/perf.txt" | sed 's/ *$//') \
+            <(tr -s ' \t' ' ' <"$tmp/perfx.txt" | sed 's/ *$//') >"$tmp/diff.txt"; then
+    fail "$2: reports differ (< perf, > perfx)"; cat "$tmp/diff.txt"
+  fi
+}
+
+# 1. perfx writes, both read.
+"$PERFX" stat record -e "$events" -o "$tmp/x.data" -- "$fixture" >/dev/null 2>"$tmp/live.txt" ||
+  fail "perfx stat record exited $?"
+grep -q 'page-faults' "$tmp/live.txt" || fail "perfx stat record printed no live counts"
+same_report "$tmp/x.data" "perfx's file"
+perf report -D -i "$tmp/x.data" >"$tmp/dump.txt" 2>&1 || fail "perf report -D exited $?"
+for t in THREAD_MAP CPU_MAP STAT_CONFIG STAT STAT_ROUND; do
+  grep -q "PERF_RECORD_$t\b" "$tmp/dump.txt" || fail "perf report -D shows no PERF_RECORD_$t"
+done
+grep -q 'type FINAL' "$tmp/dump.txt" || fail "no FINAL stat round"
+perf script -i "$tmp/x.data" >"$tmp/script.txt" 2>"$tmp/script.err" || fail "perf script exited $?"
+# perf script prints the FINAL round's counts: page-faults as perfx's report says
+pf_script=$(awk '$NF == "page-faults" { print $3 }' "$tmp/script.txt")
+pf_report=$(awk '$2 == "page-faults" { gsub(",", "", $1); print $1 }' "$tmp/perfx.txt")
+[ -n "$pf_script" ] && [ "$pf_script" = "$pf_report" ] ||
+  fail "perf script's page-faults ($pf_script) differ from perfx's report ($pf_report)"
+perf evlist -i "$tmp/x.data" 2>/dev/null | grep -qx 'page-faults' || fail "perf evlist lacks page-faults"
+perf report --header-only -i "$tmp/x.data" 2>/dev/null | grep -q 'contains stat data' ||
+  fail "no HEADER_STAT feature"
+# the old file is kept, as perf record does
+"$PERFX" stat record --quiet -e task-clock -o "$tmp/x.data" -- true 2>/dev/null
+[ -f "$tmp/x.data.old" ] || fail "no x.data.old after a second recording"
+# perfx's -I file, read by both
+"$PERFX" stat record -I 100 -e "$events" -o "$tmp/xi.data" -- sleep 0.25 2>/dev/null ||
+  fail "perfx stat record -I exited $?"
+same_report "$tmp/xi.data" "perfx's -I file"
+
+# 2. perf writes, both read.
+perf stat record -e "$events" -o "$tmp/p.data" -- "$fixture" >/dev/null 2>&1
+same_report "$tmp/p.data" "perf's file"
+perf stat record -I 100 -e "$events" -o "$tmp/pi.data" -- sleep 0.25 >/dev/null 2>&1
+same_report "$tmp/pi.data" "perf's -I file"
+perf stat -a -A record -e cpu-clock,context-switches -o "$tmp/pa.data" -- sleep 0.05 >/dev/null 2>&1
+same_report "$tmp/pa.data" "perf's -a -A file"
+
+# pipe mode, both ways ('pipe' is the target perf names then)
+"$PERFX" stat record -e "$events" -o - -- true 2>/dev/null >"$tmp/xpipe.data"
+same_report - "perfx's pipe" "$tmp/xpipe.data"
+perf stat record -e "$events" -o - -- true 2>/dev/null >"$tmp/ppipe.data"
+same_report - "perf's pipe" "$tmp/ppipe.data"
+
+# 3. not stat data: one line, non-zero.
+perf record -q -e cpu-clock -o "$tmp/samples.data" -- "$fixture" >/dev/null 2>&1
+if "$PERFX" stat report -i "$tmp/samples.data" >/dev/null 2>"$tmp/err.txt"; then
+  fail "perfx stat report took a sampling recording"
+fi
+[ "$(wc -l <"$tmp/err.txt")" -eq 1 ] && grep -q 'no stat data' "$tmp/err.txt" ||
+  { fail "not one clear line for a sampling recording:"; cat "$tmp/err.txt"; }
+
+[ "$ok" = 1 ] && echo "PASS"
+[ "$ok" = 1 ]
