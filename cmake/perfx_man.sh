@@ -8,10 +8,15 @@ if [ -z "$cmd" ]; then
     --version-option=--version --output="$out" "$perfx"
   exit 0
 fi
+# COMMAND is a command (buildid-list) or a command and its subcommand joined by a dash
+# (stat-report: `perfx stat report`, perf's perf-stat-report page name).
+words=$cmd
+"$perfx" "$cmd" --help >/dev/null 2>&1 || words=${cmd/-/ }
 # CLI11's --help starts with the command's one-line description.
 # sed reads the whole text: with head, perfx could die of SIGPIPE and pipefail fail the build
-name=$("$perfx" "$cmd" --help | sed -n 1p)
-"$help2man" --no-info --section=1 --name="$name" --help-option="$cmd --help" \
+# shellcheck disable=SC2086 # words is one or two words
+name=$("$perfx" $words --help | sed -n 1p)
+"$help2man" --no-info --section=1 --name="$name" --help-option="$words --help" \
   --version-option=--version --output="$out.tmp" "$perfx"
 upper=$(echo "perfx-$cmd" | tr '[:lower:]' '[:upper:]')
 # help2man names the page after the binary: make it perfx-CMD, as perf's pages are.
