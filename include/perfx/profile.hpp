@@ -65,6 +65,9 @@ struct PERFX_API ProfileFrame {
   /// name in callchains, as perf 6.1 report shows them; this one is only the sample's
   /// own symbol (perf's Self row), never a caller.
   bool sample_only = false;
+  /// Unwound from a user stack copy (--call-graph dwarf), not read from the sample's
+  /// callchain: perf's --ignore-callees and --parent do not look at such frames.
+  bool unwound = false;
   FrameKind kind = FrameKind::kUnknown;
   std::int32_t mapping = -1;  ///< index into Profile::mappings, -1 if none
   /// perf's map-relative address (map_ip: ip - map start + pgoff; absolute for kernel,

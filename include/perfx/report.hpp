@@ -120,6 +120,12 @@ struct PERFX_API ReportOptions {
   std::string parent_regex = "^sys_|^do_page_fault";
   /// -x/--exclude-other: samples without a parent make no entries (they stay in the totals).
   bool exclude_other = false;
+  /// --ignore-callees: a regex (POSIX extended, as perf) naming functions whose callees are
+  /// forgotten: the last match in the callchain's display order becomes the sample's own
+  /// entry (its Self); in callee order its callees leave the chain, in caller order (the
+  /// --children default) its callers do, as perf 6.1. Only frames of the recorded
+  /// callchain match (not DWARF-unwound ones). Empty: off. check_ignore_callees().
+  std::string ignore_callees;
   /// --time-quantum: the width of the time buckets of the `time` sort key (perf's default
   /// 100 ms). The profile needs per-sample times (LoadOptions::aggregate off).
   std::uint64_t time_quantum_ns = 100'000'000;
@@ -152,6 +158,10 @@ struct PERFX_API ReportOptions {
 /// Errors: kInvalidArgument naming the token perf would refuse.
 [[nodiscard]] PERFX_API Result<bool> parse_call_graph(std::string_view text,
                                                       ReportOptions& options);
+
+/// Checks an --ignore-callees regex; kInvalidArgument with perf's "Invalid
+/// --ignore-callees regex: X" and the reason.
+[[nodiscard]] PERFX_API Result<void> check_ignore_callees(const std::string& regex);
 
 /// perf's -g value when -g has none: "graph,0.5,caller,function,percent".
 inline constexpr std::string_view kDefaultCallGraph = "graph,0.5,caller,function,percent";

@@ -122,6 +122,7 @@ class Builder {
     h_.kept_samples.assign(h_.members, 0);
     h_.seen_period.assign(h_.members, 0);
     intern_frames();
+    if (!o_.ignore_callees.empty() && ev.has_callchain) h_.cuts = ignore_callees_cuts(h_);
     // Group samples by (stack, thread, cpu, time bucket): the last two only when keys.
     struct Group {
       SampleInfo info;
@@ -211,7 +212,7 @@ class Builder {
   // One (stack, thread, cpu, time, member) group of samples.
   void add_group(const SampleInfo& si, std::uint32_t m, std::uint64_t period, std::uint64_t count) {
     const auto& stack = p_.stacks[si.stack];
-    // The leaf: last non-inlined frame.
+    // The leaf: last non-inlined frame (--ignore-callees: the frame the cut kept).
     std::size_t leaf = stack.size();
     for (std::size_t i = stack.size(); i-- > 0;) {
       if (!p_.frames[stack[i]].inlined) {
@@ -219,6 +220,8 @@ class Builder {
         break;
       }
     }
+    if (si.stack < h_.cuts.size() && h_.cuts[si.stack].self != StackCut::kNoCut)
+      leaf = h_.cuts[si.stack].self;
     const bool thread_kept = thread_passes(p_.threads[si.thread]);
     if (leaf == stack.size()) {
       if (!o_.keep_frameless) return;
@@ -696,6 +699,8 @@ int socket_of(const Hists& h, std::uint32_t cpu) {
 std::pair<std::size_t, std::size_t> shown_range(const Hists& h, std::uint32_t stack) {
   const Profile& p = *h.profile;
   const auto& st = p.stacks[stack];
+  if (stack < h.cuts.size() && h.cuts[stack].self != StackCut::kNoCut)
+    return {h.cuts[stack].lo, h.cuts[stack].hi};  // (within the --max-stack range)
   if (!h.options.max_stack) return {0, st.size()};
   // perf reads the first N callchain entries in display order: the N nearest the leaf in
   // callee order, the N nearest the root in caller order (inline frames not counted).

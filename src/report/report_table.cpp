@@ -1,6 +1,7 @@
 #include "report/report_table.hpp"
 
 #include <algorithm>
+#include <regex>
 
 #include "core/error_format.hpp"
 #include "report/report_columns.hpp"
@@ -200,6 +201,7 @@ profile::Hists report_hists(const profile::Profile& profile, const ReportOptions
                                 .thread_filter = o.thread_filter,
                                 .parent_regex = o.parent_regex,
                                 .exclude_other = o.exclude_other,
+                                .ignore_callees = o.ignore_callees,
                                 .time_quantum_ns = o.time_quantum_ns,
                                 .full_source_path = o.full_source_path};
   return profile::build_hists(profile, ho, event, members);
@@ -242,10 +244,20 @@ Result<void> validate_fields(const std::vector<std::string>& fields) {
   return {};
 }
 
+Result<void> check_ignore_callees(const std::string& regex) {
+  try {
+    (void)std::regex(regex, std::regex::extended);
+  } catch (const std::regex_error& e) {
+    return fail(Errc::kInvalidArgument, "Invalid --ignore-callees regex: {}: {}", regex, e.what());
+  }
+  return {};
+}
+
 Result<void> write_report(std::ostream& out, const profile::Profile& profile,
                           const ReportOptions& options) {
   PERFX_CHECK(validate_sort_keys(options.sort));
   PERFX_CHECK(validate_fields(options.fields));
+  if (!options.ignore_callees.empty()) PERFX_CHECK(check_ignore_callees(options.ignore_callees));
   // perf's report__setup_sample_type(): -g asks for call graphs the file cannot give.
   if (options.graph_requested &&
       std::none_of(profile.events.begin(), profile.events.end(),

@@ -91,6 +91,7 @@ int run_report(int argc, char** argv) {
   app.add_option("-p,--parent", parent_regex,
                  "regex naming the parent function of a sample (adds the parent sort key; "
                  "default ^sys_|^do_page_fault)");
+  app.add_option("--ignore-callees", ro.ignore_callees, "regex: forget the callees of matches");
   app.add_option("--time-quantum", time_quantum,
                  "time buckets of the time sort key: N[s|ms|us|ns], ns without a unit "
                  "(default 100ms)");
@@ -181,6 +182,8 @@ int run_report(int argc, char** argv) {
       ro.sort.emplace_back("parent");
   }
   if (auto ok = validate_sort_keys(ro.sort); !ok) return cmd.fail(ok.error().message());
+  if (auto ok = check_ignore_callees(ro.ignore_callees); !ok)
+    return cmd.usage_error(ok.error().message());
   if (!time_quantum.empty()) {
     auto q = parse_time_quantum(time_quantum);
     if (!q) return cmd.fail(q.error().message());
