@@ -152,6 +152,12 @@ struct PERFX_API Profile {
   /// The recording's event groups of more than one event (perf report shows each as one
   /// section); events within range of Profile::events only.
   std::vector<ProfileEventGroup> event_groups;
+  /// With ProfileOptions::trace_output: the distinct formatted fields of tracepoint
+  /// samples, and per sample (parallel to `samples`) the index of its text, kNoTrace for
+  /// a sample of another event. Both empty otherwise.
+  std::vector<std::string> traces;
+  std::vector<std::uint32_t> sample_traces;                     ///< see `traces`
+  static constexpr std::uint32_t kNoTrace = ~std::uint32_t{0};  ///< not a tracepoint sample
   /// Problems found while loading (missing DSOs, build-id mismatches), one per line.
   std::vector<std::string> warnings;
   /// The file is damaged: the error that stopped reading (truncated or corrupt record, with

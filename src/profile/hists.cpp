@@ -101,8 +101,9 @@ class Builder {
     std::uint32_t stack = 0;
     std::uint32_t thread = 0;
     std::uint32_t cpu = 0;
-    std::uint64_t time = 0;    // the time bucket (SortKey::kTime)
-    std::uint32_t parent = 0;  // parent_of() the stack (SortKey::kParent)
+    std::uint64_t time = 0;                   // the time bucket (SortKey::kTime)
+    std::uint32_t parent = 0;                 // parent_of() the stack (SortKey::kParent)
+    std::uint32_t trace = Profile::kNoTrace;  // the sample's text (SortKey::kTrace)
   };
 
  public:
@@ -137,8 +138,10 @@ class Builder {
     const bool by_parent = need(SortKey::kParent) || o_.exclude_other;
     if (by_parent)
       parent_regex_.emplace(o_.parent_regex, std::regex::extended | std::regex::nosubs);
-    std::vector<std::uint64_t> gk(5);
-    for (const auto& s : p_.samples) {
+    const bool by_trace = need(SortKey::kTrace) && p_.sample_traces.size() == p_.samples.size();
+    std::vector<std::uint64_t> gk(6);
+    for (std::size_t si = 0; si < p_.samples.size(); ++si) {
+      const auto& s = p_.samples[si];
       const std::uint32_t ev_index = s.event;
       if (ev_index < h_.event || ev_index - h_.event >= h_.members) continue;
       const std::uint32_t member = ev_index - h_.event;
@@ -151,10 +154,12 @@ class Builder {
       const std::uint32_t parent = by_parent ? parent_of(s.stack) : kNoParent;
       // -x: perf adds no entry for a sample without a parent (it stays in the totals).
       if (o_.exclude_other && parent == kNoParent) continue;
-      gk = {s.stack, s.thread, by_cpu ? cpu : 0u, bucket, member};
+      const std::uint32_t trace = by_trace ? p_.sample_traces[si] : Profile::kNoTrace;
+      gk = {s.stack, s.thread, by_cpu ? cpu : 0u, bucket, member, trace};
       auto [git, gnew] = group_of.try_emplace(gk, groups.size());
       if (gnew)
-        groups.push_back(Group{SampleInfo{s.stack, s.thread, cpu, bucket, parent}, 0, 0, member});
+        groups.push_back(
+            Group{SampleInfo{s.stack, s.thread, cpu, bucket, parent, trace}, 0, 0, member});
       auto& g = groups[git->second];
       g.period += s.period;
       g.count += s.count;
@@ -429,7 +434,9 @@ class Builder {
         case SortKey::kDsoSize:  // perf's sort__dso_size_cmp(): the map's size alone
           key_buf_.push_back(frameless ? 0 : map_size(*h_.profile, p_.frames[frame]));
           break;
-        case SortKey::kTrace:  // (report refuses it for tracepoint events)
+        case SortKey::kTrace:
+          key_buf_.push_back(si.trace);
+          break;
         case SortKey::kIpcNull:
           key_buf_.push_back(0);
           break;
@@ -445,6 +452,7 @@ class Builder {
       e.cpu = si.cpu;
       e.time = si.time;
       e.parent = si.parent;
+      e.trace = si.trace;
       if (h_.members > 1) e.others.assign(h_.members - 1, HistValues{});
       e.filtered = filtered;
       e.level = level;
@@ -783,7 +791,12 @@ int compare_key(const Hists& h, std::size_t c, const HistEntry& a, const HistEnt
       r = num(static_cast<std::int64_t>(map_size(p, fa)),
               static_cast<std::int64_t>(map_size(p, fb)));
       break;
-    case SortKey::kTrace:
+    case SortKey::kTrace:  // perf's sort__trace_cmp(): the texts (shown ascending)
+      if (a.trace != b.trace)
+        r = a.trace == Profile::kNoTrace   ? 1
+            : b.trace == Profile::kNoTrace ? -1
+                                           : p.traces[a.trace].compare(p.traces[b.trace]);
+      break;
     case SortKey::kIpcNull:
       break;
   }

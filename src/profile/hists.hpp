@@ -36,7 +36,7 @@ enum class SortKey : std::uint8_t {
   kTime,
   kParent,
   kSocket,
-  kTrace,       ///< a tracepoint's formatted fields ("N/A" for other events)
+  kTrace,       ///< a tracepoint's formatted fields (Profile::traces; "N/A" for others)
   kSymbolSize,  ///< the symbol's length (entries of one size are one entry, as perf)
   kDsoSize,     ///< the length of the sample's map
   kIpcNull      ///< perf's ipc_null column (no branch stacks): "-", added for "symbol"
@@ -138,6 +138,8 @@ struct HistEntry {
   std::uint32_t cpu = 0;             ///< 0xffffffff when the event has no CPU field (perf's -1)
   std::uint64_t time = 0;            ///< the time bucket's start (sort key time)
   std::uint32_t parent = kNoParent;  ///< index into Hists::parents
+  /// The trace key's text: index into Profile::traces, Profile::kNoTrace ("N/A").
+  std::uint32_t trace = Profile::kNoTrace;
   /// perf's "[k]"/"[.]" level, fixed by the sample that created the entry.
   char level = '.';
   /// An unresolved frame of a mapped DSO reached through a callchain: keyed and shown by

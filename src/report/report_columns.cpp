@@ -153,8 +153,8 @@ void ReportColumns::size(const std::vector<const profile::HistEntry*>& rows) {
       for (const auto* e : rows) w = std::max(w, last_comm(p.threads[e->thread].tid).size());
     } else if (k == SortKey::kTime) {
       w = time_width(o_);
-    } else if (k != SortKey::kCpu && k != SortKey::kSocket && k != SortKey::kTrace &&
-               k != SortKey::kSymbolSize && k != SortKey::kDsoSize && k != SortKey::kIpcNull) {
+    } else if (k != SortKey::kCpu && k != SortKey::kSocket && k != SortKey::kSymbolSize &&
+               k != SortKey::kDsoSize && k != SortKey::kIpcNull) {
       // Source lines and files only of entries perf looked up before sizing; symbols by
       // their name (perf's namelen + 4: an inline one's " (inlined)" does not count).
       for (const auto* e : rows) {
@@ -400,7 +400,7 @@ std::string ReportColumns::cell_text(const profile::HistEntry& e, std::size_t ke
       if (!p.events[h_.event].has_cpu) return "-001";
       return fmt::format("{:03}", e.cpu);
     case SortKey::kTrace:  // perf: "N/A" for an event that is not a tracepoint
-      return "N/A";
+      return e.trace == profile::Profile::kNoTrace ? std::string("N/A") : p.traces[e.trace];
     case SortKey::kSymbolSize:  // perf's "%*d" of symbol__size(), "unknown" without one
       return profile::unresolved(f) ? fmt::format("{:>11}", "unknown")
                                     : fmt::format("{:>11}", f.symbol_size);

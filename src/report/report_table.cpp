@@ -244,6 +244,15 @@ Result<void> validate_fields(const std::vector<std::string>& fields) {
   return {};
 }
 
+void report_profile_options(const ReportOptions& options, ProfileOptions& load) {
+  for (const auto k : report::entry_keys(options)) {
+    if (k == profile::SortKey::kSrcline || k == profile::SortKey::kSrcfile)
+      load.source_lines = true;
+    if (k == profile::SortKey::kTrace) load.trace_output = true;
+  }
+  load.raw_trace = options.raw_trace;
+}
+
 Result<void> check_ignore_callees(const std::string& regex) {
   try {
     (void)std::regex(regex, std::regex::extended);
@@ -265,13 +274,16 @@ Result<void> write_report(std::ostream& out, const profile::Profile& profile,
     return fail(Errc::kInvalidArgument,
                 "Selected -g or --branch-history, but no callchain or branch data. Did you call "
                 "'perf record' without -g or -b?");
-  // perf's trace key shows a tracepoint sample's formatted fields: not kept in a Profile.
+  // perf's trace key shows a tracepoint sample's formatted fields: the profile must have
+  // kept them (ProfileOptions::trace_output, set by report_profile_options()).
   const auto keys = report::entry_keys(options);
-  if (std::find(keys.begin(), keys.end(), profile::SortKey::kTrace) != keys.end()) {
+  if (std::find(keys.begin(), keys.end(), profile::SortKey::kTrace) != keys.end() &&
+      profile.sample_traces.size() != profile.samples.size()) {
     for (const auto& ev : profile.events)
       if (ev.total_samples > 0 && ev.name.find(':') != std::string::npos)
         return fail(Errc::kInvalidArgument,
-                    "the trace sort key of tracepoint events ({}) is not supported by perfx yet",
+                    "the trace sort key of tracepoint events ({}) needs a profile loaded with "
+                    "ProfileOptions::trace_output",
                     ev.name);
   }
   if (options.header_hint && !options.quiet)

@@ -222,9 +222,7 @@ int run_report(int argc, char** argv) {
   if (!format.empty()) {
     lo.thread_filter = ro.thread_filter;
   }
-  for (const auto& k : ro.sort) {
-    if (k == "srcline" || k == "srcfile") lo.source_lines = true;
-  }
+  report_profile_options(ro, lo);  // source lines, each tracepoint sample's text
   if (export_wants_source_lines(format)) lo.source_lines = true;
   if (ro.graph_key != CallGraphKey::kFunction) lo.source_lines = true;  // graph frames' lines
   // perf 6.1 expands the inline scopes of DWARF-unwound frames by default; exports: --inline.

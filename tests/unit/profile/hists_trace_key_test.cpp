@@ -1,0 +1,48 @@
+// perf's trace sort key (profile::build_hists(), compare_key()): entries by the
+// tracepoint sample's text kept in Profile::traces.
+#include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
+
+#include "profile/hists.hpp"
+
+namespace perfx::profile {
+namespace {
+
+// perf's trace sort key: one entry per text (Profile::traces), equal periods by the text
+// ascending; samples of other events "N/A" (kNoTrace).
+TEST(TraceKey, EntriesPerTextOrderedByIt) {
+  Profile p;
+  Frame f;
+  f.function = "sched_switch_tp";
+  f.dso = "[kernel.kallsyms]";
+  p.frames = {f};
+  p.stacks = {{0}};
+  p.threads = {{1, 1, "a"}};
+  p.events = {Event{"sched:sched_switch", "events"}};
+  p.traces = {"prev_comm=sh", "prev_comm=rec_hot"};
+  for (std::uint32_t t : {0u, 1u, 0u, 1u, 1u, 0u, Profile::kNoTrace}) {
+    p.samples.push_back(Sample{.stack = 0, .period = 1});
+    p.sample_traces.push_back(t);
+  }
+  p.samples.push_back(Sample{.stack = 0, .period = 2});
+  p.sample_traces.push_back(1);
+  HistOptions o;
+  o.keys = {SortKey::kTrace};
+  const Hists h = build_hists(p, o, 0);
+  ASSERT_EQ(h.entries.size(), 3u);
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> got;
+  for (const auto* e : sorted_entries(h, HistOrder{})) got.emplace_back(e->trace, e->values.self);
+  // rec_hot 5, then sh 3; the N/A entry last.
+  EXPECT_EQ(got, (std::vector<std::pair<std::uint32_t, std::uint64_t>>{
+                     {1u, 5u}, {0u, 3u}, {Profile::kNoTrace, 1u}}));
+  // Equal periods: by the text ascending (perf's output order).
+  HistEntry a, b;
+  a.trace = 0;
+  b.trace = 1;
+  EXPECT_GT(compare_key(h, 0, a, b), 0);  // "prev_comm=sh" after "prev_comm=rec_hot"
+}
+
+}  // namespace
+}  // namespace perfx::profile
