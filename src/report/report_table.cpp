@@ -272,7 +272,7 @@ Result<void> write_report(std::ostream& out, const profile::Profile& profile,
       std::none_of(profile.events.begin(), profile.events.end(),
                    [](const profile::Event& e) { return e.has_callchain; }))
     return fail(Errc::kInvalidArgument,
-                "Selected -g or --branch-history, but no callchain or branch data. Did you call "
+                "Selected -g or --branch-history. But no callchain or branch data. Did you call "
                 "'perf record' without -g or -b?");
   // perf's trace key shows a tracepoint sample's formatted fields: the profile must have
   // kept them (ProfileOptions::trace_output, set by report_profile_options()).
