@@ -109,7 +109,9 @@ class Builder {
  public:
   Builder(Hists& h) : h_(h), p_(*h.profile), o_(h.options) {
     for (std::size_t i = 0; i < o_.keys.size(); ++i) {
-      if (o_.keys[i] == SortKey::kSrcline || o_.keys[i] == SortKey::kSrcfile)
+      // (perf's trace_output is made as lazily: sort__trace_cmp())
+      if (o_.keys[i] == SortKey::kSrcline || o_.keys[i] == SortKey::kSrcfile ||
+          o_.keys[i] == SortKey::kTrace)
         lazy_.push_back({i, {}});
     }
   }

@@ -153,8 +153,8 @@ struct HistEntry {
   std::size_t max_depth = 0;
   /// The call graph's parts and their periods (the leader's, in a group).
   std::unordered_map<ChainPart, ChainValue, ChainPartHash> chains;
-  /// Bit i: the value of key i was looked up before perf sizes the columns (srcline and
-  /// srcfile only when another sample compared with it; every other key always).
+  /// Bit i: the value of key i was looked up before perf sizes the columns (srcline,
+  /// srcfile and trace only when another sample compared with it; every other key always).
   std::uint32_t looked_up = ~std::uint32_t{0};
   /// The key values as one tuple (internal: the entry index's key).
   std::vector<std::uint64_t> key;

@@ -351,15 +351,14 @@ std::string ReportColumns::separated_cell(const profile::HistEntry& e, const Col
 // shows its key's own format (sort.c's se_snprintf): Command, Shared Object, Pid, Tid,
 // Parent, CPU and Socket pad themselves ("%-*.*s", "%*.*d"), Symbol does not, and Time,
 // Source:Line and Source File are cut to the column, unpadded ("%-.*s"): a time under
-// 10,000 s is narrower than its 12-wide column. Commands, source lines and files are
-// cut to the column wherever they are.
+// 10,000 s is narrower than its 12-wide column. Commands, source lines and files (and
+// the trace key's text, sized as lazily) are cut to the column wherever they are.
 std::string ReportColumns::key_cell(std::string v, const Col& col, bool last) const {
   const SortKey k = h_.options.keys[col.key];
   if (last && k == SortKey::kSym) return v;
-  if (last && (k == SortKey::kSrcline || k == SortKey::kSrcfile || k == SortKey::kTime))
-    return fmt::format("{:.{}}", v, col.width);
-  if (k == SortKey::kComm || k == SortKey::kSrcline || k == SortKey::kSrcfile)
-    return fmt::format("{:<{}.{}}", v, col.width, col.width);
+  const bool cut = k == SortKey::kSrcline || k == SortKey::kSrcfile || k == SortKey::kTrace;
+  if (last && (cut || k == SortKey::kTime)) return fmt::format("{:.{}}", v, col.width);
+  if (k == SortKey::kComm || cut) return fmt::format("{:<{}.{}}", v, col.width, col.width);
   return fmt::format("{:<{}}", v, col.width);
 }
 

@@ -44,5 +44,29 @@ TEST(TraceKey, EntriesPerTextOrderedByIt) {
   EXPECT_GT(compare_key(h, 0, a, b), 0);  // "prev_comm=sh" after "prev_comm=rec_hot"
 }
 
+TEST(TraceKey, LookedUpOnlyWhenComparedAsPerf) {
+  // perf makes trace_output when sort__trace_cmp() compares two entries: a thread with
+  // one sample (-s comm,trace) never has it before the columns are sized.
+  Profile p;
+  Frame f;
+  f.function = "tp";
+  f.dso = "[kernel.kallsyms]";
+  p.frames = {f};
+  p.stacks = {{0}};
+  p.threads = {{1, 1, "one"}, {2, 2, "two"}};
+  p.events = {Event{"sched:sched_switch", "events"}};
+  p.traces = {"a", "b", "a much longer text"};
+  for (auto [thread, trace] : {std::pair{1u, 0u}, {1u, 1u}, {0u, 2u}}) {
+    p.samples.push_back(Sample{.stack = 0, .thread = thread, .period = 1});
+    p.sample_traces.push_back(trace);
+  }
+  HistOptions o;
+  o.keys = {SortKey::kComm, SortKey::kTrace};
+  const Hists h = build_hists(p, o, 0);
+  ASSERT_EQ(h.entries.size(), 3u);
+  for (const auto& e : h.entries)
+    EXPECT_EQ((e.looked_up >> 1 & 1u) != 0, e.thread == 1) << p.traces[e.trace];
+}
+
 }  // namespace
 }  // namespace perfx::profile
