@@ -10,18 +10,24 @@
 namespace perfx::profile {
 namespace {
 
-// perf's trace sort key: one entry per text (Profile::traces), equal periods by the text
-// ascending; samples of other events "N/A" (kNoTrace).
-TEST(TraceKey, EntriesPerTextOrderedByIt) {
+// A tracepoint event's profile: one kernel frame, these threads and texts.
+Profile tp_profile(std::vector<Thread> threads, std::vector<std::string> traces) {
   Profile p;
   Frame f;
-  f.function = "sched_switch_tp";
+  f.function = "tp";
   f.dso = "[kernel.kallsyms]";
   p.frames = {f};
   p.stacks = {{0}};
-  p.threads = {{1, 1, "a"}};
+  p.threads = std::move(threads);
   p.events = {Event{"sched:sched_switch", "events"}};
-  p.traces = {"prev_comm=sh", "prev_comm=rec_hot"};
+  p.traces = std::move(traces);
+  return p;
+}
+
+// perf's trace sort key: one entry per text (Profile::traces), equal periods by the text
+// ascending; samples of other events "N/A" (kNoTrace).
+TEST(TraceKey, EntriesPerTextOrderedByIt) {
+  Profile p = tp_profile({{1, 1, "a"}}, {"prev_comm=sh", "prev_comm=rec_hot"});
   for (std::uint32_t t : {0u, 1u, 0u, 1u, 1u, 0u, Profile::kNoTrace}) {
     p.samples.push_back(Sample{.stack = 0, .period = 1});
     p.sample_traces.push_back(t);
@@ -47,15 +53,7 @@ TEST(TraceKey, EntriesPerTextOrderedByIt) {
 TEST(TraceKey, LookedUpOnlyWhenComparedAsPerf) {
   // perf makes trace_output when sort__trace_cmp() compares two entries: a thread with
   // one sample (-s comm,trace) never has it before the columns are sized.
-  Profile p;
-  Frame f;
-  f.function = "tp";
-  f.dso = "[kernel.kallsyms]";
-  p.frames = {f};
-  p.stacks = {{0}};
-  p.threads = {{1, 1, "one"}, {2, 2, "two"}};
-  p.events = {Event{"sched:sched_switch", "events"}};
-  p.traces = {"a", "b", "a much longer text"};
+  Profile p = tp_profile({{1, 1, "one"}, {2, 2, "two"}}, {"a", "b", "a much longer text"});
   for (auto [thread, trace] : {std::pair{1u, 0u}, {1u, 1u}, {0u, 2u}}) {
     p.samples.push_back(Sample{.stack = 0, .thread = thread, .period = 1});
     p.sample_traces.push_back(trace);
