@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "profile/hists.hpp"
@@ -13,21 +14,15 @@
 namespace perfx::profile {
 namespace {
 
-Frame frame(std::string fn, bool unwound = false) {
-  Frame f;
-  f.function = std::move(fn);
-  f.dso = "app";
-  f.kind = FrameKind::kUser;
-  f.mapping = 0;
-  f.unwound = unwound;
-  return f;
-}
-
 // start -> libc_main -> main -> work -> leaf, 4 samples; start -> main2 -> leaf, 1 sample.
 Profile make_profile(bool unwound = false) {
   Profile p;
-  for (const char* fn : {"start", "libc_main", "main", "work", "leaf", "main2"})
-    p.frames.push_back(frame(fn, unwound));
+  // User frames of "app", unwound from a stack copy or read from the callchain.
+  for (const char* fn : {"start", "libc_main", "main", "work", "leaf", "main2"}) {
+    Frame& f = p.frames.emplace_back();
+    std::tie(f.function, f.dso, f.kind, f.mapping, f.unwound) =
+        std::tuple(fn, "app", FrameKind::kUser, 0, unwound);
+  }
   p.stacks = {{0, 1, 2, 3, 4}, {0, 5, 4}};
   p.threads = {{10, 10, "app"}};
   Event ev{"cpu-clock", "nanoseconds"};
