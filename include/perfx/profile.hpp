@@ -65,6 +65,9 @@ struct PERFX_API ProfileFrame {
   /// name in callchains, as perf 6.1 report shows them; this one is only the sample's
   /// own symbol (perf's Self row), never a caller.
   bool sample_only = false;
+  /// Unwound from a user stack copy (--call-graph dwarf), not read from the sample's
+  /// callchain: perf's --ignore-callees and --parent do not look at such frames.
+  bool unwound = false;
   FrameKind kind = FrameKind::kUnknown;
   std::int32_t mapping = -1;  ///< index into Profile::mappings, -1 if none
   /// perf's map-relative address (map_ip: ip - map start + pgoff; absolute for kernel,
@@ -149,6 +152,12 @@ struct PERFX_API Profile {
   /// The recording's event groups of more than one event (perf report shows each as one
   /// section); events within range of Profile::events only.
   std::vector<ProfileEventGroup> event_groups;
+  /// With ProfileOptions::trace_output: the distinct formatted fields of tracepoint
+  /// samples, and per sample (parallel to `samples`) the index of its text, kNoTrace for
+  /// a sample of another event. Both empty otherwise.
+  std::vector<std::string> traces;
+  std::vector<std::uint32_t> sample_traces;                     ///< see `traces`
+  static constexpr std::uint32_t kNoTrace = ~std::uint32_t{0};  ///< not a tracepoint sample
   /// Problems found while loading (missing DSOs, build-id mismatches), one per line.
   std::vector<std::string> warnings;
   /// The file is damaged: the error that stopped reading (truncated or corrupt record, with

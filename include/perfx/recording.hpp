@@ -77,6 +77,14 @@ struct PERFX_API ProfileOptions {
   /// timelines with a weight per entry (speedscope), at a fraction of the memory.
   /// Ignored when `aggregate` is set.
   bool merge_runs = false;
+  /// Keep each tracepoint sample's formatted fields (perf report's trace sort key):
+  /// Profile::traces and Profile::sample_traces; samples are then not merged
+  /// (`aggregate` and `merge_runs` are ignored). Formats come from `tracefs`.
+  bool trace_output = false;
+  /// With trace_output: the fields as raw values (perf's --raw-trace).
+  bool raw_trace = false;
+  /// Where tracepoint format files live (trace_output).
+  std::string tracefs = "/sys/kernel/tracing";
   /// Worker threads for symbolization; 0 = all cores.
   unsigned threads = 0;
   /// Filters (empty = all). Samples not matching are dropped before aggregation.

@@ -120,6 +120,12 @@ struct PERFX_API ReportOptions {
   std::string parent_regex = "^sys_|^do_page_fault";
   /// -x/--exclude-other: samples without a parent make no entries (they stay in the totals).
   bool exclude_other = false;
+  /// --ignore-callees: a regex (POSIX extended, as perf) naming functions whose callees are
+  /// forgotten: the last match in the callchain's display order becomes the sample's own
+  /// entry (its Self); in callee order its callees leave the chain, in caller order (the
+  /// --children default) its callers do, as perf 6.1. Only frames of the recorded
+  /// callchain match (not DWARF-unwound ones). Empty: off. check_ignore_callees().
+  std::string ignore_callees;
   /// --time-quantum: the width of the time buckets of the `time` sort key (perf's default
   /// 100 ms). The profile needs per-sample times (LoadOptions::aggregate off).
   std::uint64_t time_quantum_ns = 100'000'000;
@@ -152,6 +158,15 @@ struct PERFX_API ReportOptions {
 /// Errors: kInvalidArgument naming the token perf would refuse.
 [[nodiscard]] PERFX_API Result<bool> parse_call_graph(std::string_view text,
                                                       ReportOptions& options);
+
+/// Sets what loading the profile must keep for a report with `options`: source lines for
+/// the srcline and srcfile keys, each tracepoint sample's text for the trace key (raw with
+/// --raw-trace). Leaves the other ProfileOptions as they are.
+PERFX_API void report_profile_options(const ReportOptions& options, ProfileOptions& load);
+
+/// Checks an --ignore-callees regex; kInvalidArgument with perf's "Invalid
+/// --ignore-callees regex: X" and the reason.
+[[nodiscard]] PERFX_API Result<void> check_ignore_callees(const std::string& regex);
 
 /// perf's -g value when -g has none: "graph,0.5,caller,function,percent".
 inline constexpr std::string_view kDefaultCallGraph = "graph,0.5,caller,function,percent";
@@ -196,8 +211,15 @@ struct PERFX_API DiffSection {
   /// The periods the percentages are of: the totals, or with --percentage relative the
   /// periods of the rows the filters keep (0 makes the percentages NaN, as perf's).
   std::uint64_t old_base = 0;
-  std::uint64_t new_base = 0;  ///< NEW's, as old_base
-  std::vector<DiffRow> rows;   ///< sorted as perf diff prints them
+  /// NEW's: with --percentage relative the period of its samples that pass the filters
+  /// themselves (perf's total_non_filtered_period of the samples; NEW's entries are never
+  /// output-sorted, which would sum the kept entries instead).
+  std::uint64_t new_base = 0;
+  /// OLD's period the deltas are of: with --percentage relative, as new_base, of OLD's
+  /// samples (perf computes the deltas before its output sort makes old_base the sum of
+  /// the kept entries, which an entry made by a kept sample and fed by others differs from).
+  std::uint64_t old_delta_base = 0;
+  std::vector<DiffRow> rows;  ///< sorted as perf diff prints them
 };
 
 /// perf diff's -c: what the second column computes, and the row order.

@@ -101,14 +101,17 @@ class Builder {
     std::uint32_t stack = 0;
     std::uint32_t thread = 0;
     std::uint32_t cpu = 0;
-    std::uint64_t time = 0;    // the time bucket (SortKey::kTime)
-    std::uint32_t parent = 0;  // parent_of() the stack (SortKey::kParent)
+    std::uint64_t time = 0;                   // the time bucket (SortKey::kTime)
+    std::uint32_t parent = 0;                 // parent_of() the stack (SortKey::kParent)
+    std::uint32_t trace = Profile::kNoTrace;  // the sample's text (SortKey::kTrace)
   };
 
  public:
   Builder(Hists& h) : h_(h), p_(*h.profile), o_(h.options) {
     for (std::size_t i = 0; i < o_.keys.size(); ++i) {
-      if (o_.keys[i] == SortKey::kSrcline || o_.keys[i] == SortKey::kSrcfile)
+      // (perf's trace_output is made as lazily: sort__trace_cmp())
+      if (o_.keys[i] == SortKey::kSrcline || o_.keys[i] == SortKey::kSrcfile ||
+          o_.keys[i] == SortKey::kTrace)
         lazy_.push_back({i, {}});
     }
   }
@@ -122,6 +125,7 @@ class Builder {
     h_.kept_samples.assign(h_.members, 0);
     h_.seen_period.assign(h_.members, 0);
     intern_frames();
+    if (!o_.ignore_callees.empty() && ev.has_callchain) h_.cuts = ignore_callees_cuts(h_);
     // Group samples by (stack, thread, cpu, time bucket): the last two only when keys.
     struct Group {
       SampleInfo info;
@@ -136,8 +140,10 @@ class Builder {
     const bool by_parent = need(SortKey::kParent) || o_.exclude_other;
     if (by_parent)
       parent_regex_.emplace(o_.parent_regex, std::regex::extended | std::regex::nosubs);
-    std::vector<std::uint64_t> gk(5);
-    for (const auto& s : p_.samples) {
+    const bool by_trace = need(SortKey::kTrace) && p_.sample_traces.size() == p_.samples.size();
+    std::vector<std::uint64_t> gk(6);
+    for (std::size_t si = 0; si < p_.samples.size(); ++si) {
+      const auto& s = p_.samples[si];
       const std::uint32_t ev_index = s.event;
       if (ev_index < h_.event || ev_index - h_.event >= h_.members) continue;
       const std::uint32_t member = ev_index - h_.event;
@@ -150,10 +156,12 @@ class Builder {
       const std::uint32_t parent = by_parent ? parent_of(s.stack) : kNoParent;
       // -x: perf adds no entry for a sample without a parent (it stays in the totals).
       if (o_.exclude_other && parent == kNoParent) continue;
-      gk = {s.stack, s.thread, by_cpu ? cpu : 0u, bucket, member};
+      const std::uint32_t trace = by_trace ? p_.sample_traces[si] : Profile::kNoTrace;
+      gk = {s.stack, s.thread, by_cpu ? cpu : 0u, bucket, member, trace};
       auto [git, gnew] = group_of.try_emplace(gk, groups.size());
       if (gnew)
-        groups.push_back(Group{SampleInfo{s.stack, s.thread, cpu, bucket, parent}, 0, 0, member});
+        groups.push_back(
+            Group{SampleInfo{s.stack, s.thread, cpu, bucket, parent, trace}, 0, 0, member});
       auto& g = groups[git->second];
       g.period += s.period;
       g.count += s.count;
@@ -211,7 +219,7 @@ class Builder {
   // One (stack, thread, cpu, time, member) group of samples.
   void add_group(const SampleInfo& si, std::uint32_t m, std::uint64_t period, std::uint64_t count) {
     const auto& stack = p_.stacks[si.stack];
-    // The leaf: last non-inlined frame.
+    // The leaf: last non-inlined frame (--ignore-callees: the frame the cut kept).
     std::size_t leaf = stack.size();
     for (std::size_t i = stack.size(); i-- > 0;) {
       if (!p_.frames[stack[i]].inlined) {
@@ -219,6 +227,8 @@ class Builder {
         break;
       }
     }
+    if (si.stack < h_.cuts.size() && h_.cuts[si.stack].self != StackCut::kNoCut)
+      leaf = h_.cuts[si.stack].self;
     const bool thread_kept = thread_passes(p_.threads[si.thread]);
     if (leaf == stack.size()) {
       if (!o_.keep_frameless) return;
@@ -426,7 +436,9 @@ class Builder {
         case SortKey::kDsoSize:  // perf's sort__dso_size_cmp(): the map's size alone
           key_buf_.push_back(frameless ? 0 : map_size(*h_.profile, p_.frames[frame]));
           break;
-        case SortKey::kTrace:  // (report refuses it for tracepoint events)
+        case SortKey::kTrace:
+          key_buf_.push_back(si.trace);
+          break;
         case SortKey::kIpcNull:
           key_buf_.push_back(0);
           break;
@@ -442,6 +454,7 @@ class Builder {
       e.cpu = si.cpu;
       e.time = si.time;
       e.parent = si.parent;
+      e.trace = si.trace;
       if (h_.members > 1) e.others.assign(h_.members - 1, HistValues{});
       e.filtered = filtered;
       e.level = level;
@@ -696,6 +709,8 @@ int socket_of(const Hists& h, std::uint32_t cpu) {
 std::pair<std::size_t, std::size_t> shown_range(const Hists& h, std::uint32_t stack) {
   const Profile& p = *h.profile;
   const auto& st = p.stacks[stack];
+  if (stack < h.cuts.size() && h.cuts[stack].self != StackCut::kNoCut)
+    return {h.cuts[stack].lo, h.cuts[stack].hi};  // (within the --max-stack range)
   if (!h.options.max_stack) return {0, st.size()};
   // perf reads the first N callchain entries in display order: the N nearest the leaf in
   // callee order, the N nearest the root in caller order (inline frames not counted).
@@ -778,7 +793,12 @@ int compare_key(const Hists& h, std::size_t c, const HistEntry& a, const HistEnt
       r = num(static_cast<std::int64_t>(map_size(p, fa)),
               static_cast<std::int64_t>(map_size(p, fb)));
       break;
-    case SortKey::kTrace:
+    case SortKey::kTrace:  // perf's sort__trace_cmp(): the texts (shown ascending)
+      if (a.trace != b.trace)
+        r = a.trace == Profile::kNoTrace   ? 1
+            : b.trace == Profile::kNoTrace ? -1
+                                           : p.traces[a.trace].compare(p.traces[b.trace]);
+      break;
     case SortKey::kIpcNull:
       break;
   }

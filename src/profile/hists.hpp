@@ -36,7 +36,7 @@ enum class SortKey : std::uint8_t {
   kTime,
   kParent,
   kSocket,
-  kTrace,       ///< a tracepoint's formatted fields ("N/A" for other events)
+  kTrace,       ///< a tracepoint's formatted fields (Profile::traces; "N/A" for others)
   kSymbolSize,  ///< the symbol's length (entries of one size are one entry, as perf)
   kDsoSize,     ///< the length of the sample's map
   kIpcNull      ///< perf's ipc_null column (no branch stacks): "-", added for "symbol"
@@ -83,6 +83,8 @@ struct HistOptions {
   std::string parent_regex = "^sys_|^do_page_fault";
   /// -x: samples without a parent make no entries (they stay in the totals).
   bool exclude_other = false;
+  /// --ignore-callees: a regex (POSIX extended); see ignore_callees_cuts().
+  std::string ignore_callees;
   /// The `time` key's bucket width.
   std::uint64_t time_quantum_ns = 100'000'000;
   /// srcline and srcfile keys with the source file's whole path.
@@ -136,6 +138,8 @@ struct HistEntry {
   std::uint32_t cpu = 0;             ///< 0xffffffff when the event has no CPU field (perf's -1)
   std::uint64_t time = 0;            ///< the time bucket's start (sort key time)
   std::uint32_t parent = kNoParent;  ///< index into Hists::parents
+  /// The trace key's text: index into Profile::traces, Profile::kNoTrace ("N/A").
+  std::uint32_t trace = Profile::kNoTrace;
   /// perf's "[k]"/"[.]" level, fixed by the sample that created the entry.
   char level = '.';
   /// An unresolved frame of a mapped DSO reached through a callchain: keyed and shown by
@@ -149,8 +153,8 @@ struct HistEntry {
   std::size_t max_depth = 0;
   /// The call graph's parts and their periods (the leader's, in a group).
   std::unordered_map<ChainPart, ChainValue, ChainPartHash> chains;
-  /// Bit i: the value of key i was looked up before perf sizes the columns (srcline and
-  /// srcfile only when another sample compared with it; every other key always).
+  /// Bit i: the value of key i was looked up before perf sizes the columns (srcline,
+  /// srcfile and trace only when another sample compared with it; every other key always).
   std::uint32_t looked_up = ~std::uint32_t{0};
   /// The key values as one tuple (internal: the entry index's key).
   std::vector<std::uint64_t> key;
@@ -159,6 +163,16 @@ struct HistEntry {
   [[nodiscard]] const HistValues& member(std::uint32_t m) const {
     return m == 0 ? values : others[m - 1];
   }
+};
+
+/// What --ignore-callees leaves of a stack: the frames [lo, hi) and the frame `self` that
+/// gets the sample's Self period (kNoCut: the stack is whole).
+struct StackCut {
+  static constexpr std::uint32_t kNoCut = ~std::uint32_t{0};
+  std::uint32_t lo = 0;
+  std::uint32_t hi = 0;
+  std::uint32_t self = kNoCut;
+  friend bool operator==(const StackCut&, const StackCut&) = default;
 };
 
 /// The entries of one event (or event group).
@@ -180,6 +194,8 @@ struct Hists {
   /// --hide-unresolved: the leader's samples left out.
   std::uint64_t hidden_period = 0;
   std::uint64_t hidden_samples = 0;
+  /// --ignore-callees: per stack of the profile, what is left of it (empty: no cuts).
+  std::vector<StackCut> cuts;
 };
 
 /// Builds the entries of event `event` (and the `members - 1` events after it, one event
@@ -269,7 +285,19 @@ enum class CallKey : std::uint8_t {
 /// else "??:0".
 [[nodiscard]] std::string chain_srcline(const Frame& f, bool show_addr);
 
-/// The frames of stack `stack` that count with --max-stack: [first, last).
+/// perf's --ignore-callees (add_callchain_ip(), perf 6.1): the callchain is walked in
+/// display order (root first in caller order, leaf first in callee order) and at each
+/// frame whose symbol matches `hists.options.ignore_callees` the walk forgets what it
+/// kept so far and makes that frame the sample's own (its Self entry). The last match
+/// wins: in callee order the frame and its callers stay (its callees are gone), in caller
+/// order the frame and its callees (perf 6.1 drops the callers then). Only frames read
+/// from the sample's callchain match (not DWARF-unwound or inline ones, not unresolved
+/// ones); a frame that names the sample's parent (`parent` key) is not looked at.
+/// One cut per stack of the profile, within the --max-stack range.
+[[nodiscard]] std::vector<StackCut> ignore_callees_cuts(const Hists& hists);
+
+/// The frames of stack `stack` that count with --max-stack and --ignore-callees:
+/// [first, last).
 [[nodiscard]] std::pair<std::size_t, std::size_t> shown_range(const Hists& hists,
                                                               std::uint32_t stack);
 

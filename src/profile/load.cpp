@@ -11,6 +11,7 @@
 #include "profile/dso_preloader.hpp"
 #include "profile/location_frames.hpp"
 #include "profile/replay.hpp"
+#include "profile/sample_traces.hpp"
 #include "profile/stack_cache.hpp"
 #include "record/perf_data_reader.hpp"
 #include "symbol/cache_dir.hpp"
@@ -219,6 +220,11 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
   std::vector<const std::vector<std::uint32_t>*> loc_stacks;  // leaf first
   std::unordered_map<ThreadKey, std::uint32_t, ThreadKeyHash> thread_index;
   std::vector<std::uint32_t> locs;
+  // The trace key keeps each sample's own text: no merging then.
+  const bool aggregate = options.aggregate && !options.trace_output;
+  const bool merge_runs = options.merge_runs && !options.trace_output;
+  SampleTraces traces(options);
+  std::uint32_t trace = Profile::kNoTrace;                // the text of the sample being added
   std::unordered_map<std::uint64_t, std::size_t> merged;  // aggregate: key -> sample index
   std::vector<std::size_t> last_of_thread;  // merge_runs: thread -> its last sample + 1
   std::uint64_t progress_tick = 0;
@@ -228,7 +234,7 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
   // sample with a callchain is bigger), capped. Growing by doubling would copy the samples
   // and touch twice the fresh memory; reserved pages never written are never faulted in
   // (Profile::samples is in huge pages).
-  if (!options.aggregate && !options.merge_runs) {
+  if (!aggregate && !merge_runs) {
     prof.samples.reserve(static_cast<std::size_t>(
         std::min<std::uint64_t>(reader.data_size() / 48, std::uint64_t{1} << 22)));
   }
@@ -290,7 +296,7 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
     if (first_time || out.time_ns < prof.start_time_ns) prof.start_time_ns = out.time_ns;
     prof.end_time_ns = std::max(prof.end_time_ns, out.time_ns);
     first_time = false;
-    if (options.aggregate) {
+    if (aggregate) {
       const std::uint64_t key = (static_cast<std::uint64_t>(out.stack) << 32) ^
                                 (static_cast<std::uint64_t>(out.thread) << 12) ^
                                 (static_cast<std::uint64_t>(out.event) << 8) ^ out.cpu;
@@ -304,7 +310,7 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
           return;
         }
       }
-    } else if (options.merge_runs) {
+    } else if (merge_runs) {
       if (out.thread >= last_of_thread.size()) last_of_thread.resize(out.thread + 1, 0);
       if (const std::size_t last = last_of_thread[out.thread]; last != 0) {
         Sample& m = prof.samples[last - 1];
@@ -317,6 +323,7 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
       last_of_thread[out.thread] = prof.samples.size() + 1;
     }
     prof.samples.push_back(out);
+    if (options.trace_output) prof.sample_traces.push_back(trace);
   };
   // An off-CPU interval of a thread ended: one sample weighted by its length.
   auto add_interval = [&](const OffCpuInterval& iv) {
@@ -394,7 +401,13 @@ Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOpti
     out.time_ns = s->time;
     out.period = period;
     out.event = static_cast<std::uint16_t>(ai);
+    if (options.trace_output && static_cast<std::size_t>(ai) < prof.events.size()) {
+      trace = traces.intern(prof, static_cast<std::size_t>(ai),
+                            reader.attrs()[static_cast<std::size_t>(ai)].attr.type,
+                            prof.events[static_cast<std::size_t>(ai)].name, *s);
+    }
     add_sample(out);
+    trace = Profile::kNoTrace;
     return true;
   };
   auto replayed = replay(reader, machine, on_item);

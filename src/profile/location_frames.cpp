@@ -43,6 +43,7 @@ void add_location_frames(const LocationTable& table,
     f.dso_path = loc.dso != nullptr ? loc.dso->long_name() : "[unknown]";
     f.map_address = loc.map_addr;
     f.address = loc.map_addr;
+    f.unwound = loc.unwound;
     if (loc.dso != nullptr) {
       f.mapping = mapping_index[loc.dso];
       // The runtime address in the DSO's export mapping: map_ip() undone with its range.

@@ -45,7 +45,8 @@ bool TraceFormats::load(const std::string& tracefs, const std::string& event) {
   return tep_parse_event(impl_->tep, text->data(), text->size(), sys.c_str()) == TEP_ERRNO__SUCCESS;
 }
 
-std::string TraceFormats::format(std::span<const std::byte> raw, int cpu, std::uint64_t time) {
+std::string TraceFormats::format(std::span<const std::byte> raw, int cpu, std::uint64_t time,
+                                 bool raw_fields) {
   if (impl_->tep == nullptr || raw.size() < 2) return {};
   tep_record rec{};
   rec.ts = time;
@@ -56,7 +57,11 @@ std::string TraceFormats::format(std::span<const std::byte> raw, int cpu, std::u
   rec.data = impl_->buf.data();
   trace_seq seq;
   trace_seq_init(&seq);
-  tep_print_event(impl_->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+  if (!raw_fields) {
+    tep_print_event(impl_->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+  } else if (tep_event* ev = tep_find_event_by_record(impl_->tep, &rec); ev != nullptr) {
+    tep_print_fields(&seq, rec.data, rec.size, ev);
+  }
   trace_seq_terminate(&seq);
   std::string out(seq.buffer, seq.len);
   trace_seq_destroy(&seq);
@@ -84,7 +89,9 @@ struct TraceFormats::Impl {};
 
 bool TraceFormats::load(const std::string&, const std::string&) { return false; }
 
-std::string TraceFormats::format(std::span<const std::byte>, int, std::uint64_t) { return {}; }
+std::string TraceFormats::format(std::span<const std::byte>, int, std::uint64_t, bool) {
+  return {};
+}
 
 std::optional<std::vector<std::string>> TraceFormats::fields(const std::string&,
                                                              const std::string&) {

@@ -28,8 +28,11 @@ class TraceFormats {
   /// not there (or cannot be parsed).
   bool load(const std::string& tracefs, const std::string& event);
 
-  /// The formatted fields of a RAW payload of a loaded event ("fd: 0x00000001, ...").
-  [[nodiscard]] std::string format(std::span<const std::byte> raw, int cpu, std::uint64_t time);
+  /// The formatted fields of a RAW payload of a loaded event ("fd: 0x00000001, ...");
+  /// `raw_fields`: each field as its raw value instead (" name=value ...", perf's
+  /// --raw-trace: tep_print_fields()).
+  [[nodiscard]] std::string format(std::span<const std::byte> raw, int cpu, std::uint64_t time,
+                                   bool raw_fields = false);
 
   /// The fields of "sys:name" (loading it from `tracefs` when needed), in the format's
   /// order, without the common_* ones; nullopt when its format cannot be had.

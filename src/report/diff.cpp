@@ -60,8 +60,25 @@ std::string row_symbol(const RowKey& key, const SelfEntry& e) {
 // Self period per (dso, symbol) of one event: perf's hist entries of the dso,sym keys
 // (profile::build_hists(), no children), paired by name. Inline frames are attributed to
 // the function they were inlined into, as perf does without --inline.
+// perf's machine__resolve() filters of one sample (al->filtered): its thread, and its own
+// DSO (short or long name) and symbol.
+bool sample_kept(const profile::Profile& p, const profile::Sample& s, const DiffOptions& o) {
+  const auto& th = p.threads[s.thread];
+  if (!o.thread_filter.keeps(th.comm, th.pid, th.tid)) return false;
+  const auto leaf = sampled_frame(p, s);
+  const profile::Frame* f = leaf ? &p.frames[*leaf] : nullptr;
+  auto listed = [](const std::vector<std::string>& list, const std::string& v) {
+    return std::find(list.begin(), list.end(), v) != list.end();
+  };
+  if (!o.dsos.empty() &&
+      (f == nullptr || (!listed(o.dsos, f->dso) && !listed(o.dsos, f->dso_path))))
+    return false;
+  return o.symbols.empty() ||
+         (f != nullptr && !profile::unresolved(*f) && listed(o.symbols, f->function));
+}
+
 Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std::uint64_t& total,
-                             const DiffOptions& o) {
+                             std::uint64_t& kept, const DiffOptions& o) {
   PERFX_CHECK(profile::check_indices(p));
   profile::HistOptions ho;
   ho.keys = {profile::SortKey::kDso, profile::SortKey::kSym};
@@ -117,6 +134,9 @@ Result<SelfMap> self_periods(const profile::Profile& p, std::uint32_t event, std
   }
   // The event's total counts samples a thread filter kept out of the profile (perf's
   // percentages are of all); a profile made without totals falls back to its samples'.
+  kept = 0;
+  for (const auto& s : p.samples)
+    if (s.event == event && sample_kept(p, s, o)) kept += s.period;
   const std::uint64_t sum = h.seen_period.empty() ? 0 : h.seen_period[0];
   total = std::max(sum, event < p.events.size() ? p.events[event].total_period : 0);
   return map;
@@ -388,15 +408,17 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
     any_common = any_common || other.has_value();
     DiffSection section;
     section.event = old_profile.events[e].name;
-    PERFX_TRY(olds,
-              self_periods(old_profile, static_cast<std::uint32_t>(e), section.old_total, options));
+    std::uint64_t old_kept = 0, new_kept = 0;
+    PERFX_TRY(olds, self_periods(old_profile, static_cast<std::uint32_t>(e), section.old_total,
+                                 old_kept, options));
     SelfMap news;
     if (other) {
-      PERFX_TRY(n, self_periods(new_profile, *other, section.new_total, options));
+      PERFX_TRY(n, self_periods(new_profile, *other, section.new_total, new_kept, options));
       news = std::move(n);
     }
     section.old_base = options.relative ? kept_period(olds) : section.old_total;
-    section.new_base = options.relative ? kept_period(news) : section.new_total;
+    section.old_delta_base = options.relative ? old_kept : section.old_total;
+    section.new_base = options.relative ? new_kept : section.new_total;
     // perf pairs entries whatever their filters; a row shows when its baseline entry
     // passes them (a NEW-only row: when the NEW entry does). Relative percentages of
     // nothing kept are perf's NaN.
@@ -412,7 +434,8 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
       auto it = news.find(key);
       if (it != news.end()) {
         row.new_period = it->second.period;
-        row.delta = pct(row.new_period, section.new_base) - *row.baseline;
+        row.delta =
+            pct(row.new_period, section.new_base) - pct(row.old_period, section.old_delta_base);
         // perf's compute_ratio() and compute_wdiff()
         row.ratio = static_cast<double>(row.new_period) /
                     static_cast<double>(row.old_period != 0 ? row.old_period : 1);
@@ -435,7 +458,7 @@ Result<std::vector<DiffSection>> diff_profiles(const profile::Profile& old_profi
       if (olds.count(key) || !shown(key, entry)) continue;
       DiffRow row = make_row(key, entry);
       row.new_period = entry.period;
-      row.delta = pct(entry.period, section.new_base) - pct(0, section.old_base);
+      row.delta = pct(entry.period, section.new_base) - pct(0, section.old_delta_base);
       section.rows.push_back(std::move(row));
     }
     sort_rows(section.rows, options.compute, options.order, options.sort_keys);

@@ -153,8 +153,8 @@ void ReportColumns::size(const std::vector<const profile::HistEntry*>& rows) {
       for (const auto* e : rows) w = std::max(w, last_comm(p.threads[e->thread].tid).size());
     } else if (k == SortKey::kTime) {
       w = time_width(o_);
-    } else if (k != SortKey::kCpu && k != SortKey::kSocket && k != SortKey::kTrace &&
-               k != SortKey::kSymbolSize && k != SortKey::kDsoSize && k != SortKey::kIpcNull) {
+    } else if (k != SortKey::kCpu && k != SortKey::kSocket && k != SortKey::kSymbolSize &&
+               k != SortKey::kDsoSize && k != SortKey::kIpcNull) {
       // Source lines and files only of entries perf looked up before sizing; symbols by
       // their name (perf's namelen + 4: an inline one's " (inlined)" does not count).
       for (const auto* e : rows) {
@@ -351,15 +351,14 @@ std::string ReportColumns::separated_cell(const profile::HistEntry& e, const Col
 // shows its key's own format (sort.c's se_snprintf): Command, Shared Object, Pid, Tid,
 // Parent, CPU and Socket pad themselves ("%-*.*s", "%*.*d"), Symbol does not, and Time,
 // Source:Line and Source File are cut to the column, unpadded ("%-.*s"): a time under
-// 10,000 s is narrower than its 12-wide column. Commands, source lines and files are
-// cut to the column wherever they are.
+// 10,000 s is narrower than its 12-wide column. Commands, source lines and files (and
+// the trace key's text, sized as lazily) are cut to the column wherever they are.
 std::string ReportColumns::key_cell(std::string v, const Col& col, bool last) const {
   const SortKey k = h_.options.keys[col.key];
   if (last && k == SortKey::kSym) return v;
-  if (last && (k == SortKey::kSrcline || k == SortKey::kSrcfile || k == SortKey::kTime))
-    return fmt::format("{:.{}}", v, col.width);
-  if (k == SortKey::kComm || k == SortKey::kSrcline || k == SortKey::kSrcfile)
-    return fmt::format("{:<{}.{}}", v, col.width, col.width);
+  const bool cut = k == SortKey::kSrcline || k == SortKey::kSrcfile || k == SortKey::kTrace;
+  if (last && (cut || k == SortKey::kTime)) return fmt::format("{:.{}}", v, col.width);
+  if (k == SortKey::kComm || cut) return fmt::format("{:<{}.{}}", v, col.width, col.width);
   return fmt::format("{:<{}}", v, col.width);
 }
 
@@ -400,7 +399,7 @@ std::string ReportColumns::cell_text(const profile::HistEntry& e, std::size_t ke
       if (!p.events[h_.event].has_cpu) return "-001";
       return fmt::format("{:03}", e.cpu);
     case SortKey::kTrace:  // perf: "N/A" for an event that is not a tracepoint
-      return "N/A";
+      return e.trace == profile::Profile::kNoTrace ? std::string("N/A") : p.traces[e.trace];
     case SortKey::kSymbolSize:  // perf's "%*d" of symbol__size(), "unknown" without one
       return profile::unresolved(f) ? fmt::format("{:>11}", "unknown")
                                     : fmt::format("{:>11}", f.symbol_size);

@@ -1,6 +1,7 @@
 #include "report/report_table.hpp"
 
 #include <algorithm>
+#include <regex>
 
 #include "core/error_format.hpp"
 #include "report/report_columns.hpp"
@@ -200,6 +201,7 @@ profile::Hists report_hists(const profile::Profile& profile, const ReportOptions
                                 .thread_filter = o.thread_filter,
                                 .parent_regex = o.parent_regex,
                                 .exclude_other = o.exclude_other,
+                                .ignore_callees = o.ignore_callees,
                                 .time_quantum_ns = o.time_quantum_ns,
                                 .full_source_path = o.full_source_path};
   return profile::build_hists(profile, ho, event, members);
@@ -242,24 +244,46 @@ Result<void> validate_fields(const std::vector<std::string>& fields) {
   return {};
 }
 
+void report_profile_options(const ReportOptions& options, ProfileOptions& load) {
+  for (const auto k : report::entry_keys(options)) {
+    if (k == profile::SortKey::kSrcline || k == profile::SortKey::kSrcfile)
+      load.source_lines = true;
+    if (k == profile::SortKey::kTrace) load.trace_output = true;
+  }
+  load.raw_trace = options.raw_trace;
+}
+
+Result<void> check_ignore_callees(const std::string& regex) {
+  try {
+    (void)std::regex(regex, std::regex::extended);
+  } catch (const std::regex_error& e) {
+    return fail(Errc::kInvalidArgument, "Invalid --ignore-callees regex: {}: {}", regex, e.what());
+  }
+  return {};
+}
+
 Result<void> write_report(std::ostream& out, const profile::Profile& profile,
                           const ReportOptions& options) {
   PERFX_CHECK(validate_sort_keys(options.sort));
   PERFX_CHECK(validate_fields(options.fields));
+  if (!options.ignore_callees.empty()) PERFX_CHECK(check_ignore_callees(options.ignore_callees));
   // perf's report__setup_sample_type(): -g asks for call graphs the file cannot give.
   if (options.graph_requested &&
       std::none_of(profile.events.begin(), profile.events.end(),
                    [](const profile::Event& e) { return e.has_callchain; }))
     return fail(Errc::kInvalidArgument,
-                "Selected -g or --branch-history, but no callchain or branch data. Did you call "
+                "Selected -g or --branch-history. But no callchain or branch data. Did you call "
                 "'perf record' without -g or -b?");
-  // perf's trace key shows a tracepoint sample's formatted fields: not kept in a Profile.
+  // perf's trace key shows a tracepoint sample's formatted fields: the profile must have
+  // kept them (ProfileOptions::trace_output, set by report_profile_options()).
   const auto keys = report::entry_keys(options);
-  if (std::find(keys.begin(), keys.end(), profile::SortKey::kTrace) != keys.end()) {
+  if (std::find(keys.begin(), keys.end(), profile::SortKey::kTrace) != keys.end() &&
+      profile.sample_traces.size() != profile.samples.size()) {
     for (const auto& ev : profile.events)
       if (ev.total_samples > 0 && ev.name.find(':') != std::string::npos)
         return fail(Errc::kInvalidArgument,
-                    "the trace sort key of tracepoint events ({}) is not supported by perfx yet",
+                    "the trace sort key of tracepoint events ({}) needs a profile loaded with "
+                    "ProfileOptions::trace_output",
                     ev.name);
   }
   if (options.header_hint && !options.quiet)

@@ -66,9 +66,11 @@ same -s pid
 mask_unresolved=1 same -s comm,sym
 same -s sym,dso
 # --percentage relative: of the rows the filters keep (perf's "-nan%" when none in OLD).
-# (Not -C with relative: perf's delta then takes another OLD base than its Baseline
-# column on some recordings; not matched yet.)
+# With -C the Delta is of the samples that pass the filter themselves (perf computes it
+# before its output sort), the Baseline and -F's OLD total of the rows kept.
 same --percentage relative -d libc.so.6
+same --percentage relative -C sh
+same --percentage relative --comms sh,seq -c delta -F
 # -F/--formula: how each -c value was computed.
 same --formula
 same -F -c ratio

@@ -92,6 +92,7 @@ int run_report(int argc, char** argv) {
   app.add_option("-p,--parent", parent_regex,
                  "regex naming the parent function of a sample (adds the parent sort key; "
                  "default ^sys_|^do_page_fault)");
+  app.add_option("--ignore-callees", ro.ignore_callees, "regex: forget the callees of matches");
   app.add_option("--time-quantum", time_quantum,
                  "time buckets of the time sort key: N[s|ms|us|ns], ns without a unit "
                  "(default 100ms)");
@@ -184,6 +185,8 @@ int run_report(int argc, char** argv) {
       ro.sort.emplace_back("parent");
   }
   if (auto ok = validate_sort_keys(ro.sort); !ok) return cmd.fail(ok.error().message());
+  if (auto ok = check_ignore_callees(ro.ignore_callees); !ok)
+    return cmd.usage_error(ok.error().message());
   if (!time_quantum.empty()) {
     auto q = parse_time_quantum(time_quantum);
     if (!q) return cmd.fail(q.error().message());
@@ -222,9 +225,7 @@ int run_report(int argc, char** argv) {
   if (!format.empty()) {
     lo.thread_filter = ro.thread_filter;
   }
-  for (const auto& k : ro.sort) {
-    if (k == "srcline" || k == "srcfile") lo.source_lines = true;
-  }
+  report_profile_options(ro, lo);  // source lines, each tracepoint sample's text
   if (export_wants_source_lines(format)) lo.source_lines = true;
   if (ro.graph_key != CallGraphKey::kFunction) lo.source_lines = true;  // graph frames' lines
   // perf 6.1 expands the inline scopes of DWARF-unwound frames by default; exports: --inline.
