@@ -5,14 +5,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <cctype>
 #include <climits>
 #include <cstring>
 #include <iterator>
 #include <vector>
 
-#include "core/byte_reader.hpp"
 #include "core/c_hex.hpp"
 #include "perfx/regs.hpp"
 #include "report/record_text.hpp"
@@ -202,27 +200,22 @@ std::string cpu_map_text(const record::CpuMap& map) {
 }
 
 // perf_event__fprintf_event_update()
-void append_event_update(std::string& out, std::span<const std::byte> payload) {
-  core::ByteReader in(payload);
-  const std::uint64_t type = in.u64();
-  put(out, "\n... id:    {}\n", in.u64());
-  switch (type) {
-    case 0:  // UNIT
-      put(out, "... unit:  {}\n", in.cstring_in(in.remaining()));
+void append_event_update(std::string& out, const record::EventUpdate& u) {
+  using record::EventUpdateType;
+  put(out, "\n... id:    {}\n", u.id);
+  switch (static_cast<EventUpdateType>(u.type)) {
+    case EventUpdateType::kUnit:
+      put(out, "... unit:  {}\n", u.text());
       break;
-    case 1: {  // SCALE
-      const std::uint64_t bits = in.u64();
-      put(out, "... scale: {:f}\n", std::bit_cast<double>(bits));
+    case EventUpdateType::kScale:
+      put(out, "... scale: {:f}\n", u.scale());
       break;
-    }
-    case 2:  // NAME
-      put(out, "... name:  {}\n", in.cstring_in(in.remaining()));
+    case EventUpdateType::kName:
+      put(out, "... name:  {}\n", u.text());
       break;
-    case 3: {  // CPUS: a CPU_MAP's data (u16 type, then its form)
-      const std::uint16_t map_type = in.u16();
-      put(out, "... {}\n", cpu_map_text(record::CpuMap{map_type, in.take(in.remaining())}));
+    case EventUpdateType::kCpus:
+      put(out, "... {}\n", cpu_map_text(u.cpus()));
       break;
-    }
     default:
       out += "... unknown type\n";
   }
@@ -367,9 +360,11 @@ void append_body(std::string& out, const DumpContext& ctx, const DumpRecord& d) 
     return;
   }
   if (append_stat_records(out, r, ctx.tool)) return;
-  const auto* unknown = r.get<record::Unknown>();
-  const std::span<const std::byte> payload =
-      unknown != nullptr ? unknown->payload : std::span<const std::byte>();
+  if (const auto* u = r.get<record::EventUpdate>()) {
+    append_event_update(out, *u);
+    if (ctx.tool == DumpTool::kAnnotate || ctx.tool == DumpTool::kDiff) out += kUnhandled;
+    return;
+  }
   switch (type) {
     case PERF_RECORD_THROTTLE:
     case PERF_RECORD_UNTHROTTLE:
@@ -380,10 +375,6 @@ void append_body(std::string& out, const DumpContext& ctx, const DumpRecord& d) 
       return;
     case raw::PERF_RECORD_FINISHED_ROUND:
       out += '\n';
-      return;
-    case raw::PERF_RECORD_EVENT_UPDATE:
-      append_event_update(out, payload);
-      if (ctx.tool == DumpTool::kAnnotate || ctx.tool == DumpTool::kDiff) out += kUnhandled;
       return;
     default:
       // HEADER_ATTR, EVENT_TYPE, TRACING_DATA, BUILD_ID, FEATURE: perf's handlers print

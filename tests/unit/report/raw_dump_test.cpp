@@ -307,6 +307,16 @@ TEST_F(RawDump, PerfsOwnRecordsPerTool) {
   EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_EVENT_UPDATE, scale, DumpTool::kAnnotate),
                        "EVENT_UPDATE"),
             "\n... id:    77\n... scale: 0.000001\n: unhandled!\n");
+  // NAME (a pipe's event names) and CPUS (a CPU_MAP's data: a list of 2 CPUs, 0 and 2).
+  std::vector<std::uint64_t> name = {2, 77, 0};
+  std::memcpy(name.data() + 2, "cycles", 7);
+  EXPECT_EQ(
+      after_name(dump_user(raw::PERF_RECORD_EVENT_UPDATE, name, DumpTool::kScript), "EVENT_UPDATE"),
+      "\n... id:    77\n... name:  cycles\n");
+  const std::vector<std::uint64_t> cpus_update = {3, 77, 0x0002'0000'0002'0000ull};
+  EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_EVENT_UPDATE, cpus_update, DumpTool::kDiff),
+                       "EVENT_UPDATE"),
+            "\n... id:    77\n... 0,2\n: unhandled!\n");
   // FINISHED_INIT is unhandled everywhere; FINISHED_ROUND ends its line.
   EXPECT_EQ(
       after_name(dump_user(raw::PERF_RECORD_FINISHED_INIT, {}, DumpTool::kScript), "FINISHED_INIT"),
