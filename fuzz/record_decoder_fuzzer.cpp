@@ -55,6 +55,9 @@ std::uint64_t touch(const Record& rec, const Bounds& b) {
     for (char ch : c->comm) sum += static_cast<unsigned char>(ch);
   } else if (const auto* u = rec.get<perfx::record::Unknown>()) {
     check(b.inside(u->payload));
+  } else if (const auto* eu = rec.get<perfx::record::EventUpdate>()) {
+    check(b.inside(eu->data));
+    sum += eu->text().size() + eu->cpus().cpus().size() + (eu->scale() != 0.0 ? 1 : 0);
   }
   return sum;
 }

@@ -139,6 +139,10 @@ struct PERFX_API RawDumpOptions {
   Command command = Command::kReport;
   /// report -q: without report's first lines ("# To display the perf.data header ...").
   bool quiet = false;
+  /// perf's "WARNING: No sample_id_all support, falling back to unordered processing"
+  /// first, for a file whose first event lacks sample_id_all (a stat recording). perf
+  /// prints it once per run: false for diff's second file.
+  bool warn_unordered = true;
 };
 
 /// perf report -D/--dump-raw-trace: each record of the recording in perf's processing

@@ -468,8 +468,26 @@ struct PERFX_API StatRound {
 inline constexpr std::uint64_t kStatRoundInterval = 0;  ///< PERF_STAT_ROUND_TYPE__INTERVAL
 inline constexpr std::uint64_t kStatRoundFinal = 1;     ///< PERF_STAT_ROUND_TYPE__FINAL
 
-/// Any other record: its payload after the header (unknown types, AUXTRACE_INFO,
-/// EVENT_UPDATE ...).
+/// perf's PERF_EVENT_UPDATE__* kinds of an EVENT_UPDATE record.
+enum class EventUpdateType : std::uint64_t { kUnit = 0, kScale = 1, kName = 2, kCpus = 3 };
+/// PERF_RECORD_EVENT_UPDATE (perf stat record; a pipe's event names): one property of the
+/// event with id `id`, in `data` (everything after `id`): its unit or name (a
+/// NUL-terminated string, zero padded to 8), its scale (a double) or its CPUs (a
+/// CPU_MAP's data: u16 type, then that type's form).
+struct PERFX_API EventUpdate {
+  std::uint64_t type = 0;  ///< EventUpdateType
+  std::uint64_t id = 0;    ///< the event's id (the attr's ids)
+  std::span<const std::byte> data;
+  bool swap = false;
+  /// kUnit, kName: the string up to its first NUL.
+  [[nodiscard]] std::string_view text() const noexcept;
+  /// kScale: the double; 0 when `data` is shorter than 8 bytes.
+  [[nodiscard]] double scale() const noexcept;
+  /// kCpus: the CPU map `data` holds (map_type 0xffff, no CPUs, when it is too short).
+  [[nodiscard]] CpuMap cpus() const noexcept;
+};
+
+/// Any other record: its payload after the header (unknown types, AUXTRACE_INFO ...).
 struct PERFX_API Unknown {
   std::span<const std::byte> payload;
 };
@@ -477,12 +495,12 @@ struct PERFX_API Unknown {
 /// A decoded record. `body` holds the alternative for `header.type`.
 struct PERFX_API Record {
   /// One alternative per record type (Throttle serves THROTTLE and UNTHROTTLE).
-  using Body =
-      std::variant<Unknown, Mmap, Lost, Comm, Exit, Throttle, Fork, Read, Sample, Mmap2, Aux,
-                   ItraceStart, LostSamples, Switch, SwitchCpuWide, Namespaces, Ksymbol, BpfEvent,
-                   Cgroup, TextPoke, AuxOutputHwId, HeaderAttr, HeaderEventType, HeaderTracingData,
-                   HeaderBuildId, FinishedRound, FinishedInit, IdIndex, Auxtrace, TimeConv,
-                   HeaderFeature, Compressed, ThreadMap, CpuMap, StatConfig, Stat, StatRound>;
+  using Body = std::variant<Unknown, Mmap, Lost, Comm, Exit, Throttle, Fork, Read, Sample, Mmap2,
+                            Aux, ItraceStart, LostSamples, Switch, SwitchCpuWide, Namespaces,
+                            Ksymbol, BpfEvent, Cgroup, TextPoke, AuxOutputHwId, HeaderAttr,
+                            HeaderEventType, HeaderTracingData, HeaderBuildId, FinishedRound,
+                            FinishedInit, IdIndex, Auxtrace, TimeConv, HeaderFeature, Compressed,
+                            ThreadMap, CpuMap, StatConfig, Stat, StatRound, EventUpdate>;
   Header header;             ///< type, misc (cpumode and per-type flags), size
   std::uint64_t offset = 0;  ///< byte offset in the file/stream (of the COMPRESSED record
                              ///< for records that came out of one)

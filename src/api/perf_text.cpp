@@ -63,7 +63,8 @@ Result<void> write_raw_dump(Recording& recording, std::ostream& out,
                                 : options.command == Command::kDiff   ? report::DumpTool::kDiff
                                                                       : report::DumpTool::kReport;
   return report::write_raw_dump(out, replay, tool,
-                                options.command == Command::kReport && !options.quiet);
+                                options.command == Command::kReport && !options.quiet,
+                                options.warn_unordered);
 }
 
 Result<std::vector<EventDump>> write_script_per_event(Recording& recording,

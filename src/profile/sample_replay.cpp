@@ -46,6 +46,7 @@ std::string SampleReplay::event_name(std::size_t index) const {
   return impl_->reader.event_name(index);
 }
 bool SampleReplay::is_pipe() const noexcept { return impl_->reader.is_pipe(); }
+const record::PerfDataReader& SampleReplay::reader() const noexcept { return impl_->reader; }
 std::uint64_t SampleReplay::file_size() const noexcept { return impl_->reader.file_size(); }
 const std::string& SampleReplay::input_name() const noexcept { return impl_->reader.name(); }
 

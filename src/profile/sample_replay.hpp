@@ -94,6 +94,8 @@ class SampleReplay {
   [[nodiscard]] const raw::EventAttr& attr(std::size_t index) const noexcept;
   [[nodiscard]] std::string event_name(std::size_t index) const;
   [[nodiscard]] bool is_pipe() const noexcept;
+  /// The reader replayed (its events and features as they stand).
+  [[nodiscard]] const record::PerfDataReader& reader() const noexcept;
   [[nodiscard]] std::uint64_t file_size() const noexcept;
   /// The input as it was opened ("perf.data", "-").
   [[nodiscard]] const std::string& input_name() const noexcept;

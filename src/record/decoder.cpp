@@ -338,6 +338,14 @@ Result<void> read_body(BodyIn& in, StatConfig& m) {
   return {};
 }
 
+Result<void> read_body(BodyIn& in, EventUpdate& m) {
+  m.type = in.r.u64();
+  m.id = in.r.u64();
+  m.swap = in.o.swap;
+  m.data = in.r.take(in.r.remaining());  // its form depends on the type: EventUpdate's getters
+  return {};
+}
+
 // One reader per Record::Body alternative, indexed like the variant.
 using BodyReader = Result<void> (*)(BodyIn&, Record::Body&);
 

@@ -332,6 +332,18 @@ Result<void> write_body(BodyOut& out, const StatConfig& m) {
   return counted_values(out, "stat_config", m.nr, 2, m.terms);
 }
 
+Result<void> write_body(BodyOut& out, const EventUpdate& m) {
+  if (m.swap && !m.data.empty() && m.type != static_cast<std::uint64_t>(EventUpdateType::kUnit) &&
+      m.type != static_cast<std::uint64_t>(EventUpdateType::kName)) {
+    return fail(Errc::kInvalidArgument, "event_update: byte-swapped data cannot be re-encoded");
+  }
+  out.o.u64(m.type);
+  out.o.u64(m.id);
+  out.o.bytes(m.data);
+  out.o.pad_to(8);
+  return {};
+}
+
 }  // namespace
 
 std::uint32_t type_of_body(const Record::Body& body) noexcept { return kBodyTypes[body.index()]; }

@@ -375,23 +375,9 @@ struct PerfDataReader::Impl {
   // ---------------------------------------------------------------- records
   void apply_user_record(const RawRecord& raw) {
     const auto t = raw.header.type;
-    if (t == raw::PERF_RECORD_EVENT_UPDATE) {
-      // perf_record_event_update {header; u64 type; u64 id; char name[]} with
-      // type PERF_EVENT_UPDATE__NAME (2): names events in pipe mode.
-      ByteReader r(raw.bytes.subspan(kHeaderSize), swap);
-      const std::uint64_t type = r.u64();
-      const std::uint64_t id = r.u64();
-      if (!r.ok() || type != 2) return;
-      auto text = r.take(r.remaining());
-      const auto* c = reinterpret_cast<const char*>(text.data());
-      const int index = attrs.index_of_id(id);
-      if (index >= 0 && !text.empty()) {
-        attrs.set_name(index, std::string(c, strnlen(c, text.size())));
-      }
-      return;
-    }
     if (t != raw::PERF_RECORD_HEADER_ATTR && t != raw::PERF_RECORD_HEADER_FEATURE &&
-        t != raw::PERF_RECORD_HEADER_EVENT_TYPE && t != raw::PERF_RECORD_HEADER_BUILD_ID) {
+        t != raw::PERF_RECORD_HEADER_EVENT_TYPE && t != raw::PERF_RECORD_HEADER_BUILD_ID &&
+        t != raw::PERF_RECORD_EVENT_UPDATE) {
       return;
     }
     auto rec = decode_record(raw.bytes, AttrTable{}, {.swap = swap, .offset = raw.offset});
@@ -400,7 +386,14 @@ struct PerfDataReader::Impl {
       warn(rec.error().message());
       return;
     }
-    if (const auto* a = rec->get<HeaderAttr>()) {
+    if (const auto* u = rec->get<EventUpdate>()) {
+      // PERF_EVENT_UPDATE__NAME names events in pipe mode.
+      const int index = attrs.index_of_id(u->id);
+      if (u->type == static_cast<std::uint64_t>(EventUpdateType::kName) && index >= 0 &&
+          !u->text().empty()) {
+        attrs.set_name(index, std::string(u->text()));
+      }
+    } else if (const auto* a = rec->get<HeaderAttr>()) {
       std::vector<std::uint64_t> ids(a->ids.begin(), a->ids.end());
       attrs.add(a->attr, ids);
       apply_event_desc();

@@ -62,6 +62,7 @@ inline constexpr std::uint32_t kBodyTypes[] = {
     raw::PERF_RECORD_STAT_CONFIG,
     raw::PERF_RECORD_STAT,
     raw::PERF_RECORD_STAT_ROUND,
+    raw::PERF_RECORD_EVENT_UPDATE,
 };
 static_assert(std::size(kBodyTypes) == std::variant_size_v<Record::Body>);
 

@@ -2,6 +2,8 @@
 // carry payload past header.size).
 #include "record/records.hpp"
 
+#include <bit>
+#include <cstring>
 #include <vector>
 
 #include "core/byte_reader.hpp"
@@ -154,6 +156,25 @@ std::vector<int> CpuMap::cpus() const {
   }
   if (!r.ok()) return {};
   return out;
+}
+
+std::string_view EventUpdate::text() const noexcept {
+  if (data.empty()) return {};
+  const auto* c = reinterpret_cast<const char*>(data.data());
+  return std::string_view(c, strnlen(c, data.size()));
+}
+
+double EventUpdate::scale() const noexcept {
+  core::ByteReader r(data, swap);
+  const std::uint64_t bits = r.u64();
+  return r.ok() ? std::bit_cast<double>(bits) : 0.0;
+}
+
+CpuMap EventUpdate::cpus() const noexcept {
+  core::ByteReader r(data, swap);
+  const std::uint16_t map_type = r.u16();
+  if (!r.ok()) return CpuMap{0xffff, {}, swap};
+  return CpuMap{map_type, data.subspan(2), swap};
 }
 
 }  // namespace perfx::record

@@ -5,14 +5,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <cctype>
 #include <climits>
 #include <cstring>
 #include <iterator>
 #include <vector>
 
-#include "core/byte_reader.hpp"
 #include "core/c_hex.hpp"
 #include "perfx/regs.hpp"
 #include "report/record_text.hpp"
@@ -194,56 +192,29 @@ std::string cpu_list_text(const std::vector<int>& cpus) {
   return out;
 }
 
-// perf_record_cpu_map_data: CPUS (nr, u16 each), MASK (nr, long_size, masks) or
-// RANGE_CPUS (any_cpu, start, end).
-std::vector<int> cpu_map_cpus(core::ByteReader& in) {
-  std::vector<int> cpus;
-  const std::uint16_t type = in.u16();
-  if (type == 0) {
-    const std::uint16_t nr = in.u16();
-    for (std::uint16_t i = 0; i < nr && in.ok(); ++i) {
-      const std::uint16_t c = in.u16();
-      cpus.push_back(c == 0xffff ? -1 : c);
-    }
-  } else if (type == 1) {
-    const std::uint16_t nr = in.u16();
-    const std::uint16_t long_size = in.u16();
-    if (long_size == 8) (void)in.u16();  // mask64 is aligned to 8
-    for (std::uint16_t i = 0; i < nr && in.ok(); ++i) {
-      const std::uint64_t mask = long_size == 4 ? in.u32() : in.u64();
-      for (unsigned b = 0; b < long_size * 8u; ++b)
-        if ((mask >> b) & 1u) cpus.push_back(static_cast<int>(i * long_size * 8u + b));
-    }
-  } else if (type == 2) {
-    const std::uint8_t any_cpu = in.u8();
-    (void)in.u8();
-    const std::uint16_t first = in.u16();
-    const std::uint16_t last = in.u16();
-    if (any_cpu) cpus.push_back(-1);
-    for (int c = first; c <= last && in.ok(); ++c) cpus.push_back(c);
-  }
-  return cpus;
+// cpu_map__snprint() of perf's map (cpu_map__new_data() keeps the record's order): an
+// empty map is perf's single "-1" (perf_cpu_map__cpu() past the end).
+std::string cpu_map_text(const record::CpuMap& map) {
+  const std::vector<int> cpus = map.cpus();
+  return cpus.empty() ? std::string("-1") : cpu_list_text(cpus);
 }
 
 // perf_event__fprintf_event_update()
-void append_event_update(std::string& out, std::span<const std::byte> payload) {
-  core::ByteReader in(payload);
-  const std::uint64_t type = in.u64();
-  put(out, "\n... id:    {}\n", in.u64());
-  switch (type) {
-    case 0:  // UNIT
-      put(out, "... unit:  {}\n", in.cstring_in(in.remaining()));
+void append_event_update(std::string& out, const record::EventUpdate& u) {
+  using record::EventUpdateType;
+  put(out, "\n... id:    {}\n", u.id);
+  switch (static_cast<EventUpdateType>(u.type)) {
+    case EventUpdateType::kUnit:
+      put(out, "... unit:  {}\n", u.text());
       break;
-    case 1: {  // SCALE
-      const std::uint64_t bits = in.u64();
-      put(out, "... scale: {:f}\n", std::bit_cast<double>(bits));
+    case EventUpdateType::kScale:
+      put(out, "... scale: {:f}\n", u.scale());
       break;
-    }
-    case 2:  // NAME
-      put(out, "... name:  {}\n", in.cstring_in(in.remaining()));
+    case EventUpdateType::kName:
+      put(out, "... name:  {}\n", u.text());
       break;
-    case 3:  // CPUS
-      put(out, "... {}\n", cpu_list_text(cpu_map_cpus(in)));
+    case EventUpdateType::kCpus:
+      put(out, "... {}\n", cpu_map_text(u.cpus()));
       break;
     default:
       out += "... unknown type\n";
@@ -251,17 +222,21 @@ void append_event_update(std::string& out, std::span<const std::byte> payload) {
 }
 
 // perf_event__fprintf_thread_map(): " nr: 2 threads: 10, 11".
-void append_thread_map(std::string& out, std::span<const std::byte> payload) {
-  core::ByteReader in(payload);
-  const std::uint64_t nr = in.u64();
-  put(out, " nr: {} thread{}: ", nr, nr > 1 ? "s" : "");
-  for (std::uint64_t i = 0; i < nr && in.ok(); ++i) {
-    const std::uint64_t pid = in.u64();
-    (void)in.take(16);  // comm
-    if (!in.ok()) break;
-    put(out, "{}{}", i != 0 ? ", " : "", static_cast<std::int32_t>(pid));
-  }
+void append_thread_map(std::string& out, const record::ThreadMap& map) {
+  put(out, " nr: {} thread{}: ", map.size(), map.size() > 1 ? "s" : "");
+  for (std::size_t i = 0; i < map.size(); ++i)
+    put(out, "{}{}", i != 0 ? ", " : "", static_cast<std::int32_t>(map[i].pid));
   out += '\n';
+}
+
+// perf_event__fprintf_stat_config(): perf_event__read_stat_config()'s three values (perf's
+// uninitialised defaults for a missing tag: 0 here).
+void append_stat_config(std::string& out, const record::StatConfig& sc) {
+  using record::StatConfigTag;
+  put(out, "\n... aggr_mode {}\n... scale     {}\n... interval  {}\n",
+      static_cast<std::int32_t>(sc.get(StatConfigTag::kAggrMode, 0)),
+      static_cast<std::int32_t>(sc.get(StatConfigTag::kScale, 0) != 0),
+      static_cast<std::uint32_t>(sc.get(StatConfigTag::kInterval, 0)));
 }
 
 void append_id_index(std::string& out, const record::IdIndex& idx) {
@@ -283,12 +258,40 @@ void append_time_conv(std::string& out, const record::TimeConv& tc) {
   }
 }
 
+// perf stat record's records: the default tools' stubs print them and ": unhandled!"
+// (report, annotate, diff); perf script's handlers print THREAD_MAP and CPU_MAP only (its
+// stat table follows a STAT_ROUND). False for other records.
+bool append_stat_records(std::string& out, const record::Record& r, DumpTool tool) {
+  const bool script = tool == DumpTool::kScript;
+  if (const auto* m = r.get<record::ThreadMap>()) {
+    append_thread_map(out, *m);
+  } else if (const auto* c = r.get<record::CpuMap>()) {
+    put(out, ": {}\n", cpu_map_text(*c));
+  } else if (const auto* sc = r.get<record::StatConfig>()) {
+    if (!script) append_stat_config(out, *sc);
+  } else if (const auto* st = r.get<record::Stat>()) {
+    if (!script) {
+      put(out, "\n... id {}, cpu {}, thread {}\n", st->id, static_cast<std::int32_t>(st->cpu),
+          static_cast<std::int32_t>(st->thread));
+      put(out, "... value {}, enabled {}, running {}\n", st->val, st->ena, st->run);
+    }
+  } else if (const auto* round = r.get<record::StatRound>()) {
+    if (!script) {
+      put(out, "\n... time {}, type {}\n", round->time,
+          round->type == record::kStatRoundFinal ? "FINAL" : "INTERVAL");
+    }
+  } else {
+    return false;
+  }
+  if (!script) out += ": unhandled!\n";
+  return true;
+}
+
 // The text after "PERF_RECORD_<TYPE>" of a record perf handles in its session (user
 // records) or through the tool's handlers (kernel records).
 void append_body(std::string& out, const DumpContext& ctx, const DumpRecord& d) {
   const record::Record& r = d.record;
   const std::uint32_t type = r.header.type;
-  const bool report = ctx.tool != DumpTool::kScript;  // report and annotate
   constexpr std::string_view kUnhandled = ": unhandled!\n";
   if (const auto* s = r.get<record::Sample>()) return append_sample(out, d, *s);
   if (type == PERF_RECORD_LOST) {
@@ -356,9 +359,12 @@ void append_body(std::string& out, const DumpContext& ctx, const DumpRecord& d) 
     out += kUnhandled;
     return;
   }
-  const auto* unknown = r.get<record::Unknown>();
-  const std::span<const std::byte> payload =
-      unknown != nullptr ? unknown->payload : std::span<const std::byte>();
+  if (append_stat_records(out, r, ctx.tool)) return;
+  if (const auto* u = r.get<record::EventUpdate>()) {
+    append_event_update(out, *u);
+    if (ctx.tool == DumpTool::kAnnotate || ctx.tool == DumpTool::kDiff) out += kUnhandled;
+    return;
+  }
   switch (type) {
     case PERF_RECORD_THROTTLE:
     case PERF_RECORD_UNTHROTTLE:
@@ -369,25 +375,6 @@ void append_body(std::string& out, const DumpContext& ctx, const DumpRecord& d) 
       return;
     case raw::PERF_RECORD_FINISHED_ROUND:
       out += '\n';
-      return;
-    case raw::PERF_RECORD_EVENT_UPDATE:
-      append_event_update(out, payload);
-      if (ctx.tool == DumpTool::kAnnotate || ctx.tool == DumpTool::kDiff) out += kUnhandled;
-      return;
-    case raw::PERF_RECORD_THREAD_MAP:
-      append_thread_map(out, payload);
-      if (report) out += kUnhandled;
-      return;
-    case raw::PERF_RECORD_CPU_MAP: {
-      core::ByteReader in(payload);
-      put(out, ": {}\n", cpu_list_text(cpu_map_cpus(in)));
-      if (report) out += kUnhandled;
-      return;
-    }
-    case raw::PERF_RECORD_STAT_CONFIG:
-    case raw::PERF_RECORD_STAT:
-    case raw::PERF_RECORD_STAT_ROUND:
-      if (report) out += kUnhandled;
       return;
     default:
       // HEADER_ATTR, EVENT_TYPE, TRACING_DATA, BUILD_ID, FEATURE: perf's handlers print

@@ -43,8 +43,14 @@ void ReplayDumper::append(std::string& out, const profile::ReplayedRecord& item)
   if (replay_.events() != events_seen_) refresh_context();
 }
 
+std::string_view unordered_warning(const profile::SampleReplay& replay) {
+  if (replay.is_pipe() || replay.events() == 0 || replay.attr(0).sample_id_all != 0) return {};
+  return "WARNING: No sample_id_all support, falling back to unordered processing\n";
+}
+
 Result<void> write_raw_dump(std::ostream& out, profile::SampleReplay& replay, DumpTool tool,
-                            bool report_header) {
+                            bool report_header, bool warn_unordered) {
+  if (warn_unordered) out << unordered_warning(replay);
   if (report_header)
     out << "# To display the perf.data header info, please use --header/--header-only "
            "options.\n#\n";

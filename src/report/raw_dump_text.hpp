@@ -6,6 +6,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include "perfx/error.hpp"
 #include "report/raw_dump.hpp"
@@ -31,12 +32,19 @@ class ReplayDumper {
   std::size_t events_seen_ = 0;  // the events ctx_ was made from (a pipe adds more)
 };
 
+/// perf's session warning under -D for a file whose first event lacks sample_id_all (its
+/// ordered processing needs timestamps): "WARNING: No sample_id_all support, falling back
+/// to unordered processing\n"; empty otherwise, and for a pipe (no events at the start).
+[[nodiscard]] std::string_view unordered_warning(const profile::SampleReplay& replay);
+
 /// perf report -D (`tool` kReport), annotate -D (kAnnotate) and one file of diff -D
-/// (kDiff): `report_header` perf report's first two lines, then every record's dump in
+/// (kDiff): unordered_warning() when `warn_unordered`, `report_header` perf report's first
+/// two lines, then every record's dump in
 /// perf's order, then the record counts (report --stats' text; annotate's with the empty
 /// types too; none for diff).
 /// Errors: the reader's; kIo when `out` fails.
 [[nodiscard]] Result<void> write_raw_dump(std::ostream& out, profile::SampleReplay& replay,
-                                          DumpTool tool, bool report_header);
+                                          DumpTool tool, bool report_header,
+                                          bool warn_unordered = true);
 
 }  // namespace perfx::report

@@ -19,6 +19,7 @@
 #include "profile/trace_formats.hpp"
 #include "report/raw_dump_text.hpp"
 #include "report/record_text.hpp"
+#include "report/script_stat.hpp"
 #include "report/script_writer.hpp"
 
 namespace perfx::report {
@@ -617,23 +618,38 @@ Result<void> write_script(std::ostream& out, profile::SampleReplay& replay,
   // -D: each record's dump goes first, whatever the filters keep of it (perf dumps a
   // record when it delivers it).
   std::optional<ReplayDumper> dumper;
-  if (options.dump_raw_trace) dumper.emplace(replay, DumpTool::kScript);
   std::string dump_text;
+  auto add_text_row = [&](std::string_view text) {
+    ScriptBatch& batch = pipeline.batch();
+    ScriptRow row;
+    row.body = ScriptRow::Body::kText;
+    row.begin = static_cast<std::uint32_t>(batch.text.size());
+    batch.text.append(text);
+    row.end = static_cast<std::uint32_t>(batch.text.size());
+    batch.rows.push_back(row);
+  };
+  if (options.dump_raw_trace) {
+    dumper.emplace(replay, DumpTool::kScript);
+    if (auto w = unordered_warning(replay); !w.empty()) add_text_row(w);
+  }
+  ScriptStatTable stat_table(replay);  // perf stat record's records
+  Result<void> stat_error;
   auto on_item = [&](const profile::ReplayedRecord& item) -> bool {
     if (options.progress != nullptr && (++progress_tick & 0x3fff) == 0)
       options.progress(item.offset, replay.file_size());
     if (dumper) {
       dump_text.clear();
       dumper->append(dump_text, item);
-      ScriptBatch& batch = pipeline.batch();
-      ScriptRow row;
-      row.body = ScriptRow::Body::kText;
-      row.begin = static_cast<std::uint32_t>(batch.text.size());
-      batch.text.append(dump_text);
-      row.end = static_cast<std::uint32_t>(batch.text.size());
-      batch.rows.push_back(row);
+      add_text_row(dump_text);
     }
     const auto& r = item.record;
+    if (r.type() >= raw::PERF_RECORD_THREAD_MAP && r.type() <= raw::PERF_RECORD_STAT_ROUND) {
+      dump_text.clear();
+      stat_error = stat_table.on(r, item.offset, dump_text);
+      if (!stat_error) return false;
+      if (!dump_text.empty()) add_text_row(dump_text);
+      return pipeline.submit_if_full();
+    }
     const auto* s = r.get<record::Sample>();
     if (s == nullptr ? !shows_side_band(r, options) || filter.skips_cpu(r.sample_id.cpu) ||
                            options.only_event.has_value()
@@ -726,6 +742,7 @@ Result<void> write_script(std::ostream& out, profile::SampleReplay& replay,
   const bool written = pipeline.finish();
   if (options.samples_written != nullptr) *options.samples_written = samples;
   if (!field_error) return field_error;
+  if (!stat_error) return stat_error;
   if (!written || !out) return fail(Errc::kIo, "writing the script output failed");
   if (warnings != nullptr) *warnings = replay.skipped();
   // Damage: everything before it was printed; the error says where it stopped and what

@@ -18,8 +18,6 @@ namespace {
 
 using record::Record;
 
-constexpr std::uint64_t kEventUpdateName = 2;  // perf's PERF_EVENT_UPDATE__NAME
-
 // A typed user record to write (no attr, no sample_id).
 template <typename Body>
 Record user_record(Body body) {
@@ -132,14 +130,11 @@ struct StatRecorder::Impl {
     for (const auto& ev : s.events) {
       const auto id = std::find_if(ev.ids.begin(), ev.ids.end(), [](auto x) { return x != 0; });
       if (!ev.supported || id == ev.ids.end()) continue;
-      std::vector<std::byte> payload(16 + ((ev.name.size() + 1 + 7) & ~std::size_t{7}));
-      const std::uint64_t head[] = {kEventUpdateName, *id};
-      std::memcpy(payload.data(), head, sizeof head);
-      std::memcpy(payload.data() + 16, ev.name.data(), ev.name.size());
-      Record r;
-      r.header.type = raw::PERF_RECORD_EVENT_UPDATE;
-      r.body = record::Unknown{payload};
-      PERFX_CHECK(writer->write(r));
+      // The name and its NUL (the encoder pads it to 8).
+      const std::string name = ev.name + '\0';
+      PERFX_CHECK(writer->write(user_record(
+          record::EventUpdate{static_cast<std::uint64_t>(record::EventUpdateType::kName), *id,
+                              std::as_bytes(std::span(name.data(), name.size())), false})));
     }
     return {};
   }

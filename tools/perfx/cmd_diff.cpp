@@ -82,7 +82,8 @@ int run_diff(int argc, char** argv) {
     // The owner check's and the reader's messages name the file.
     if (!rec) return cmd.fail(rec.error().message());
     if (dump_raw) {
-      auto ok = write_raw_dump(*rec, std::cout, {.command = RawDumpOptions::Command::kDiff});
+      auto ok = write_raw_dump(
+          *rec, std::cout, {.command = RawDumpOptions::Command::kDiff, .warn_unordered = i == 0});
       if (!(std::cout << std::flush) || !ok)
         return say(files[i], ok ? "write error" : ok.error().message());
     }

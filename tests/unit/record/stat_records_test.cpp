@@ -1,4 +1,5 @@
-// perf stat record's user records (THREAD_MAP, CPU_MAP, STAT_CONFIG, STAT, STAT_ROUND):
+// perf stat record's user records (THREAD_MAP, CPU_MAP, STAT_CONFIG, STAT, STAT_ROUND,
+// EVENT_UPDATE):
 // encoder <-> decoder round trips, perf 6.1's bytes decoded, every CPU_MAP encoding.
 #pragma GCC diagnostic ignored "-Wnull-dereference"  // get<T>()-> after ASSERT_NE, GCC 12
 
@@ -124,6 +125,38 @@ TEST(StatRecords, CpuMapEncodings) {
   // unknown type, or a list whose nr runs past the data: no CPUs (the reader refuses it)
   EXPECT_TRUE((CpuMap{9, bytes({1, 0, 0, 0}), false}.cpus().empty()));
   EXPECT_TRUE((CpuMap{0, bytes({9, 0, 1, 0}), false}.cpus().empty()));
+}
+
+TEST(StatRecords, EventUpdateOfEachTypeRoundTrips) {
+  std::vector<std::byte> buf;
+  // NAME: the string and its NUL, padded to 8 (perf's size: 24 + align(len + 1, 8)).
+  const char name[] = "task-clock";
+  auto n = round_trip(EventUpdate{static_cast<std::uint64_t>(EventUpdateType::kName), 83734,
+                                  std::as_bytes(std::span(name, sizeof name)), false},
+                      buf);
+  ASSERT_NE(n.get<EventUpdate>(), nullptr);
+  EXPECT_EQ(n.header.type, raw::PERF_RECORD_EVENT_UPDATE);
+  EXPECT_EQ(n.header.size, 40u);
+  EXPECT_EQ(n.get<EventUpdate>()->id, 83734u);
+  EXPECT_EQ(n.get<EventUpdate>()->text(), "task-clock");
+  // SCALE: a double.
+  const double scale = 1e-6;
+  auto sc = round_trip(EventUpdate{static_cast<std::uint64_t>(EventUpdateType::kScale), 5,
+                                   std::as_bytes(std::span(&scale, 1)), false},
+                       buf);
+  ASSERT_NE(sc.get<EventUpdate>(), nullptr);
+  EXPECT_EQ(sc.get<EventUpdate>()->scale(), 1e-6);
+  // CPUS: a CPU_MAP's data (range 2-5).
+  const auto cpus = bytes({2, 0, 0, 0, 2, 0, 5, 0});
+  auto c = round_trip(
+      EventUpdate{static_cast<std::uint64_t>(EventUpdateType::kCpus), 5, cpus, false}, buf);
+  ASSERT_NE(c.get<EventUpdate>(), nullptr);
+  EXPECT_EQ(c.get<EventUpdate>()->cpus().cpus(), (std::vector<int>{2, 3, 4, 5}));
+  // Too short for its type and id: malformed, not Unknown.
+  std::vector<std::byte> short_rec(16, std::byte{0});
+  short_rec[0] = std::byte{78};  // PERF_RECORD_EVENT_UPDATE
+  short_rec[6] = std::byte{16};
+  EXPECT_FALSE(decode_record(short_rec, SampleLayout{}));
 }
 
 }  // namespace

@@ -307,6 +307,16 @@ TEST_F(RawDump, PerfsOwnRecordsPerTool) {
   EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_EVENT_UPDATE, scale, DumpTool::kAnnotate),
                        "EVENT_UPDATE"),
             "\n... id:    77\n... scale: 0.000001\n: unhandled!\n");
+  // NAME (a pipe's event names) and CPUS (a CPU_MAP's data: a list of 2 CPUs, 0 and 2).
+  std::vector<std::uint64_t> name = {2, 77, 0};
+  std::memcpy(name.data() + 2, "cycles", 7);
+  EXPECT_EQ(
+      after_name(dump_user(raw::PERF_RECORD_EVENT_UPDATE, name, DumpTool::kScript), "EVENT_UPDATE"),
+      "\n... id:    77\n... name:  cycles\n");
+  const std::vector<std::uint64_t> cpus_update = {3, 77, 0x0002'0000'0002'0000ull};
+  EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_EVENT_UPDATE, cpus_update, DumpTool::kDiff),
+                       "EVENT_UPDATE"),
+            "\n... id:    77\n... 0,2\n: unhandled!\n");
   // FINISHED_INIT is unhandled everywhere; FINISHED_ROUND ends its line.
   EXPECT_EQ(
       after_name(dump_user(raw::PERF_RECORD_FINISHED_INIT, {}, DumpTool::kScript), "FINISHED_INIT"),
@@ -336,16 +346,69 @@ TEST_F(RawDump, PerfsOwnRecordsPerTool) {
   EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_HEADER_EVENT_TYPE, {1, 0}, DumpTool::kReport),
                        "EVENT_TYPE"),
             "");
-  // AUXTRACE_INFO is unhandled everywhere, the stat records in report and annotate.
+  // AUXTRACE_INFO is unhandled everywhere.
   EXPECT_EQ(after_name(dump_user(raw::PERF_RECORD_AUXTRACE_INFO, {1, 0}, DumpTool::kScript),
                        "AUXTRACE_INFO"),
             ": unhandled!\n");
-  EXPECT_EQ(
-      after_name(dump_user(raw::PERF_RECORD_STAT_ROUND, {0, 5}, DumpTool::kReport), "STAT_ROUND"),
-      ": unhandled!\n");
   // A type perf does not name.
   EXPECT_NE(dump_user(99, {}, DumpTool::kReport).find("[0x8]: PERF_RECORD_UNKNOWN"),
             std::string::npos);
+}
+
+TEST_F(RawDump, StatRecordsAsTypedRecordsPerTool) {
+  // perf stat record's records decode as their typed alternatives; the default tools
+  // (report, annotate, diff) print each with perf_event__fprintf_*() and ": unhandled!",
+  // perf script prints the maps only.
+  const std::uint64_t terms[] = {0, 2, 1, 100, 2, 1, 9, 9};  // an unknown tag is skipped
+  const record::StatConfig sc{4, record::U64Array::of(terms)};
+  const std::string config = "\n... aggr_mode 2\n... scale     1\n... interval  100\n";
+  for (DumpTool tool : {DumpTool::kReport, DumpTool::kAnnotate, DumpTool::kDiff}) {
+    EXPECT_EQ(after_name(dump(sc, 0, tool), "STAT_CONFIG"), config + ": unhandled!\n");
+  }
+  EXPECT_EQ(after_name(dump(sc, 0, DumpTool::kScript), "STAT_CONFIG"), "");
+  // Missing tags print as 0 (perf's are uninitialised).
+  EXPECT_EQ(after_name(dump(record::StatConfig{}, 0, DumpTool::kReport), "STAT_CONFIG"),
+            "\n... aggr_mode 0\n... scale     0\n... interval  0\n: unhandled!\n");
+  const record::Stat st{83734, 0xffffffffu, 1, 734738, 800000, 700000};
+  EXPECT_EQ(after_name(dump(st, 0, DumpTool::kReport), "STAT"),
+            "\n... id 83734, cpu -1, thread 1\n"
+            "... value 734738, enabled 800000, running 700000\n: unhandled!\n");
+  EXPECT_EQ(after_name(dump(st, 0, DumpTool::kScript), "STAT"), "");
+  EXPECT_EQ(
+      after_name(dump(record::StatRound{record::kStatRoundFinal, 1955248}, 0, DumpTool::kDiff),
+                 "STAT_ROUND"),
+      "\n... time 1955248, type FINAL\n: unhandled!\n");
+  EXPECT_EQ(after_name(dump(record::StatRound{record::kStatRoundInterval, 5}), "STAT_ROUND"),
+            "\n... time 5, type INTERVAL\n: unhandled!\n");
+  EXPECT_EQ(after_name(dump(record::StatRound{record::kStatRoundFinal, 5}, 0, DumpTool::kScript),
+                       "STAT_ROUND"),
+            "");
+  // THREAD_MAP: one thread ("thread", not "threads"), -1 for any.
+  std::array<std::byte, 24> one{};
+  const std::uint64_t any = ~std::uint64_t{0};
+  std::memcpy(one.data(), &any, 8);
+  std::memcpy(one.data() + 8, "true", 4);
+  EXPECT_EQ(after_name(dump(record::ThreadMap{1, one}, 0, DumpTool::kDiff), "THREAD_MAP"),
+            " nr: 1 thread: -1\n: unhandled!\n");
+}
+
+TEST_F(RawDump, CpuMapTextOfEachFormAsPerf) {
+  // cpu_map__snprint() over the map in record order: runs of consecutive CPUs as "a-b".
+  auto text = [&](std::uint16_t type, std::vector<std::uint16_t> data) {
+    std::vector<std::byte> bytes(data.size() * 2);
+    std::memcpy(bytes.data(), data.data(), bytes.size());
+    return after_name(dump(record::CpuMap{type, bytes}, 0, DumpTool::kScript), "CPU_MAP");
+  };
+  EXPECT_EQ(text(0, {1, 0xffff}), ": -1\n");                // perf stat's "any CPU"
+  EXPECT_EQ(text(0, {5, 3, 1, 2, 7, 8}), ": 3,1-2,7-8\n");  // list order kept
+  EXPECT_EQ(text(0, {0}), ": -1\n");                        // empty: perf's -1
+  // 32-bit masks: nr 2, long_size 4, masks 0x16 and 0x1 (CPUs 1, 2, 4 and 32).
+  EXPECT_EQ(text(1, {2, 4, 0x16, 0, 1, 0}), ": 1-2,4,32\n");
+  // 64-bit masks: nr 1, long_size 8, 4 bytes of padding, then the mask (CPUs 0-1, 63).
+  EXPECT_EQ(text(1, {1, 8, 0, 0, 3, 0, 0, 0x8000}), ": 0-1,63\n");
+  // Range: any_cpu (its -1 runs into CPU 0, as perf prints it), start 0, end 3.
+  EXPECT_EQ(text(2, {0x0001, 0, 3}), ": -1-3\n");
+  EXPECT_EQ(text(2, {0x0000, 4, 6}), ": 4-6\n");
 }
 
 }  // namespace
