@@ -78,7 +78,7 @@ class RawDump : public ::testing::Test {
     const record::Header h{type, 0, static_cast<std::uint16_t>(buf.size())};
     std::memcpy(buf.data(), &h.type, 4);
     std::memcpy(buf.data() + 6, &h.size, 2);
-    std::memcpy(buf.data() + 8, payload.data(), payload.size() * 8);
+    if (!payload.empty()) std::memcpy(buf.data() + 8, payload.data(), payload.size() * 8);
     auto dec = record::decode_record(buf, layout, {.offset = 0x40});
     EXPECT_TRUE(dec);
     if (!dec) return {};
