@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/c_hex.hpp"
+#include "core/cpu_list_text.hpp"
 #include "perfx/regs.hpp"
 #include "report/record_text.hpp"
 
@@ -177,26 +178,11 @@ void append_sample(std::string& out, const DumpRecord& d, const record::Sample& 
 // ------------------------------------------------------------ perf's user records
 
 // cpu_map__snprint(): runs of consecutive CPUs as "a-b", joined by ",".
-std::string cpu_list_text(const std::vector<int>& cpus) {
-  std::string out;
-  std::size_t start = 0;
-  for (std::size_t i = 1; i <= cpus.size(); ++i) {
-    if (i < cpus.size() && cpus[i] - cpus[start] == static_cast<int>(i - start)) continue;
-    if (!out.empty()) out += ',';
-    if (i - 1 == start)
-      put(out, "{}", cpus[start]);
-    else
-      put(out, "{}-{}", cpus[start], cpus[i - 1]);
-    start = i;
-  }
-  return out;
-}
-
 // cpu_map__snprint() of perf's map (cpu_map__new_data() keeps the record's order): an
 // empty map is perf's single "-1" (perf_cpu_map__cpu() past the end).
 std::string cpu_map_text(const record::CpuMap& map) {
   const std::vector<int> cpus = map.cpus();
-  return cpus.empty() ? std::string("-1") : cpu_list_text(cpus);
+  return cpus.empty() ? std::string("-1") : core::format_cpus(cpus);
 }
 
 // perf_event__fprintf_event_update()

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cpu_list_text.hpp"
 #include "perfx/error.hpp"
 
 namespace perfx::sys {
@@ -18,7 +19,7 @@ namespace perfx::sys {
 Result<std::vector<int>> parse_cpus(std::string_view text);
 
 /// The compact form of sorted CPU numbers: {0,1,2,5} -> "0-2,5".
-std::string format_cpus(std::span<const int> cpus);
+using core::format_cpus;
 
 /// The online CPUs (/sys/devices/system/cpu/online by default).
 Result<std::vector<int>> read_online_cpus(
