@@ -11,13 +11,17 @@
 set -u
 source "$(dirname "$0")/common.bash"
 use_fixture hot rec_hot -O1 -g
+workload=("$hot" 20)
 rec() {  # output, perf record options...
   local out=$1
   shift
-  perf record -q "$@" -o "$tmp/$out" -- "$hot" 20 >/dev/null 2>&1 ||
+  perf record -q "$@" -o "$tmp/$out" -- "${workload[@]}" >/dev/null 2>&1 ||
     { echo "perf record $* failed"; exit 77; }
 }
 rec plain.data -z --namespaces --all-cgroups -e cpu-clock -F 2000
+# The busy loop alone may run to its end unpreempted on an idle machine (no switch at
+# all); a shell that waits for it and then sleeps is sure to switch out.
+workload=(sh -c '"$0" 20; sleep 0.01' "$hot")
 rec fp.data --switch-events -e cpu-clock -F 2000 -g -e sched:sched_switch -e raw_syscalls:sys_enter
 record_dwarf dwarf.data 20
 perf inject -i "$tmp/plain.data" -o - >"$tmp/pipe.data" 2>/dev/null ||
