@@ -88,8 +88,9 @@ struct StatRecorder::Impl {
       record::WriterAttr a;
       a.attr = ev.attr;
       // perf: PERF_SAMPLE_IDENTIFIER "should be harmless while avoiding that older tools
-      // show confusing messages" (stat_config.identifier).
-      a.attr.sample_type = PERF_SAMPLE_IDENTIFIER;
+      // show confusing messages" (stat_config.identifier), but not in a pipe: there perf's
+      // tools refuse a HEADER_ATTR that has it ("failed to process type: 64").
+      a.attr.sample_type = path == "-" ? 0 : PERF_SAMPLE_IDENTIFIER;
       a.name = ev.name;
       if (ev.supported)
         for (std::uint64_t id : ev.ids)

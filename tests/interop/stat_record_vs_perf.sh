@@ -66,6 +66,16 @@ same_report "$tmp/pa.data" "perf's -a -A file"
 # pipe mode, both ways ('pipe' is the target perf names then)
 "$PERFX" stat record -e "$events" -o - -- true 2>/dev/null >"$tmp/xpipe.data"
 same_report - "perfx's pipe" "$tmp/xpipe.data"
+# perf script reads perfx's stream too (its attrs have no PERF_SAMPLE_IDENTIFIER there, as
+# perf's: perf refuses a pipe's HEADER_ATTR with one) and prints the report's counts
+perf script -i - <"$tmp/xpipe.data" >"$tmp/pscript.txt" 2>"$tmp/pscript.err" ||
+  fail "perf script of perfx's pipe exited $?: $(head -2 "$tmp/pscript.err")"
+grep -q 'failed to process' "$tmp/pscript.err" && fail "perf script: $(grep -m1 'failed to process' "$tmp/pscript.err")"
+"$PERFX" stat report -i - <"$tmp/xpipe.data" >/dev/null 2>"$tmp/perfx.txt"
+pf_script=$(awk '$NF == "page-faults" { print $3 }' "$tmp/pscript.txt")
+pf_report=$(awk '$2 == "page-faults" { gsub(",", "", $1); print $1 }' "$tmp/perfx.txt")
+[ -n "$pf_script" ] && [ "$pf_script" = "$pf_report" ] ||
+  fail "perf script of perfx's pipe: page-faults ($pf_script) differ from perfx's report ($pf_report)"
 perf stat record -e "$events" -o - -- true 2>/dev/null >"$tmp/ppipe.data"
 same_report - "perf's pipe" "$tmp/ppipe.data"
 
