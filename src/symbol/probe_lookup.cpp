@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 
 #include "core/error_format.hpp"
@@ -200,7 +201,10 @@ Result<std::vector<Dwarf_Op>> frame_base(Dwarf* dw, Dwarf_Die& func, Dwarf_Addr 
       dwarf_getlocation_addr(&fb, pc, &ops, &n, 1) <= 0 || n == 0)
     return std::vector<Dwarf_Op>{};
   if (n != 1 || ops[0].atom != DW_OP_call_frame_cfa) return std::vector<Dwarf_Op>(ops, ops + n);
-  for (Dwarf_CFI* cfi : {dwarf_getcfi_elf(dwarf_getelf(dw)), dwarf_getcfi(dw)}) {
+  // The .eh_frame CFI is ours to end; the .debug_frame one belongs to `dw`.
+  std::unique_ptr<Dwarf_CFI, decltype(&dwarf_cfi_end)> eh(dwarf_getcfi_elf(dwarf_getelf(dw)),
+                                                          &dwarf_cfi_end);
+  for (Dwarf_CFI* cfi : {eh.get(), dwarf_getcfi(dw)}) {
     Dwarf_Frame* frame = nullptr;
     if (cfi == nullptr || dwarf_cfi_addrframe(cfi, pc, &frame) != 0) continue;
     Dwarf_Op* cfa = nullptr;
@@ -216,11 +220,12 @@ Result<std::vector<Dwarf_Op>> frame_base(Dwarf* dw, Dwarf_Die& func, Dwarf_Addr 
 }
 
 /// The tracefs fetch of `var` at `pc` (perf's convert_variable_location()): `%di`,
-/// `-20(%bp)`, `+8(%sp)` or `@name` for a static variable.
+/// `-20(%bp)`, `+8(%sp)` or `@name+0` for a static variable (which tracefs takes for
+/// kprobes only, as perf writes it).
 Result<std::string> locate(Dwarf* dw, Dwarf_Die& func, Dwarf_Die& var, Dwarf_Addr pc,
                            std::string_view name) {
   Dwarf_Attribute attr;
-  if (dwarf_attr(&var, DW_AT_external, &attr) != nullptr) return fmt::format("@{}", name);
+  if (dwarf_attr(&var, DW_AT_external, &attr) != nullptr) return fmt::format("@{}+0", name);
   if (dwarf_attr(&var, DW_AT_location, &attr) == nullptr) {
     return fail(Errc::kNotSupported, "variable '{}' has no location (optimized out)", name);
   }
@@ -246,7 +251,7 @@ Result<std::string> locate(Dwarf* dw, Dwarf_Die& func, Dwarf_Die& var, Dwarf_Add
     return fail(Errc::kNotSupported, "variable '{}' has no location at {:#x} (optimized out)", name,
                 pc);
   }
-  if (expr[0].atom == DW_OP_addr) return fmt::format("@{}", name);
+  if (expr[0].atom == DW_OP_addr) return fmt::format("@{}+0", name);
   RegRef r;
   const Dwarf_Op* op = &expr[0];
   std::vector<Dwarf_Op> fb;
@@ -383,6 +388,7 @@ Result<std::vector<std::string>> dwarf_fetch_args(const std::string& path,
       w.remove_prefix(eq + 1);
     }
     auto var = find_variable(*func, w, pc);
+    if (!var) var = find_variable(cu, w, 0);  // a global of the unit, as perf
     if (!var) {
       return fail(Errc::kNotFound, "function '{}' has no parameter or variable '{}'", function, w);
     }
