@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <string>
 
 #include "../temp_dir.hpp"
@@ -37,6 +38,16 @@ class ProbeDwarf : public ::testing::Test {
     const std::string cmd = cc_flags + " -g -o " + out + " " + kSource + " >/dev/null 2>&1";
     return std::system(cmd.c_str()) == 0 ? out : "";
   }
+  /// fn(binary) for the fixture built by each of `ccs` that is installed (clang may not
+  /// be: the gcc rows still run).
+  template <typename Fn>
+  void each_build(std::initializer_list<const char*> ccs, Fn&& fn) {
+    for (const char* cc : ccs) {
+      SCOPED_TRACE(cc);
+      const std::string bin = build("fixture", cc);
+      if (!bin.empty()) fn(bin);
+    }
+  }
   static ProbeDefinition resolve(const std::string& bin, const std::string& spec) {
     ProbeRequest r;
     r.binary = bin;
@@ -52,33 +63,27 @@ TEST_F(ProbeDwarf, UnoptimizedUnitsReadArgumentsAfterThePrologue) {
   const std::string line = "uprobe_calls.c:" + std::to_string(body_line());
   // clang -O1 with DWARF 5: its location lists are DW_FORM_loclistx, which perf 6.1 does
   // not count as "optimized", so it skips the prologue there too.
-  for (const char* cc :
-       {"gcc -O0", "clang -O0", "clang -O0 -gdwarf-4", "clang -O1 -fno-omit-frame-pointer"}) {
-    SCOPED_TRACE(cc);
-    const std::string bin = build("unopt", cc);
-    if (bin.empty()) continue;  // no clang here: the gcc rows still run
-    const auto entry = resolve(bin, "uprobe_target");
-    const auto with_arg = resolve(bin, "uprobe_target i");
-    // The prologue ends where the body's first line starts, in these builds.
-    EXPECT_EQ(with_arg.offset, resolve(bin, line).offset);
-    EXPECT_GT(with_arg.offset, entry.offset);
-    ASSERT_EQ(with_arg.args.size(), 1u);
-    EXPECT_EQ(with_arg.event, "uprobe_target");
-    // Raw fetch arguments and return probes stay at the entry, as perf.
-    EXPECT_EQ(resolve(bin, "uprobe_target %di").offset, entry.offset);
-    EXPECT_EQ(resolve(bin, "uprobe_target%return $retval").offset, entry.offset);
-  }
+  each_build({"gcc -O0", "clang -O0", "clang -O0 -gdwarf-4", "clang -O1 -fno-omit-frame-pointer"},
+             [&](const std::string& bin) {
+               const auto entry = resolve(bin, "uprobe_target");
+               const auto with_arg = resolve(bin, "uprobe_target i");
+               // The prologue ends where the body's first line starts, in these builds.
+               EXPECT_EQ(with_arg.offset, resolve(bin, line).offset);
+               EXPECT_GT(with_arg.offset, entry.offset);
+               ASSERT_EQ(with_arg.args.size(), 1u);
+               EXPECT_EQ(with_arg.event, "uprobe_target");
+               // Raw fetch arguments and return probes stay at the entry, as perf.
+               EXPECT_EQ(resolve(bin, "uprobe_target %di").offset, entry.offset);
+               EXPECT_EQ(resolve(bin, "uprobe_target%return $retval").offset, entry.offset);
+             });
 }
 
 TEST_F(ProbeDwarf, OptimizedUnitsReadArgumentsAtTheEntry) {
-  for (const char* cc : {"gcc -O1", "gcc -O2", "clang -O1 -gdwarf-4"}) {
-    SCOPED_TRACE(cc);
-    const std::string bin = build("opt", cc);
-    if (bin.empty()) continue;
+  each_build({"gcc -O1", "gcc -O2", "clang -O1 -gdwarf-4"}, [&](const std::string& bin) {
     const auto with_arg = resolve(bin, "uprobe_target i");
     EXPECT_EQ(with_arg.offset, resolve(bin, "uprobe_target").offset);
     EXPECT_EQ(with_arg.args, std::vector<std::string>{"i=%di:x64"});
-  }
+  });
 }
 
 TEST_F(ProbeDwarf, FrameSlotsThroughTheFrameBase) {
@@ -106,17 +111,14 @@ TEST_F(ProbeDwarf, ClangPointersHaveNoSizeSoNoType) {
 
 TEST_F(ProbeDwarf, SourceLinesInClangBinaries) {
   const std::string line = "uprobe_calls.c:" + std::to_string(body_line());
-  for (const char* cc :
-       {"clang -O0", "clang -O2 -fno-omit-frame-pointer", "clang -O0 -gdwarf-4", "gcc -O0"}) {
-    SCOPED_TRACE(cc);
-    const std::string bin = build("line", cc);
-    if (bin.empty()) continue;
-    const auto d = resolve(bin, line + " i");
-    EXPECT_EQ(d.event, "uprobe_target");
-    EXPECT_GT(d.offset, resolve(bin, "uprobe_target").offset);
-    ASSERT_EQ(d.args.size(), 1u);
-    EXPECT_EQ(d.args[0].rfind("i=", 0), 0u);
-  }
+  each_build({"clang -O0", "clang -O2 -fno-omit-frame-pointer", "clang -O0 -gdwarf-4", "gcc -O0"},
+             [&](const std::string& bin) {
+               const auto d = resolve(bin, line + " i");
+               EXPECT_EQ(d.event, "uprobe_target");
+               EXPECT_GT(d.offset, resolve(bin, "uprobe_target").offset);
+               ASSERT_EQ(d.args.size(), 1u);
+               EXPECT_EQ(d.args[0].rfind("i=", 0), 0u);
+             });
   ProbeRequest r;
   r.binary = build("none", "gcc -O0");
   r.spec = "uprobe_calls.c:1";  // a comment line: no code
