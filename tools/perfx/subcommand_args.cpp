@@ -26,6 +26,10 @@ LeadingArgs parse_leading_args(int argc, char** argv, std::string_view command,
       r.input = std::string(a.substr(8));
     } else if (a.starts_with("-i") && a.size() > 2) {
       r.input = std::string(a.substr(2));
+    } else if (const std::string msg = perf_not_yet(command, a); !msg.empty()) {
+      fmt::print(stderr, "perfx {}: {}\n", command, msg);
+      r.exit = kUsageExit;
+      return r;
     } else {
       fmt::print(stderr, "perfx {}: unknown option: {}\n{}", command, a, usage);
       r.exit = kUsageExit;
