@@ -104,9 +104,8 @@ ThreadState& Machine::thread(std::int32_t pid, std::int32_t tid) {
   t.tid = tid;
   t.comm = tid == 0 ? std::string("swapper") : fmt::format(":{}", tid);
   t.maps = process_maps(pid >= 0 ? pid : tid);
-  // A thread of a known process takes the process's name until it gets its own.
-  auto leader = threads_.find(pid);
-  if (leader != threads_.end() && pid != tid) t.comm = leader->second.comm;
+  // Named ":TID" until a COMM or FORK names it, as perf's thread__new(), also when its
+  // process is known (a sample of an exiting task has tid -1: perf shows ":-1").
   return threads_.emplace(tid, std::move(t)).first->second;
 }
 
