@@ -222,6 +222,21 @@ TEST(Machine, ForkCopiesThreadsShareExecKeepsMapsUntilReplaced) {
   EXPECT_EQ(k.map_addr, 0xffffffff81000010ULL);
 }
 
+// A thread first seen by a sample is ":TID" as perf's thread__new(), also in a known
+// process (perf script shows an exiting task's sample, tid -1, as ":-1"); its maps are
+// its process's.
+TEST(Machine, AThreadSeenFirstInASampleIsNamedByItsTid) {
+  Machine m;
+  m.on_comm(100, 100, "leader", false);
+  m.on_mmap(100, 100, 0x400000, 0x1000, 0, "/bin/leader", "");
+  EXPECT_EQ(m.thread(100, -1).comm, ":-1");
+  EXPECT_EQ(m.thread(100, 102).comm, ":102");
+  EXPECT_NE(m.resolve(m.thread(100, 102), 0x400010, false).map, nullptr);
+  EXPECT_EQ(m.thread(0, 0).comm, "swapper");
+  m.on_comm(100, 102, "worker", false);
+  EXPECT_EQ(m.thread(100, 102).comm, "worker");
+}
+
 // Which maps are JIT code (looked up in /tmp/perf-PID.map): the anonymous memory perf
 // tells apart (map.h is_anon_memory()), not a memfd, which perf shows as a DSO.
 TEST(Machine, AnonymousMapsAreJitMapsLikePerf) {
