@@ -142,6 +142,16 @@ pf_report=$(awk '$2 == "page-faults" { gsub(",", "", $1); print $1 }' "$tmp/perf
   fail "perf script of perfx's pipe: page-faults ($pf_script) differ from perfx's report ($pf_report)"
 perf stat record -e "$events" -o - -- true 2>/dev/null >"$tmp/ppipe.data"
 same_report - "perf's pipe" "$tmp/ppipe.data"
+# perf's view of both streams and files: the same records of each type (EVENT_UPDATE unit,
+# scale and name, the placeholder kernel MMAP, no FEATURE in a pipe), the same stderr
+record_types() {  # FILE [STDIN]: perf report -D's record counts and its stderr
+  perf report -D -i "$1" <"${2:-/dev/null}" 2>"$tmp/types.err" | sed -n '/^Aggregated stats/,$p'
+  cat "$tmp/types.err"
+}
+diff <(record_types - "$tmp/ppipe.data") <(record_types - "$tmp/xpipe.data") >"$tmp/diff.txt" ||
+  { fail "perf report -D: perfx's pipe differs from perf's (< perf, > perfx)"; cat "$tmp/diff.txt"; }
+diff <(record_types "$tmp/p.data") <(record_types "$tmp/x.data.old") >"$tmp/diff.txt" ||
+  { fail "perf report -D: perfx's file differs from perf's (< perf, > perfx)"; cat "$tmp/diff.txt"; }
 # a pipe has no topology: perf's report takes this machine's sockets/dies/cores, no nodes
 perf stat record -a -e cpu-clock -o - -- sleep 0.02 2>/dev/null >"$tmp/papipe.data"
 "$PERFX" stat record -a -e cpu-clock -o - -- sleep 0.02 2>/dev/null >"$tmp/xapipe.data"
