@@ -61,4 +61,16 @@ for cmd in record report script stat; do
   done
   check "$cmd: the table names perf options perfx lacks" '[ $n -gt 0 ]'
 done
+# sched and lock: before the subcommand (perfx's own front) and after it (a subcommand's
+# options and, as perf's OPT_PARENT, its parent's), e.g. -D, perf's raw dump
+for args in "sched -D latency" "sched latency -D" "sched timehist --state" "lock -D contention" \
+  "lock contention --map-nr-entries 1"; do
+  # shellcheck disable=SC2086
+  "$PERFX" $args >/dev/null 2>"$tmp/u.err"
+  rc=$?
+  check "$args: perf's option not supported yet (rc $rc)" \
+    '[ $rc -eq 129 ] && [ "$(wc -l <"$tmp/u.err")" -le 2 ] && grep -q "is not supported by perfx yet" "$tmp/u.err"'
+done
+"$PERFX" sched -Z latency >/dev/null 2>"$tmp/u.err"
+check "sched -Z: unknown, exits 129" '[ $? -eq 129 ] && grep -q "unknown option: -Z" "$tmp/u.err"'
 exit $fail

@@ -47,5 +47,11 @@ head -1 "$tmp/l" | grep -q 'address   symbol' || fail "-l header: $(head -1 "$tm
 if "$PERFX" lock contention -i "$tmp/none.data" >/dev/null 2>"$tmp/err"; then fail "missing file exits 0"; fi
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "missing file: $(cat "$tmp/err")"
 if "$PERFX" lock contention -i "$tmp/perf.data" -k bogus >/dev/null 2>&1; then fail "-k bogus exits 0"; fi
+# lock script: perf's alias of perf script, the same text (the leading -i too)
+perf lock script -i "$tmp/perf.data" >"$tmp/script.perf" 2>&1
+"$PERFX" lock script -i "$tmp/perf.data" >"$tmp/script.perfx" 2>&1 || fail "perfx lock script exited $?"
+"$PERFX" lock -i "$tmp/perf.data" script >"$tmp/script2.perfx" 2>&1 || fail "perfx lock -i F script exited $?"
+[ -s "$tmp/script.perf" ] && cmp -s "$tmp/script.perf" "$tmp/script.perfx" &&
+  cmp -s "$tmp/script.perf" "$tmp/script2.perfx" || fail "lock script differs from perf's"
 [ "$ok" = 1 ] && echo PASS
 [ "$ok" = 1 ]

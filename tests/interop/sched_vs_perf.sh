@@ -127,5 +127,11 @@ dd if=/dev/zero of="$tmp/damaged.data" bs=1 seek=$(($(stat -c %s "$data") / 3)) 
 "$PERFX" sched timehist -i "$tmp/damaged.data" >"$tmp/dmg.out" 2>"$tmp/dmg.err"; rc=$?
 [ "$rc" -eq 0 ] && grep -q "warning: .*damaged.data" "$tmp/dmg.err" && [ -s "$tmp/dmg.out" ] ||
   fail "damaged recording: exit $rc, $(head -2 "$tmp/dmg.err")"
+# sched script: perf's alias of perf script, the same text (the leading -i too)
+perf sched script -i "$data" >"$tmp/script.perf" 2>&1
+"$PERFX" sched script -i "$data" >"$tmp/script.perfx" 2>&1 || fail "perfx sched script exited $?"
+"$PERFX" sched -i "$data" script >"$tmp/script2.perfx" 2>&1 || fail "perfx sched -i F script exited $?"
+[ -s "$tmp/script.perf" ] && cmp -s "$tmp/script.perf" "$tmp/script.perfx" &&
+  cmp -s "$tmp/script.perf" "$tmp/script2.perfx" || fail "sched script differs from perf's"
 [ "$ok" = 1 ] && echo PASS
 [ "$ok" = 1 ]

@@ -13,9 +13,10 @@ namespace perfx::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: perfx lock [-i FILE] {record|contention} [<options>]\n\n"
+    "usage: perfx lock [-i FILE] {record|contention|script} [<options>]\n\n"
     "   record       record lock:contention_begin/end with call chains (perfx record)\n"
-    "   contention   contended locks per caller (-l per address, -t per thread)\n";
+    "   contention   contended locks per caller (-l per address, -t per thread)\n"
+    "   script       the recording's events (perfx script)\n";
 
 const CommandFront cmd{"lock"};
 
@@ -74,9 +75,10 @@ int lock_contention_cmd(std::string input, int argc, char** argv) {
 }
 
 int run_lock(int argc, char** argv) {
-  return run_subcommand(
-      argc, argv, "lock", kUsage,
-      {{{"record", "rec"}, &lock_record, true}, {{"contention", "con"}, &lock_contention_cmd}});
+  return run_subcommand(argc, argv, "lock", kUsage,
+                        {{{"record", "rec"}, &lock_record, true},
+                         {{"contention", "con"}, &lock_contention_cmd},
+                         {{"script"}, &run_script_alias}});
 }
 
 const Registration kReg{{"lock", "Kernel lock contention", &run_lock, true}};

@@ -14,11 +14,12 @@ namespace perfx::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: perfx sched [-i FILE] {record|latency|timehist|map} [<options>]\n\n"
+    "usage: perfx sched [-i FILE] {record|latency|timehist|map|script} [<options>]\n\n"
     "   record     record scheduler events (perfx record -a with the sched tracepoints)\n"
     "   latency    per-task runtime, switches and wakeup-to-run delays\n"
     "   timehist   one line per context switch: wait time, scheduling delay, run time\n"
-    "   map        the task running on each cpu at every switch\n";
+    "   map        the task running on each cpu at every switch\n"
+    "   script     the recording's events (perfx script)\n";
 
 // The events perf sched record takes (plus sched_wakeup and sched_process_exec/exit, so
 // that a kernel without sched_waking still gives wakeups; the models prefer sched_waking).
@@ -112,7 +113,8 @@ int run_sched(int argc, char** argv) {
                         {{{"record", "rec"}, &sched_record, true},
                          {{"latency", "lat"}, &sched_latency_cmd},
                          {{"timehist"}, &sched_timehist_cmd},
-                         {{"map"}, &sched_map_cmd}});
+                         {{"map"}, &sched_map_cmd},
+                         {{"script"}, &run_script_alias}});
 }
 
 const Registration kReg{

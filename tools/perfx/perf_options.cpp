@@ -71,15 +71,35 @@ std::string nearest_name(std::string_view typed, const std::vector<std::string>&
   return {};
 }
 
-CLI::ParseError unknown_option_error(const CLI::App& app, std::string_view arg) {
-  const std::string command = command_of(app);
+std::string perf_not_yet(std::string_view command, std::string_view arg) {
+  // perf's sched and lock subcommands take their parent's options too (OPT_PARENT).
+  std::string_view parent;
+  if (command.starts_with("sched ") || command.starts_with("lock "))
+    parent = command.substr(0, command.find(' '));
   if (arg.starts_with("--")) {
     std::string_view name = arg.substr(2);
     name = name.substr(0, name.find('='));
-    if (const PerfOption* p = perf_long(command, name); p != nullptr) {
-      return CLI::ParseError(
-          "perf's `--" + std::string(p->long_name) + "` is not supported by perfx yet", kUsageExit);
-    }
+    const PerfOption* p = perf_long(command, name);
+    if (p == nullptr && !parent.empty()) p = perf_long(parent, name);
+    if (p == nullptr) return {};
+    return "perf's `--" + std::string(p->long_name) + "` is not supported by perfx yet";
+  }
+  if (arg.size() < 2 || arg[0] != '-') return {};
+  const PerfOption* p = perf_short(command, arg[1]);
+  if (p == nullptr && !parent.empty()) p = perf_short(parent, arg[1]);
+  if (p == nullptr) return {};
+  std::string msg = "perf's `-" + std::string(1, arg[1]) + "`";
+  if (!p->long_name.empty()) msg += " (--" + std::string(p->long_name) + ")";
+  return msg + " is not supported by perfx yet";
+}
+
+CLI::ParseError unknown_option_error(const CLI::App& app, std::string_view arg) {
+  const std::string command = command_of(app);
+  if (std::string msg = perf_not_yet(command, arg); !msg.empty())
+    return CLI::ParseError(msg, kUsageExit);
+  if (arg.starts_with("--")) {
+    std::string_view name = arg.substr(2);
+    name = name.substr(0, name.find('='));
     std::vector<std::string> longs;
     for (const auto* o : app.get_options())
       for (const auto& l : o->get_lnames()) longs.push_back(l);
@@ -89,11 +109,6 @@ CLI::ParseError unknown_option_error(const CLI::App& app, std::string_view arg) 
                            kUsageExit);
   }
   const char c = arg.size() > 1 ? arg[1] : '-';
-  if (const PerfOption* p = perf_short(command, c); p != nullptr) {
-    std::string msg = "perf's `-" + std::string(1, c) + "`";
-    if (!p->long_name.empty()) msg += " (--" + std::string(p->long_name) + ")";
-    return CLI::ParseError(msg + " is not supported by perfx yet", kUsageExit);
-  }
   return CLI::ParseError("unknown option: -" + std::string(1, c), kUsageExit);
 }
 

@@ -34,6 +34,11 @@ inline constexpr int kUsageExit = 129;
 /// candidate `typed` begins), or "" when none is near enough to be a likely typo.
 std::string nearest_name(std::string_view typed, const std::vector<std::string>& candidates);
 
+/// "perf's `--X` is not supported by perfx yet" (`-c (--X)` for a short one) when perf's
+/// `command` ("sched", "sched latency", ...) has the option `arg` ("--name[=v]" or "-c"),
+/// else "". perf's sched and lock subcommands also take their parent's options.
+std::string perf_not_yet(std::string_view command, std::string_view arg);
+
 /// The error for an option `arg` ("--name[=v]" or "-c") that `app` does not know: perf's
 /// not-yet-supported message when perf's subcommand has it, else "unknown option" with
 /// the nearest of the app's own options when there is one.

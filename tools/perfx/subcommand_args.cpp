@@ -26,6 +26,10 @@ LeadingArgs parse_leading_args(int argc, char** argv, std::string_view command,
       r.input = std::string(a.substr(8));
     } else if (a.starts_with("-i") && a.size() > 2) {
       r.input = std::string(a.substr(2));
+    } else if (const std::string msg = perf_not_yet(command, a); !msg.empty()) {
+      fmt::print(stderr, "perfx {}: {}\n", command, msg);
+      r.exit = kUsageExit;
+      return r;
     } else {
       fmt::print(stderr, "perfx {}: unknown option: {}\n{}", command, a, usage);
       r.exit = kUsageExit;
@@ -66,17 +70,33 @@ int run_subcommand(int argc, char** argv, std::string_view command, std::string_
   return unknown_subcommand(command, sub, names, usage);
 }
 
-int run_record_with(std::string_view command, std::vector<std::string> front, int argc,
-                    char** argv) {
-  for (int i = 1; i < argc; ++i) front.emplace_back(argv[i]);
+namespace {
+
+// The registered command `target` run with `args` (args[0] its program name).
+int run_registered(std::string_view command, std::string_view target,
+                   std::vector<std::string> args) {
   std::vector<char*> cargs;
-  for (auto& a : front) cargs.push_back(a.data());
+  for (auto& a : args) cargs.push_back(a.data());
   cargs.push_back(nullptr);
   for (const auto& c : commands()) {
-    if (c.name == "record") return c.run(static_cast<int>(front.size()), cargs.data());
+    if (c.name == target) return c.run(static_cast<int>(args.size()), cargs.data());
   }
-  fmt::print(stderr, "perfx {}: the record command is missing from this build\n", command);
+  fmt::print(stderr, "perfx {}: the {} command is missing from this build\n", command, target);
   return 1;
 }
 
+}  // namespace
+
+int run_record_with(std::string_view command, std::vector<std::string> front, int argc,
+                    char** argv) {
+  for (int i = 1; i < argc; ++i) front.emplace_back(argv[i]);
+  return run_registered(command, "record", std::move(front));
+}
+
+int run_script_alias(const std::string& input, int argc, char** argv) {
+  std::vector<std::string> args{"perfx script"};
+  if (input != LeadingArgs{}.input) args.insert(args.end(), {"-i", input});
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  return run_registered(argv[0], "script", std::move(args));
+}
 }  // namespace perfx::cli

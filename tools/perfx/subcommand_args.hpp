@@ -40,4 +40,8 @@ int run_subcommand(int argc, char** argv, std::string_view command, std::string_
 int run_record_with(std::string_view command, std::vector<std::string> front, int argc,
                     char** argv);
 
+/// `perfx CMD script [ARGS...]` as perf's sched and lock alias it: `perfx script ARGS`,
+/// reading the leading -i FILE when one was given (perf reads perf.data then).
+int run_script_alias(const std::string& input, int argc, char** argv);
+
 }  // namespace perfx::cli
