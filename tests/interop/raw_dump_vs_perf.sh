@@ -71,7 +71,11 @@ same annotate.stat.perf annotate stat.perf
 # prints no kptr_restrict warning on it, so stderr is compared too.
 same report.stat.perfx report stat.perfx
 same script.stat.perfx script stat.perfx
-grep -q kptr_restrict perf.report.stat.perfx && { echo "perf warns about kptr_restrict on perfx's stat file"; fail=1; }
+# (where kallsyms hides addresses here, neither file has the MMAP and perf warns on both)
+if ! grep -q kptr_restrict perf.report.stat.perf && grep -q kptr_restrict perf.report.stat.perfx; then
+  echo "perf warns about kptr_restrict on perfx's stat file, not on its own"
+  fail=1
+fi
 perf diff -D stat.perf stat.perfx >perf.diff.stat 2>&1
 "$PERFX" diff -D stat.perf stat.perfx >perfx.diff.stat 2>&1
 cmp -s perf.diff.stat perfx.diff.stat ||
