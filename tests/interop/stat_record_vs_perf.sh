@@ -59,6 +59,11 @@ same_report "$tmp/xi.data" "perfx's -I file"
 # 2. perf writes, both read.
 perf stat record -e "$events" -o "$tmp/p.data" -- "$fixture" >/dev/null 2>&1
 same_report "$tmp/p.data" "perf's file"
+# perf's tool event (a software dummy named duration_time, its unit "ns" in an
+# EVENT_UPDATE) next to two clocks (perf's "/sec" divides by their mean)
+perf stat record -e task-clock,cpu-clock,page-faults,duration_time -o "$tmp/pt.data" -- "$fixture" >/dev/null 2>&1
+same_report "$tmp/pt.data" "perf's file with duration_time and two clocks"
+grep -q ' ns *duration_time' "$tmp/perfx.txt" || fail "duration_time is not in ns"
 perf stat record -I 100 -e "$events" -o "$tmp/pi.data" -- sleep 0.25 >/dev/null 2>&1
 same_report "$tmp/pi.data" "perf's -I file"
 perf stat -a -A record -e cpu-clock,context-switches -o "$tmp/pa.data" -- sleep 0.05 >/dev/null 2>&1
