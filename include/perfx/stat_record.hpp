@@ -94,6 +94,11 @@ struct PERFX_API StatRecording {
   std::vector<std::int64_t> threads;       ///< THREAD_MAP pids (-1: any thread)
   std::vector<std::string> thread_comms;   ///< THREAD_MAP comms
   std::vector<StatRecordingRound> rounds;  ///< in file order
+  /// Where each CPU (by number) sat on the recording machine, from the file's
+  /// CPU_TOPOLOGY (socket, die, core) and NUMA_TOPOLOGY (node: the node's index in that
+  /// feature, as perf's perf_env__numa_node() numbers it); empty without CPU_TOPOLOGY (a
+  /// pipe-mode file).
+  std::vector<CpuPlace> cpu_places;
 };
 
 /// Reads a `perf stat record` file (perf's or perfx's). Errors: the file's (kNotFound,
@@ -113,9 +118,12 @@ struct PERFX_API StatPrintout {
 /// The printouts of `rec` as perf stat report makes them: each INTERVAL round (the delta
 /// from the previous one) when the recording has an interval, else the FINAL round (wall
 /// time = its time; no rusage). `aggr`: the report's -A/--per-* (nullopt: the recorded
-/// mode); `cpu_places` for the per-socket/die/core/node modes (cpu_places()).
+/// mode). The per-socket/die/core/node modes group CPUs by the recording's topology
+/// (`rec.cpu_places`), as perf stat report does; only a file without one (a pipe) takes
+/// `live_places` (this machine's cpu_places(), by CPU number), without NUMA nodes, as
+/// perf does then.
 [[nodiscard]] PERFX_API std::vector<StatPrintout> stat_recording_printouts(
     const StatRecording& rec, std::optional<StatAggr> aggr,
-    const std::vector<CpuPlace>& cpu_places = {});
+    const std::vector<CpuPlace>& live_places = {});
 
 }  // namespace perfx

@@ -2,11 +2,32 @@
 #include "profile/stat_folder.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
 
 #include "core/error_format.hpp"
+#include "perfx/stat.hpp"
 #include "record/perf_data_reader.hpp"
 
 namespace perfx::profile {
+namespace {
+
+// perf records its tool events (duration_time, user_time, system_time) as software dummy
+// events of that name, their unit "ns" in an EVENT_UPDATE: the model's tool entries.
+void mark_tool_event(CounterSnapshot::Event& ev) {
+  if (ev.attr.type != PERF_TYPE_SOFTWARE || ev.attr.config != PERF_COUNT_SW_DUMMY) return;
+  constexpr std::pair<std::string_view, StatToolEvent> kTools[] = {
+      {"duration_time", StatToolEvent::kDurationTime},
+      {"user_time", StatToolEvent::kUserTime},
+      {"system_time", StatToolEvent::kSystemTime}};
+  for (const auto& [name, tool] : kTools) {
+    if (ev.name != name) continue;
+    ev.attr.type = kStatToolType;
+    ev.attr.config = static_cast<std::uint64_t>(tool);
+  }
+}
+
+}  // namespace
 
 // The snapshot's shape, at the first STAT (pipe mode: the attrs have passed by then).
 Result<void> StatFolder::start() {
@@ -23,6 +44,7 @@ Result<void> StatFolder::start() {
     ev.name = reader.event_name(i);
     ev.attr = reader.attrs()[i].attr;
     ev.supported = false;  // until a STAT names it (perf: counter->supported)
+    mark_tool_event(ev);
     ev.instances.resize(n);
     ev.ids.resize(n);
     s.events.push_back(std::move(ev));

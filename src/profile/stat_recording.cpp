@@ -2,12 +2,39 @@
 // cumulative CounterSnapshots, one per STAT_ROUND (builtin-stat.c's process_thread_map_event,
 // process_cpu_map_event, process_stat_config_event, perf_event__process_stat_event and
 // process_stat_round_event).
+#include "core/cpu_list_text.hpp"
 #include "core/error_format.hpp"
 #include "perfx/stat_record.hpp"
 #include "profile/stat_folder.hpp"
 #include "record/perf_data_reader.hpp"
 
 namespace perfx {
+namespace {
+
+// perf stat report's perf_env__get_{socket,die,core,node}_aggr_by_cpu(): CPU_TOPOLOGY's
+// ids by CPU number (die 0 in a file without dies), NUMA_TOPOLOGY's node lists (a CPU's
+// node is the index of the node listing it; -1 when none does).
+std::vector<CpuPlace> recorded_cpu_places(const record::Features& f) {
+  std::vector<CpuPlace> places;
+  if (!f.cpu_topology) return places;
+  for (const auto& c : f.cpu_topology->cpus) {
+    places.push_back(CpuPlace{static_cast<int>(c.socket_id), static_cast<int>(c.die_id),
+                              static_cast<int>(c.core_id), -1});
+  }
+  for (std::size_t i = 0; i < f.numa_topology.size(); ++i) {
+    auto cpus = core::parse_cpus(f.numa_topology[i].cpus);
+    if (!cpus) continue;
+    for (int cpu : *cpus) {
+      if (cpu < 0) continue;
+      const auto at = static_cast<std::size_t>(cpu);
+      if (at >= places.size()) places.resize(at + 1);
+      places[at].node = static_cast<int>(i);
+    }
+  }
+  return places;
+}
+
+}  // namespace
 
 using record::PerfDataReader;
 using record::RawRecord;
@@ -41,6 +68,7 @@ Result<StatRecording> read_stat_recording(const std::string& path) {
   if (b.out.rounds.empty())
     return fail(Errc::kMalformedData, "{}: no STAT_ROUND record: the recording was cut short",
                 path);
+  b.out.cpu_places = recorded_cpu_places(reader.features());
   if (const auto& cmd = reader.features().cmdline; cmd && !reader.is_pipe()) b.out.cmdline = *cmd;
   return std::move(b.out);
 }

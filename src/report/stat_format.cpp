@@ -45,13 +45,19 @@ bool same_key(const StatEntry& a, const StatEntry& b) {
          a.cgroup == b.cgroup;
 }
 
-/// The value of the first counted peer (same CPU/thread) matching `pred`, or 0.
+/// The mean value of the counted peers (same CPU/thread) matching `pred`, or 0: perf's
+/// shadow stats average every event of a kind (task-clock and cpu-clock both, say).
 template <typename Pred>
 double peer_value(const StatReport& r, const StatEntry& self, Pred pred) {
+  double sum = 0;
+  int n = 0;
   for (const StatEntry& e : r.entries) {
-    if (same_key(e, self) && counted(e) && pred(e)) return e.value;
+    if (same_key(e, self) && counted(e) && pred(e)) {
+      sum += e.value;
+      ++n;
+    }
   }
-  return 0;
+  return n == 0 ? 0 : sum / n;
 }
 
 template <typename Pred>

@@ -8,7 +8,7 @@ namespace perfx {
 
 std::vector<StatPrintout> stat_recording_printouts(const StatRecording& rec,
                                                    std::optional<StatAggr> aggr,
-                                                   const std::vector<CpuPlace>& cpu_places) {
+                                                   const std::vector<CpuPlace>& live_places) {
   StatModelOptions mopts;
   mopts.aggr = rec.aggr;
   // perf: a recording of a task (no CPUs) keeps its mode, whatever the report asks for.
@@ -16,7 +16,13 @@ std::vector<StatPrintout> stat_recording_printouts(const StatRecording& rec,
   if (aggr && !(task_data && *aggr != StatAggr::kGlobal && *aggr != StatAggr::kPerThread))
     mopts.aggr = *aggr;
   mopts.thread_comms = rec.thread_comms;
-  mopts.cpu_places = cpu_places;
+  // perf's env: the file's topology; without one perf_env__read_cpu_topology_map() reads
+  // this machine's sockets, dies and cores, and no NUMA node is known.
+  mopts.cpu_places = rec.cpu_places;
+  if (rec.cpu_places.empty()) {
+    mopts.cpu_places = live_places;
+    for (CpuPlace& p : mopts.cpu_places) p.node = -1;
+  }
   // perf stat report prints the recorder's whole command line ("perf stat record ..."), or
   // 'pipe' without one.
   std::string target;

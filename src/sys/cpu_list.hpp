@@ -13,10 +13,8 @@
 
 namespace perfx::sys {
 
-/// Parses "0,2-3" into sorted, de-duplicated CPU numbers. Whitespace and a trailing
-/// newline are allowed. Errors (kInvalidArgument) name the bad item and its position:
-/// "bad CPU list '0,x': 'x' is not a CPU number". An empty list is an error.
-Result<std::vector<int>> parse_cpus(std::string_view text);
+/// Parses "0,2-3" into sorted, de-duplicated CPU numbers (core::parse_cpus).
+using core::parse_cpus;
 
 /// The compact form of sorted CPU numbers: {0,1,2,5} -> "0-2,5".
 using core::format_cpus;

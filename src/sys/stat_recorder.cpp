@@ -11,6 +11,7 @@
 #include "core/error_format.hpp"
 #include "perfx/stat_record.hpp"
 #include "record/perf_data_writer.hpp"
+#include "sys/synthesize.hpp"
 #include "sys/system_info_features.hpp"
 
 namespace perfx {
@@ -91,6 +92,11 @@ struct StatRecorder::Impl {
       // show confusing messages" (stat_config.identifier), but not in a pipe: there perf's
       // tools refuse a HEADER_ATTR that has it ("failed to process type: 64").
       a.attr.sample_type = path == "-" ? 0 : PERF_SAMPLE_IDENTIFIER;
+      // perf's stat reads TOTAL_TIME_ENABLED|RUNNING (and ID|GROUP for a group); perfx's
+      // own ID (its ids are the attr's list here) and LOST are no part of the file.
+      a.attr.read_format &= ~static_cast<std::uint64_t>(PERF_FORMAT_LOST);
+      if ((a.attr.read_format & PERF_FORMAT_GROUP) == 0)
+        a.attr.read_format &= ~static_cast<std::uint64_t>(PERF_FORMAT_ID);
       a.name = ev.name;
       if (ev.supported)
         for (std::uint64_t id : ev.ids)
@@ -103,7 +109,8 @@ struct StatRecorder::Impl {
     wo.track_sample_time = false;
     PERFX_TRY(w, record::PerfDataWriter::create(path, std::move(attrs), wo));
     writer.emplace(std::move(w));
-    // Pipe mode sends the features now, before any record (as perf); file mode at the end.
+    // The features go into the file's header at the end; perf stat record sends none
+    // into a pipe (no FEATURE records, unlike perf record).
     record::Features f;
     sys::gather_system_features(f, options.version);
     std::vector<std::string> cmdline{"perfx"};
@@ -113,8 +120,8 @@ struct StatRecorder::Impl {
     cmdline.insert(cmdline.end(), options.cmdline.begin(), options.cmdline.end());
     f.cmdline = std::move(cmdline);
     f.raw[static_cast<int>(record::Feature::kStat)] = {};  // perf's write_stat(): empty
-    PERFX_CHECK(writer->set_features(f));
-    if (writer->is_pipe()) PERFX_CHECK(write_names(s));
+    if (!writer->is_pipe()) PERFX_CHECK(writer->set_features(f));
+    PERFX_CHECK(write_updates(s));
     const auto threads = thread_map_bytes(s.threads, options.thread_comms);
     PERFX_CHECK(writer->write(user_record(record::ThreadMap{s.threads.size(), threads, false})));
     const auto cpus = cpu_map_bytes(s.cpus);
@@ -126,16 +133,30 @@ struct StatRecorder::Impl {
     return writer->write(user_record(record::StatConfig{3, record::U64Array::of(terms)}));
   }
 
-  // Pipe mode has no EVENT_DESC: perf's EVENT_UPDATE (type NAME) names each event by an id.
-  Result<void> write_names(const CounterSnapshot& s) {
+  // perf_event__synthesize_extra_attr(): EVENT_UPDATE records per event, by its first
+  // id: the unit when it has one, the scale when not 1 and, in a pipe (no EVENT_DESC
+  // there), the name. perf sizes each as its struct (40 bytes) plus the payload, 8-aligned.
+  Result<void> write_updates(const CounterSnapshot& s) {
     for (const auto& ev : s.events) {
       const auto id = std::find_if(ev.ids.begin(), ev.ids.end(), [](auto x) { return x != 0; });
       if (!ev.supported || id == ev.ids.end()) continue;
-      // The name and its NUL (the encoder pads it to 8).
-      const std::string name = ev.name + '\0';
-      PERFX_CHECK(writer->write(user_record(
-          record::EventUpdate{static_cast<std::uint64_t>(record::EventUpdateType::kName), *id,
-                              std::as_bytes(std::span(name.data(), name.size())), false})));
+      const auto update = [&](record::EventUpdateType type, std::vector<std::byte> payload) {
+        payload.resize(payload.size() + 16);  // the struct's union past the 24-byte head
+        return writer->write(user_record(
+            record::EventUpdate{static_cast<std::uint64_t>(type), *id, payload, false}));
+      };
+      const auto text = [](const std::string& t) {  // with its NUL
+        const auto* b = reinterpret_cast<const std::byte*>(t.c_str());
+        return std::vector<std::byte>(b, b + t.size() + 1);
+      };
+      const StatUnit unit = stat_unit(ev.attr.type, ev.attr.config);
+      if (!unit.unit.empty()) PERFX_CHECK(update(record::EventUpdateType::kUnit, text(unit.unit)));
+      if (unit.scale != 1.0) {
+        std::vector<std::byte> scale(sizeof(double));
+        std::memcpy(scale.data(), &unit.scale, sizeof(double));
+        PERFX_CHECK(update(record::EventUpdateType::kScale, std::move(scale)));
+      }
+      if (writer->is_pipe()) PERFX_CHECK(update(record::EventUpdateType::kName, text(ev.name)));
     }
     return {};
   }
@@ -160,6 +181,15 @@ struct StatRecorder::Impl {
       }
     }
     return {};
+  }
+
+  // perf's placeholder kernel map after the last reading (cmd_stat: "just so that older
+  // tools don't emit warnings about ... kptr_restrict"): MMAP pid -1 [kernel.kallsyms]_text,
+  // no sample_id. perf only warns when kallsyms hides the addresses; perfx writes none then.
+  Result<void> kernel_mmap() {
+    std::vector<std::byte> bytes;
+    if (!sys::synthesize_kernel_mmap(record::SampleLayout{}, bytes)) return {};
+    return writer->write_bytes(bytes);
   }
 
   Result<void> round(std::uint64_t type, std::uint64_t time_ns) {
@@ -196,6 +226,7 @@ Result<void> StatRecorder::finish(const std::vector<StatRun>& runs) {
     return fail(Errc::kInvalidArgument, "stat record writes one run ({} given)", runs.size());
   const StatRun& run = runs.front();
   PERFX_CHECK(impl_->write_counts(run.counts));
+  PERFX_CHECK(impl_->kernel_mmap());
   if (impl_->options.interval_ms == 0) {
     PERFX_CHECK(
         impl_->round(record::kStatRoundFinal, static_cast<std::uint64_t>(run.elapsed.count())));

@@ -60,8 +60,8 @@ int run_stat_report(int argc, char** argv) {
       std::all_of(rec->cpus.begin(), rec->cpus.end(), [](int c) { return c < 0; });
   if (aggr && task_data)
     fmt::print(stderr, "warning: processing task data, aggregation mode not set\n");
-  std::vector<CpuPlace> places;
-  if (aggr && aggregates_cpus(*aggr)) {
+  std::vector<CpuPlace> places;  // a file without CPU_TOPOLOGY (a pipe): this machine's
+  if (aggr && aggregates_cpus(*aggr) && rec->cpu_places.empty()) {
     auto online = online_cpus();
     if (!online) return cmd.fail(online.error().message());
     std::vector<int> numbers(static_cast<std::size_t>(online->back()) + 1);

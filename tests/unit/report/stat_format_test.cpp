@@ -155,6 +155,20 @@ TEST(StatFormat, DerivedHardwareMetrics) {
   EXPECT_NE(format_stat(r, csv).find(",1.00,of all branches\n"), std::string::npos);
 }
 
+// perf's shadow stats average the events of a kind: with task-clock and cpu-clock, a
+// rate divides by their mean ("perf stat -e task-clock,cpu-clock,page-faults").
+TEST(StatFormat, RatesDivideByTheMeanOfTheClocks) {
+  StatReport r;
+  r.entries = {entry("task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 2e6),
+               entry("cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 4e6),
+               entry("page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 30)};
+  r.elapsed_ns = 1e7;
+  const StatMetric rate = compute_metric(r, 2, r.elapsed_ns);
+  EXPECT_EQ(rate.unit, "K/sec");
+  EXPECT_DOUBLE_EQ(rate.value, 10.0);  // 30 in 3 ms, not in task-clock's 2 ms
+  EXPECT_DOUBLE_EQ(compute_metric(r, 0, r.elapsed_ns).value, 0.2);  // its own CPUs utilized
+}
+
 TEST(StatFormat, MissingInputsGiveBlankOrNoMetric) {
   StatReport r;
   r.target = "'x'";

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <linux/perf_event.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -11,6 +12,9 @@
 #include "../temp_dir.hpp"
 #include "perfx/perf_data.hpp"
 #include "perfx/stat_record.hpp"
+#include "record/features.hpp"
+#include "record/perf_data_reader.hpp"
+#include "record/perf_data_writer.hpp"
 
 namespace perfx {
 namespace {
@@ -167,6 +171,155 @@ TEST(StatRecording, SamplingRecordingIsNotStatData) {
   EXPECT_NE(file.error().message().find("no stat data"), std::string::npos)
       << file.error().message();
   EXPECT_FALSE(read_stat_recording(dir.file("missing.data")));
+}
+
+record::Record user(record::Record::Body body) {
+  record::Record r;
+  r.body = std::move(body);
+  return r;
+}
+
+// A `stat record -a` file of task-clock on CPUs 0-3 (CPU c counts c + 1 ms) as recorded
+// on a machine unlike this one: CPUs 0 and 1 are SMT siblings of core 0 on socket 0,
+// CPUs 2 and 3 cores 0 and 1 of socket 1; NUMA nodes 0 (CPUs 0-1) and 4 (CPUs 2-3).
+void write_four_cpu_file(const std::string& path) {
+  raw::EventAttr a = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
+  a.sample_type = PERF_SAMPLE_IDENTIFIER;
+  auto w = record::PerfDataWriter::create(path, {{a, "task-clock", {100, 101, 102, 103}}}, {});
+  ASSERT_TRUE(w) << w.error().message();
+  record::Features f;
+  f.nrcpus = record::NrCpus{4, 4};
+  record::CpuTopology topo;
+  topo.core_siblings = {"0-1", "2-3"};
+  topo.thread_siblings = {"0-1", "2", "3"};
+  topo.cpus = {{0, 0, 0}, {0, 0, 0}, {0, 1, 0}, {1, 1, 0}};  // core, socket, die
+  topo.die_siblings = {"0-1", "2-3"};
+  topo.has_dies = true;
+  f.cpu_topology = topo;
+  f.numa_topology = {{0, 1 << 20, 1 << 19, "0-1"}, {4, 1 << 20, 1 << 19, "2-3"}};
+  ASSERT_TRUE(w->set_features(f));
+  std::vector<std::byte> thread(24);
+  const std::uint64_t any = ~std::uint64_t{0};
+  std::memcpy(thread.data(), &any, 8);
+  ASSERT_TRUE(w->write(user(record::ThreadMap{1, thread, false})));
+  const std::uint16_t cpus[] = {4, 0, 1, 2, 3};  // the list form: nr, cpu[nr]
+  ASSERT_TRUE(w->write(user(record::CpuMap{0, std::as_bytes(std::span(cpus)), false})));
+  const std::uint64_t terms[] = {0, 1, 1, 0, 2, 1};  // aggr global, no interval, scale
+  ASSERT_TRUE(w->write(user(record::StatConfig{3, record::U64Array::of(terms)})));
+  for (std::uint32_t c = 0; c < 4; ++c) {
+    const std::uint64_t ns = (c + 1) * 1000000ull;
+    ASSERT_TRUE(w->write(user(record::Stat{100 + c, c, 0, ns, ns, ns})));
+  }
+  ASSERT_TRUE(w->write(user(record::StatRound{record::kStatRoundFinal, 10000000})));
+  ASSERT_TRUE(w->finalize());
+}
+
+// perf stat report's --per-* group by the recording machine's topology (the file's
+// CPU_TOPOLOGY / NUMA_TOPOLOGY), never by this machine's.
+TEST(StatRecording, AggregatesWithTheFilesTopology) {
+  test_support::TempDir dir;
+  const std::string path = dir.file("four.data");
+  write_four_cpu_file(path);
+  if (::testing::Test::HasFatalFailure()) return;
+  auto file = read_stat_recording(path);
+  ASSERT_TRUE(file) << file.error().message();
+  ASSERT_EQ(file->cpu_places.size(), 4u);
+  EXPECT_EQ(file->cpu_places[3], (CpuPlace{1, 0, 1, 1}));  // node: index 1, not 4 (perf)
+  // This machine's places are ignored when the file has a topology.
+  const std::vector<CpuPlace> here(4, CpuPlace{7, 7, 7, 7});
+  const auto rows = [&](StatAggr aggr) {
+    std::vector<std::tuple<int, int, int, int, int, double>> out;
+    for (const auto& e : stat_recording_printouts(*file, aggr, here).at(0).report.entries)
+      out.emplace_back(e.place.socket, e.place.die, e.place.core, e.place.node, e.aggr_cpus,
+                       e.value);
+    return out;
+  };
+  using Row = std::tuple<int, int, int, int, int, double>;
+  EXPECT_EQ(
+      rows(StatAggr::kPerCore),
+      (std::vector<Row>{{0, 0, 0, -1, 2, 3e6}, {1, 0, 0, -1, 1, 3e6}, {1, 0, 1, -1, 1, 4e6}}));
+  EXPECT_EQ(rows(StatAggr::kPerSocket),
+            (std::vector<Row>{{0, -1, -1, -1, 2, 3e6}, {1, -1, -1, -1, 2, 7e6}}));
+  EXPECT_EQ(rows(StatAggr::kPerDie),
+            (std::vector<Row>{{0, 0, -1, -1, 2, 3e6}, {1, 0, -1, -1, 2, 7e6}}));
+  EXPECT_EQ(rows(StatAggr::kPerNode),
+            (std::vector<Row>{{-1, -1, -1, 0, 2, 3e6}, {-1, -1, -1, 1, 2, 7e6}}));
+  const std::string text =
+      format_stat(stat_recording_printouts(*file, StatAggr::kPerCore).at(0).report, {});
+  EXPECT_NE(text.find("S0-D0-C0"), std::string::npos) << text;
+  EXPECT_NE(text.find("S1-D0-C1"), std::string::npos) << text;
+}
+
+// Without a topology (a pipe), perf takes this machine's sockets, dies and cores, and no
+// NUMA node.
+TEST(StatRecording, PipeTakesTheLiveTopologyWithoutNodes) {
+  StatRecording rec;  // as read from a pipe: no cpu_places
+  rec.cpus = {0, 1};
+  StatRecordingRound round;
+  round.counts = snapshot({0, 1}, {-1}, 1000);
+  round.final = true;
+  rec.rounds.push_back(round);
+  const std::vector<CpuPlace> here{{0, 0, 0, 3}, {0, 0, 0, 3}};
+  const auto p = stat_recording_printouts(rec, StatAggr::kPerCore, here);
+  ASSERT_EQ(p.at(0).report.entries.size(), 2u);  // one core, two events
+  EXPECT_EQ(p[0].report.entries[0].aggr_cpus, 2);
+  const auto n = stat_recording_printouts(rec, StatAggr::kPerNode, here);
+  ASSERT_EQ(n.at(0).report.entries.size(), 2u);
+  EXPECT_EQ(n[0].report.entries[0].place.node, -1);
+}
+
+// What perf stat record writes besides the counts: EVENT_UPDATE unit and scale records
+// sized as perf's (40-byte struct + payload), and the placeholder kernel MMAP before the
+// FINAL round when kallsyms shows addresses.
+TEST(StatRecording, WritesPerfsUnitScaleAndKernelMmap) {
+  test_support::TempDir dir;
+  const std::string path = dir.file("x.data");
+  {
+    StatRecorder rec(path, {});
+    ASSERT_TRUE(rec.finish({run_of(snapshot({-1}, {1}, 1), 1000)}));
+  }
+  auto reader = record::PerfDataReader::open(path);
+  ASSERT_TRUE(reader) << reader.error().message();
+  EXPECT_TRUE(reader->features().cpu_topology);
+  std::vector<std::uint32_t> types;
+  std::vector<std::uint16_t> sizes;
+  record::RawRecord rr;
+  record::Record r;
+  std::string unit;
+  double scale = 0;
+  std::string mmap_name;
+  while (reader->next(rr)) {
+    types.push_back(rr.header.type);
+    sizes.push_back(rr.header.size);
+    ASSERT_TRUE(reader->decode(rr, r));
+    if (const auto* u = std::get_if<record::EventUpdate>(&r.body)) {
+      EXPECT_EQ(u->id, 100u);  // task-clock's first id
+      if (u->type == static_cast<std::uint64_t>(record::EventUpdateType::kUnit)) unit = u->text();
+      if (u->type == static_cast<std::uint64_t>(record::EventUpdateType::kScale))
+        scale = u->scale();
+    }
+    if (const auto* m = std::get_if<record::Mmap>(&r.body)) {
+      mmap_name = std::string(m->filename);
+      EXPECT_EQ(m->pid, static_cast<std::uint32_t>(-1));
+      EXPECT_EQ(rr.header.misc, PERF_RECORD_MISC_KERNEL);
+    }
+  }
+  // unit "msec" (48 bytes), scale 1e-6 (48), then THREAD_MAP ...; page-faults has neither.
+  ASSERT_GE(types.size(), 7u);
+  EXPECT_EQ(types[0], raw::PERF_RECORD_EVENT_UPDATE);
+  EXPECT_EQ(sizes[0], 48u);
+  EXPECT_EQ(sizes[1], 48u);
+  EXPECT_EQ(types[2], raw::PERF_RECORD_THREAD_MAP);
+  EXPECT_EQ(unit, "msec");
+  EXPECT_DOUBLE_EQ(scale, 1e-6);
+  EXPECT_EQ(types.back(), raw::PERF_RECORD_STAT_ROUND);
+  std::ifstream kallsyms("/proc/kallsyms");
+  std::string first_address;
+  kallsyms >> first_address;
+  if (first_address.find_first_not_of('0') == std::string::npos)
+    GTEST_SKIP() << "kallsyms hides kernel addresses here: no MMAP (perf writes none either)";
+  EXPECT_EQ(mmap_name, "[kernel.kallsyms]_text");
+  EXPECT_EQ(types[types.size() - 2], static_cast<std::uint32_t>(PERF_RECORD_MMAP));
 }
 
 TEST(StatRecording, AggrCodesArePerf61s) {
