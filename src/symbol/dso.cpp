@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "symbol/dso_impl.hpp"
+#include "symbol/elf_section.hpp"
 
 namespace perfx::symbol {
 
@@ -135,13 +136,21 @@ bool Dso::addr2line_names_function(std::uint64_t addr) const {
   if (path_.starts_with('[') || path_.starts_with("/tmp/perf-") || file_path().empty())
     return false;
   // No function of the file's own is in .plt; elsewhere BFD takes the nearest symbol at
-  // or before the address (sections are not told apart here).
+  // or before the address in the address's own section (none in PLT0, whose nearest
+  // symbol before it is _init's in .init: addr2line says "??" there).
   if (const Symbol* in = find(addr); in != nullptr && in->name.ends_with("@plt")) return false;
+  std::uint64_t section_start = 0;
+  if (impl_->main_elf) {
+    const auto section = section_at(impl_->main_elf.get(), addr);
+    if (!section) return false;
+    section_start = *section;
+  }
   const SymbolTable& syms = symbols();
   auto it = std::upper_bound(syms.begin(), syms.end(), addr,
                              [](std::uint64_t a, const Symbol& s) { return a < s.start; });
   while (it != syms.begin()) {
     --it;
+    if (it->start < section_start) return false;
     if (!it->name.ends_with("@plt")) return true;
   }
   return false;

@@ -277,8 +277,9 @@ TEST_F(SymbolElfTest, PltEntriesAreSynthesizedLikePerf) {
 
 TEST_F(SymbolElfTest, Addr2lineNamesAFunctionAfterTheFilesOwnSymbols) {
   // perf's srcline is "??:0" where GNU addr2line names a function without a line, and
-  // symbol+offset where it names none: in .plt (no symbol of the file there) and below
-  // the first symbol; never for "[...]" DSOs, which perf does not hand to addr2line.
+  // symbol+offset where it names none: in .plt (no symbol of the file there), below the
+  // first symbol of the address's section, outside every section; never for "[...]"
+  // DSOs, which perf does not hand to addr2line.
   Dso dso(dir_ + "/pinned", DsoKind::kElf, "", paths());
   const Symbol* plt = nullptr;
   const Symbol* fn = nullptr;
@@ -289,8 +290,12 @@ TEST_F(SymbolElfTest, Addr2lineNamesAFunctionAfterTheFilesOwnSymbols) {
   ASSERT_NE(plt, nullptr);
   ASSERT_NE(fn, nullptr);
   EXPECT_TRUE(dso.addr2line_names_function(fn->start));
-  EXPECT_TRUE(dso.addr2line_names_function(fn->end + 0x100000));  // past it: still named
+  EXPECT_TRUE(dso.addr2line_names_function(fn->end - 1));
   EXPECT_FALSE(dso.addr2line_names_function(plt->start + 4));
+  // PLT0 (the 16 bytes before the first entry) has no symbol of its own, and BFD looks
+  // only in the address's section: not _init's, which is the nearest before it.
+  EXPECT_FALSE(dso.addr2line_names_function(plt->start - 16 + 6));
+  EXPECT_FALSE(dso.addr2line_names_function(fn->end + 0x100000));  // in no section
   EXPECT_FALSE(dso.addr2line_names_function(dso.symbols().front().start - 1));
   Dso vdso("[vdso]", DsoKind::kVdso, "", paths());
   EXPECT_FALSE(vdso.addr2line_names_function(fn->start));
