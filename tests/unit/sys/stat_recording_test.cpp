@@ -229,7 +229,8 @@ TEST(StatRecording, AggregatesWithTheFilesTopology) {
   const std::vector<CpuPlace> here(4, CpuPlace{7, 7, 7, 7});
   const auto rows = [&](StatAggr aggr) {
     std::vector<std::tuple<int, int, int, int, int, double>> out;
-    for (const auto& e : stat_recording_printouts(*file, aggr, here).at(0).report.entries)
+    const auto printouts = stat_recording_printouts(*file, aggr, here);
+    for (const auto& e : printouts.at(0).report.entries)
       out.emplace_back(e.place.socket, e.place.die, e.place.core, e.place.node, e.aggr_cpus,
                        e.value);
     return out;
