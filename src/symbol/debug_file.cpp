@@ -11,11 +11,13 @@
 
 namespace perfx::symbol {
 
-// perf joins --symfs to the build-id cache's paths too.
+// perf's --symfs DIR makes the build-id cache DIR/.debug (symbol__config_symfs()), which
+// overrides $PERF_BUILDID_DIR and $HOME/.debug: `--symfs /` finds no [vdso] there.
 std::string home_debug_dir(const SearchPaths& p) {
-  if (!p.buildid_dir.empty()) return p.symfs + p.buildid_dir;
+  if (!p.symfs.empty()) return p.symfs + "/.debug";
+  if (!p.buildid_dir.empty()) return p.buildid_dir;
   const char* home = std::getenv("HOME");
-  return p.symfs + std::string(home != nullptr ? home : "/root") + "/.debug";
+  return std::string(home != nullptr ? home : "/root") + "/.debug";
 }
 
 bool file_exists(const std::string& p) { return ::access(p.c_str(), R_OK) == 0; }

@@ -300,6 +300,31 @@ TEST_F(SymbolElfTest, Addr2lineNamesAFunctionAfterTheFilesOwnSymbols) {
   EXPECT_FALSE(vdso.addr2line_names_function(fn->start));
 }
 
+// perf's --symfs DIR makes the build-id cache DIR/.debug (not DIR$HOME/.debug, and not
+// --buildid-dir): `--symfs /` leaves a recorded [vdso] unresolved, as in perf 6.1.
+TEST_F(SymbolElfTest, SymfsMovesTheBuildIdCacheToItsDotDebug) {
+  const std::string bid = "0123456789abcdef0123456789abcdef01234567";
+  const std::string symfs = dir_ + "/symfs";
+  const std::string cached = symfs + "/.debug/[vdso]/" + bid;
+  ASSERT_EQ(
+      std::system(
+          ("mkdir -p '" + cached + "' && cp " + dir_ + "/pinned '" + cached + "/vdso'").c_str()),
+      0);
+  SearchPaths p = paths();
+  p.symfs = symfs;
+  p.buildid_dir = symfs + "/.debug";  // --buildid-dir pointing elsewhere is overridden:
+  Dso found("[vdso]", DsoKind::kVdso, bid, p);
+  EXPECT_GT(found.symbol_count(), 0u);
+  p.buildid_dir = "/.debug";
+  Dso found_too("[vdso]", DsoKind::kVdso, bid, p);
+  EXPECT_GT(found_too.symbol_count(), 0u);
+  // The cache under $HOME is not looked at once a symfs is given.
+  p.symfs = dir_ + "/empty-symfs";
+  p.buildid_dir = symfs + "/.debug";
+  Dso missing("[vdso]", DsoKind::kVdso, bid, p);
+  EXPECT_EQ(missing.symbol_count(), 0u);
+}
+
 TEST_F(SymbolElfTest, AssemblerAliasesNameTheScopeLikeAddr2line) {
   // gas gives each alias of an assembler function its own DW_TAG_subprogram; perf 6.1's
   // inline scopes come from binutils' addr2line, which names the last one.
