@@ -32,7 +32,7 @@ prep() {  # out, perf record args...
   perf record -q -o "$out" "$@" >/dev/null 2>&1 || { echo "perf record $* failed"; exit 77; }
 }
 prep fp.data -e cpu-clock -F 2000 -g -- $hot 150
-prep dwarf.data -e cpu-clock -F 1000 --call-graph dwarf -- $hot 100
+perf_record_unwound dwarf.data -e cpu-clock -F 1000 --call-graph dwarf -- $hot 100
 prep plain.data -e cpu-clock -F 2000 -- $hot 100
 prep tp.data -e sched:sched_switch -e raw_syscalls:sys_enter -- sh -c "$hot 20; sleep 0.01"
 

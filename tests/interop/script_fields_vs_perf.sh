@@ -9,8 +9,7 @@ source "$(dirname "$0")/common.bash"
 cd "$tmp" || exit 1
 record_dwarf dw.data 150
 g++ -O2 -g -o "$tmp/inl" "$SOURCE_DIR/tests/fixtures/script_inline.cpp" || exit 77
-perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o inl.data -- "$tmp/inl" 600000 \
-  >/dev/null 2>&1 || { echo "perf record --call-graph dwarf failed"; exit 77; }
+perf_record_unwound inl.data -e cpu-clock -F 2000 --call-graph dwarf -- "$tmp/inl" 600000
 perf record -q -e cpu-clock -F 2000 -g -o fp.data -- "$fixture" 20000000 >/dev/null 2>&1 || exit 77
 # -W -d --phys-data: WEIGHT_STRUCT, ADDR, PHYS_ADDR in the samples (zeros for cpu-clock);
 # -k: the clock reference tod needs; --namespaces --all-cgroups: their side-band records.
