@@ -123,7 +123,9 @@ struct PERFX_API CountTarget {
   std::vector<pid_t> threads{0};  ///< kThreads only
   std::vector<int> cpus;          ///< empty: any CPU (kThreads only; required otherwise)
   int cgroup_fd = -1;             ///< kCgroup: a cgroup2 directory fd, borrowed
-  bool inherit = true;            ///< count children/threads created after opening
+  /// Count children/threads created after opening (sets attr.inherit, which CPU-wide
+  /// counters carry without effect, as perf stat's; never on cgroup counters).
+  bool inherit = true;
   /// Arm the leaders with enable_on_exec (the perf-stat workload pattern: open on a
   /// forked child that waits, then let it exec). The set starts disabled otherwise.
   bool enable_on_exec = false;

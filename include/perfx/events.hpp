@@ -80,6 +80,9 @@ struct PERFX_API EventSpec {
   bool sample_read = false;          ///< `:S` leader sampling
   bool weak_group = false;           ///< `:W`
   bool explicit_privilege = false;   ///< a u/k/h modifier was given
+  /// `:P`: sampled at the highest precise_ip that opens (perf's precise_max; a recording
+  /// tries 3 and lowers it, counting leaves precise_ip 0).
+  bool precise_max = false;
 
   /// A copy of `attr` ready for perf_event_open(2): probes get config1 pointing at
   /// `probe_target` (valid while *this lives unchanged).
@@ -94,7 +97,9 @@ struct PERFX_API EventGroup {
 
 /// Parses a full perf `-e` value: names and aliases, modifiers (`:ukhHGIpPSDWe`), groups
 /// `{a,b}:mod`, `pmu/term=v,.../`, `subsys:name` (globs expand), `mem:ADDR[/LEN][:rwx]`,
-/// `uprobe:/path:sym[+off]`, `rNNNN`, cache names. Errors: kInvalidArgument for bad
+/// `uprobe:/path:sym[+off]`, `rNNNN`, cache names. As perf, an event written without
+/// modifiers gets exclude_guest=1; written with them, exclude_guest is set by u, p and H
+/// only (`page-faults:k` counts in guests too). Errors: kInvalidArgument for bad
 /// syntax, kNotFound for an unknown name, naming the token and its column.
 [[nodiscard]] PERFX_API Result<std::vector<EventGroup>> parse_events(std::string_view spec,
                                                                      const SystemPaths& paths = {});

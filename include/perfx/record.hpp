@@ -148,6 +148,7 @@ struct PERFX_API PlannedEvent {
   int group_leader = -1;    ///< index of its group's leader, -1 when it leads (or is alone)
   bool is_default = false;  ///< perf's default event (no -e), or the tracking event
   bool explicit_privilege = false;   ///< u/k/h given: never made user-only by the fallback
+  bool precise_max = false;          ///< `:P`: precise_ip 3, lowered until it opens
   bool tracking = false;             ///< the dummy event that carries the side-band
   std::uint64_t default_period = 0;  ///< the event's own period without -c/-F (1: every hit)
   bool period_from_term = false;     ///< period=/freq= terms: -c/-F leave it alone

@@ -90,6 +90,9 @@ struct EventSpec {
   /// True when any of u/k/h modifiers was given (explicitly chosen privilege levels);
   /// tools may add exclude_kernel under perf_event_paranoid >= 2 only when this is false.
   bool explicit_privilege = false;
+  /// `:P`: perf's precise_max. A recording sets precise_ip 3 and lowers it until the event
+  /// opens; counting leaves precise_ip 0.
+  bool precise_max = false;
 
   /// A copy of `attr` ready for perf_event_open(2): for uprobes config1 is set to
   /// `uprobe_path.c_str()`. The pointer stays valid while *this lives unchanged.

@@ -15,7 +15,7 @@
 namespace perfx::event {
 namespace {
 
-constexpr std::string_view kModifierChars = "ukhHGIpSDWe";
+constexpr std::string_view kModifierChars = "ukhHGIpPSDWe";
 constexpr std::string_view kSeeList = " (see 'perfx list')";
 
 // Errors carry the 1-based column of the offending token in the whole spec.
@@ -76,6 +76,7 @@ EventSpec new_spec(EventKind kind, std::string_view text) {
   spec.kind = kind;
   spec.name = std::string(text);
   spec.attr.size = raw::kAttrSizeVer8;
+  spec.attr.exclude_guest = 1;  // perf's event_attr_init(); modifiers may clear it
   return spec;
 }
 
@@ -139,6 +140,9 @@ Result<void> apply_modifiers(EventSpec& e, std::string_view mods, std::size_t of
                               mods);
         }
         if (!exclude_gh) e_guest = true;
+        break;
+      case 'P':
+        e.precise_max = true;
         break;
       case 'S':
         e.sample_read = true;
@@ -340,7 +344,12 @@ Result<void> Parser::finish_mods(std::vector<EventSpec>& events, std::size_t mod
                                  std::size_t end) {
   if (mods_begin >= end) return {};
   const std::string_view mods = spec_.substr(mods_begin, end - mods_begin);
-  for (auto& e : events) PERFX_CHECK(apply_modifiers(e, mods, mods_begin));
+  for (auto& e : events) {
+    // An event's own modifiers decide exclude_guest from scratch (perf parses them with
+    // no evsel); a group's apply to what its members already have.
+    e.attr.exclude_guest = 0;
+    PERFX_CHECK(apply_modifiers(e, mods, mods_begin));
+  }
   return {};
 }
 

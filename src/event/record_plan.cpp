@@ -54,11 +54,12 @@ void plan_period(raw::EventAttr& a, const PlannedEvent& e, const RecordPlan& pla
   }
 }
 
-// perf's modifiers: a named event excludes guests; the default event is perf's cycles:P
-// (precise_max: "cpu-clock:ppp" where cycles falls back), its tracking event is not.
+// A named event keeps the parser's exclude_guest (perf's rule: set unless modifiers
+// other than u/p/H were written); the default event is perf's cycles:P (precise_max:
+// "cpu-clock:ppp" where cycles falls back), which does not exclude guests.
 void event_modifiers(raw::EventAttr& a, const PlannedEvent& e) {
-  if (!e.is_default) a.exclude_guest = 1;
-  if (e.is_default && !e.tracking) a.precise_ip = 3;
+  if (e.is_default) a.exclude_guest = 0;
+  if ((e.is_default && !e.tracking) || e.precise_max) a.precise_ip = 3;
 }
 
 // perf top: ip, tid, time, period (and the CPU system-wide); the side-band comes with the
@@ -378,6 +379,7 @@ std::vector<PlannedEvent> requested_events(const std::vector<EventGroup>& groups
       p.kind = static_cast<perfx::EventKind>(ev.kind);
       p.attr = ev.attr;
       p.explicit_privilege = ev.explicit_privilege;
+      p.precise_max = ev.precise_max;
       p.default_period = ev.default_period;
       p.period_from_term = ev.period_from_term;
       if (ev.kind == EventKind::kUprobe) p.probe_target = ev.uprobe_path;

@@ -397,9 +397,12 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
                              (grouped ? std::uint64_t{PERF_FORMAT_GROUP} : std::uint64_t{0});
           attr.disabled = is_leader ? 1 : 0;  // kernel behaviour 5
           attr.enable_on_exec = (is_leader && target.enable_on_exec) ? 1 : 0;
-          attr.inherit = (target.inherit && target.kind == CountTarget::Kind::kThreads) ? 1 : 0;
           const int group_fd = is_leader ? -1 : gi.members.front().fd.get();
           const int own_cgroup = g.events[k].cgroup_fd;
+          // As perf stat: inherit on task and CPU-wide counters alike (the kernel ignores
+          // it for pid -1), never on a cgroup's.
+          const bool cgroup = target.kind == CountTarget::Kind::kCgroup || own_cgroup >= 0;
+          attr.inherit = (target.inherit && !cgroup) ? 1 : 0;
           const pid_t pid = own_cgroup >= 0 ? static_cast<pid_t>(own_cgroup) : threads[ti];
           const unsigned long ev_flags = own_cgroup >= 0 ? PERF_FLAG_PID_CGROUP : flags;
           const int cpu = cpus[ci];
@@ -448,6 +451,7 @@ Result<CounterSet> CounterSet::open(std::span<const CounterGroupSpec> groups,
             if (err != 0 && sys::is_unsupported_event_errno(err)) {
               se.supported = false;
               se.error = e.message();
+              se.attr = attr;  // as tried: a stat file records it (perf's attr too)
               continue;
             }
             return tl::unexpected(std::move(e));

@@ -64,6 +64,7 @@ EventSpec to_public(event::EventSpec&& e) {
   out.sample_read = e.sample_read;
   out.weak_group = e.weak_group;
   out.explicit_privilege = e.explicit_privilege;
+  out.precise_max = e.precise_max;
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/error_format.hpp"
 #include "event/record_plan.hpp"
@@ -91,19 +92,22 @@ bool is_cycles(const PlannedEvent& e) {
   return e.attr.type == PERF_TYPE_HARDWARE && e.attr.config == PERF_COUNT_HW_CPU_CYCLES;
 }
 
-// perf's evsel__precise_ip_fallback() for the default event (cycles:P): lower precise_ip
-// until it opens; when nothing does, precise_ip is back at its maximum.
+// perf's evsel__precise_ip_fallback() for the default event (cycles:P) and `:P` events:
+// lower their precise_ip until the events open; when nothing does, it is back at 3.
 Result<Sampler> open_precise(RecordPlan& plan, const RecordTarget& target) {
   auto sampler = Sampler::open(sampler_options(plan, target));
-  auto& first = plan.events.front().attr;
-  if (sampler || !plan.default_event || first.precise_ip == 0) return sampler;
-  const unsigned max = static_cast<unsigned>(first.precise_ip);
-  for (unsigned p = max; p-- > 0;) {
-    first.precise_ip = p & 3U;
+  std::vector<raw::EventAttr*> lowered;
+  for (auto& e : plan.events) {
+    if (((e.is_default && !e.tracking) || e.precise_max) && e.attr.precise_ip != 0)
+      lowered.push_back(&e.attr);
+  }
+  if (sampler || lowered.empty()) return sampler;
+  for (unsigned p = 3; p-- > 0;) {
+    for (auto* a : lowered) a->precise_ip = p & 3U;
     auto retry = Sampler::open(sampler_options(plan, target));
     if (retry) return retry;
   }
-  first.precise_ip = max & 3U;
+  for (auto* a : lowered) a->precise_ip = 3;
   return sampler;
 }
 

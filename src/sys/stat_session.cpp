@@ -144,6 +144,7 @@ Result<OpenPlan> plan_target(const StatTargetOptions& t, pid_t workload_pid) {
   }
   if (t.system_wide || (!t.cpus.empty() && t.pids.empty() && t.tids.empty())) {
     plan.target = CountTarget::system_wide(cpus);
+    plan.target.inherit = t.inherit;  // perf's attrs (no effect on CPU-wide counters)
     if (!t.system_wide) {
       plan.target.description = fmt::format("counting on CPU(s) {} (-C)", format_cpus(cpus));
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # perfx stat record / stat report vs perf 6.1, both directions, on the same files:
 #   1. perfx's file: `perf stat report` and `perfx stat report` print the same text;
-#      `perf report -D`, `perf script` and `perf evlist` read it without complaint;
+#      `perf report -D`, `perf script` and `perf evlist` read it without complaint, and
+#      `perf evlist -v` shows the attrs of perf's own file of the same options;
 #   2. perf's file (plain, -I intervals, -a -A per CPU): `perfx stat report` prints what
 #      `perf stat report` prints on it;
 #   3. a sampling recording: perfx stat report refuses it with one line.
@@ -55,6 +56,20 @@ perf report --header-only -i "$tmp/x.data" 2>/dev/null | grep -q 'contains stat 
 "$PERFX" stat record -I 100 -e "$events" -o "$tmp/xi.data" -- sleep 0.25 2>/dev/null ||
   fail "perfx stat record -I exited $?"
 same_report "$tmp/xi.data" "perfx's -I file"
+
+# The attrs perfx writes are perf's (perf evlist -v of both files): exclude_guest as the
+# event's modifiers say, inherit on CPU-wide counters too, the attr of an event the PMU
+# lacks as it was tried.
+for args in "-e task-clock -- true" "-a -e task-clock -- sleep 0.01" \
+    "-e task-clock:u,page-faults:k -- true" "-C 0 -e {task-clock,page-faults} -- sleep 0.01" \
+    "--no-inherit -e task-clock -- true" "-- true"; do
+  # shellcheck disable=SC2086  # the options are words
+  perf stat record -o "$tmp/ep.data" $args >/dev/null 2>&1 &&
+    "$PERFX" stat record -o "$tmp/ex.data" $args >/dev/null 2>&1 ||
+    { fail "stat record $args failed"; continue; }
+  diff <(perf evlist -v -i "$tmp/ep.data" 2>&1) <(perf evlist -v -i "$tmp/ex.data" 2>&1) \
+    >"$tmp/diff.txt" || { fail "stat record $args: attrs differ (< perf, > perfx)"; cat "$tmp/diff.txt"; }
+done
 
 # 2. perf writes, both read.
 perf stat record -e "$events" -o "$tmp/p.data" -- "$fixture" >/dev/null 2>&1

@@ -480,6 +480,9 @@ TEST(EventParse, Modifiers) {
   EXPECT_EQ(e.attr.exclude_host, 0U);
   EXPECT_EQ(e.attr.exclude_guest, 1U);
 
+  EXPECT_TRUE(one("cs:P").precise_max);  // perf's precise_max: record tries 3, then lower
+  EXPECT_EQ(one("cs:P").attr.precise_ip, 0U);
+  EXPECT_FALSE(one("cs:p").precise_max);
   EXPECT_TRUE(one("cs:S").sample_read);
   EXPECT_EQ(one("cs:D").attr.pinned, 1U);
   EXPECT_EQ(one("cs:I").attr.exclude_idle, 1U);
@@ -570,11 +573,36 @@ TEST(EventParse, MalformedListsNameColumn) {
   EXPECT_NE(error_of(":u").message().find("column 1"), std::string::npos);
 }
 
+// perf 6.1's exclude_guest, as `perf record -e X` + `perf evlist -v` show it: set for an
+// event without modifiers (event_attr_init), else by u, p, H only; a group's modifiers
+// start from what the member already has.
+TEST(EventParse, ExcludeGuestAsPerf) {
+  const std::pair<const char*, unsigned> table[] = {
+      {"task-clock", 1},   {"task-clock:u", 1},       {"task-clock:k", 0},
+      {"task-clock:h", 0}, {"task-clock:G", 0},       {"task-clock:H", 1},
+      {"task-clock:I", 0}, {"task-clock:S", 0},       {"task-clock:D", 0},
+      {"task-clock:e", 0}, {"task-clock:uk", 1},      {"task-clock:ku", 1},
+      {"task-clock:p", 1}, {"task-clock:kp", 1},      {"task-clock:P", 0},
+      {"mem:0x1000", 1},   {"sched:sched_switch", 1}, {"sched:sched_switch:k", 0},
+      {"r1234", 1},
+  };
+  for (const auto& [spec, want] : table) {
+    EXPECT_EQ(one(spec).attr.exclude_guest, want) << spec;
+  }
+  auto groups = parse_event_list("{task-clock,page-faults}:k", FakeResolver());
+  ASSERT_TRUE(groups.has_value());
+  for (const auto& e : (*groups)[0].events) EXPECT_EQ(e.attr.exclude_guest, 1U) << e.name;
+  groups = parse_event_list("{task-clock:k,page-faults}", FakeResolver());
+  ASSERT_TRUE(groups.has_value());
+  EXPECT_EQ((*groups)[0].events[0].attr.exclude_guest, 0U);
+  EXPECT_EQ((*groups)[0].events[1].attr.exclude_guest, 1U);
+}
+
 TEST(EventParse, DescribeAttr) {
   EXPECT_EQ(describe_attr(one("page-faults:u").attr),
             "type=1 (software) config=0x2 exclude_kernel=1 exclude_hv=1 exclude_guest=1");
   EXPECT_EQ(describe_attr(one("mem:0x10/8:w").attr),
-            "type=5 (breakpoint) config=0x0 bp_type=2 bp_addr=0x10 bp_len=8");
+            "type=5 (breakpoint) config=0x0 bp_type=2 bp_addr=0x10 bp_len=8 exclude_guest=1");
 }
 
 // ---------------------------------------------------------------- sysfs format fields

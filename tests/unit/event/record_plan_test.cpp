@@ -83,6 +83,19 @@ TEST(RecordPlan, NoCommandAndNoTargetIsSystemWide) {
   EXPECT_TRUE(p.options.system_wide);
 }
 
+// perf record -e X, perf evlist -v: exclude_guest as the parser gives it (set without
+// modifiers, cleared by :k), precise_ip 3 for :P (lowered at open where it fails).
+TEST(RecordPlan, ModifiersSetExcludeGuestAndPreciseMaxAsPerf) {
+  const auto p = plan_of(with_command({"page-faults:k", "task-clock", "cpu-clock:P"}));
+  ASSERT_EQ(p.events.size(), 3u);
+  EXPECT_EQ(p.events[0].attr.exclude_guest, 0u);
+  EXPECT_EQ(p.events[1].attr.exclude_guest, 1u);
+  EXPECT_EQ(p.events[1].attr.precise_ip, 0u);
+  EXPECT_EQ(p.events[2].attr.exclude_guest, 0u);
+  EXPECT_EQ(p.events[2].attr.precise_ip, 3u);
+  EXPECT_TRUE(p.events[2].precise_max);
+}
+
 TEST(RecordPlan, PidTargetFollowsTasksWithTheSideBandOnTheEvent) {
   RecordOptions o;
   o.events = {"cpu-clock"};
