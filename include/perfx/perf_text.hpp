@@ -42,9 +42,14 @@ struct PERFX_API ScriptOptions {
   bool show_mmap_events = false;                ///< MMAP/MMAP2 records
   std::string tracefs = "/sys/kernel/tracing";  ///< where tracepoint format files live
   std::string buildid_dir;                      ///< perf's build-id cache, "" = $HOME/.debug
-  bool demangle_params = false;                 ///< C++ parameter lists (perf script -v)
-  bool demangle = true;                         ///< false: mangled names (--no-demangle)
-  bool full_source_path = false;                ///< srcline with the file's whole path
+  /// perf's --symfs: DSOs, debug files, the build-id cache and kallsyms are read under
+  /// this directory, their usual path appended ("" = as usual).
+  std::string symfs;
+  std::string kallsyms;           ///< --kallsyms: kernel symbols from this file
+  std::string vmlinux;            ///< -k/--vmlinux: kernel symbols from this ELF
+  bool demangle_params = false;   ///< C++ parameter lists (perf script -v)
+  bool demangle = true;           ///< false: mangled names (--no-demangle)
+  bool full_source_path = false;  ///< srcline with the file's whole path
   /// perf script's filters (empty = all). A sample is shown when its thread's comm, pid
   /// and tid at that time, its CPU, its time (perf's --time windows), and the DSO
   /// (short or long name) and symbol (name, or "0x<start>") of its ip are listed.

@@ -49,8 +49,12 @@ Result<void> write_script(Recording& recording, std::ostream& out, const ScriptO
   // -F is checked before the data is read, as perf does.
   PERFX_CHECK(report::validate_script_fields(options.fields));
   PERFX_TRY(reader, RecordingAccess::pass(recording));
-  profile::SampleReplay replay(*reader,
-                               {options.buildid_dir, options.demangle_params, options.demangle});
+  profile::SampleReplay replay(*reader, {.buildid_dir = options.buildid_dir,
+                                         .demangle_params = options.demangle_params,
+                                         .demangle = options.demangle,
+                                         .symfs = options.symfs,
+                                         .kallsyms = options.kallsyms,
+                                         .vmlinux = options.vmlinux});
   return report::write_script(out, replay, options, warnings);
 }
 

@@ -13,6 +13,7 @@
 #include "profile/replay.hpp"
 #include "profile/sample_traces.hpp"
 #include "profile/stack_cache.hpp"
+#include "profile/symbol_paths.hpp"
 #include "record/perf_data_reader.hpp"
 #include "symbol/cache_dir.hpp"
 #include "symbol/machine.hpp"
@@ -149,21 +150,12 @@ Result<Profile> load_profile(const std::string& path, const LoadOptions& options
 }
 
 Result<Profile> load_profile_from(record::PerfDataReader& reader, const LoadOptions& options) {
-  symbol::SearchPaths paths;
-  paths.buildid_dir = options.buildid_dir;
-  paths.symfs = options.symfs;
-  if (!options.symfs.empty()) {  // perf joins --symfs to every path it reads symbols from
-    paths.debug_dir = options.symfs + paths.debug_dir;
-    paths.kallsyms = options.symfs + paths.kallsyms;
-  }
-  if (!options.kallsyms.empty()) {
-    paths.kallsyms = options.kallsyms;
-    paths.kallsyms_given = true;
-  }
-  paths.vmlinux = options.vmlinux;
-  paths.demangle_params = options.demangle_params;
-  paths.demangle = options.demangle;
-  symbol::Machine machine(paths);
+  symbol::Machine machine(search_paths({.buildid_dir = options.buildid_dir,
+                                        .demangle_params = options.demangle_params,
+                                        .demangle = options.demangle,
+                                        .symfs = options.symfs,
+                                        .kallsyms = options.kallsyms,
+                                        .vmlinux = options.vmlinux}));
   Profile prof;
   const auto& feats = reader.features();
   if (feats.cmdline) {

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "profile/replay.hpp"
+#include "profile/symbol_paths.hpp"
 #include "record/perf_data_reader.hpp"
 #include "record/regs.hpp"
 #include "symbol/disassembler.hpp"
@@ -14,14 +15,7 @@ namespace perfx::profile {
 
 struct SampleReplay::Impl {
   Impl(record::PerfDataReader& r, const SymbolNaming& naming)
-      : reader(r), machine(paths_of(naming)) {}
-  static symbol::SearchPaths paths_of(const SymbolNaming& naming) {
-    symbol::SearchPaths paths;
-    paths.buildid_dir = naming.buildid_dir;
-    paths.demangle_params = naming.demangle_params;
-    paths.demangle = naming.demangle;
-    return paths;
-  }
+      : reader(r), machine(search_paths(naming)) {}
   record::PerfDataReader& reader;
   symbol::Machine machine;
   LocationTable table;

@@ -19,6 +19,7 @@
 #include "perfx/raw.hpp"
 #include "perfx/records.hpp"
 #include "profile/record_counts.hpp"
+#include "profile/symbol_naming.hpp"
 #include "profile/time_filter.hpp"
 
 namespace perfx::record {
@@ -30,13 +31,6 @@ namespace perfx::profile {
 /// check_cpu_list()'s first message (replay.hpp; pipe mode finds events later).
 inline constexpr std::string_view kNoCpuEvents =
     "File does not contain CPU events. Remove -C option to proceed.";
-
-/// How symbols are named.
-struct SymbolNaming {
-  std::string buildid_dir;       ///< perf's build-id cache, "" = $HOME/.debug
-  bool demangle_params = false;  ///< C++ parameter lists
-  bool demangle = true;          ///< false: names as the binaries have them
-};
 
 /// The thread of a replayed record, as of that record.
 struct ReplayThread {

@@ -1,8 +1,6 @@
 // perfx report: read a perf.data (perf's or perfx's) and print perf report's text
 // layout, or an export format (--format, via perfx::export_profile).
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -82,9 +80,6 @@ int run_report(int argc, char** argv) {
                         ->expected(0, 1);
   auto* limit_opt = app.add_option("--percent-limit", ro.percent_limit,
                                    "hide entries (and graph branches) below this percentage");
-  app.add_option("--symfs", lo.symfs, "look for files with symbols under this directory");
-  app.add_option("--kallsyms", lo.kallsyms, "kernel symbols from this kallsyms file");
-  app.add_option("-k,--vmlinux", lo.vmlinux, "kernel symbols from this vmlinux file");
   app.add_option("--socket-filter", ro.socket_filter, "only entries of this processor socket");
   int res_samples = 0;  // perf: samples kept per entry for its TUI browser; no text effect
   app.add_option("--samples", res_samples, "samples kept per entry for browsing (TUI only)");
@@ -128,9 +123,10 @@ int run_report(int argc, char** argv) {
   app.add_option("-j,--jobs", lo.threads, "symbolization threads (0 = all cores)");
   if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
   // perf checks these before it opens the recording.
-  for (const auto* file : {&lo.vmlinux, &lo.kallsyms})
-    if (!file->empty() && ::access(file->c_str(), R_OK) != 0)
-      return cmd.fail(fmt::format("Invalid file: {}", *file));
+  if (auto rc = check_symbol_files(cmd, in)) return *rc;
+  lo.symfs = in.symfs;
+  lo.kallsyms = in.kallsyms;
+  lo.vmlinux = in.vmlinux;
   if (ro.hierarchy && !fields.empty())
     return cmd.usage_error("--hierarchy and --fields options cannot be used together");
   // perf's owner rule (-f) and the header: the one door to the recording.

@@ -56,6 +56,7 @@ int run_script(int argc, char** argv) {
                 {"--demangle-kernel", &dk, "kernel names demangled (C: nothing to do)"},
                 {"-D,--dump-raw-trace", &so.dump_raw_trace, "each record's raw dump too"}});
   if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
+  if (auto rc = check_symbol_files(cmd, in)) return *rc;
   // Owner check (perf's -f) and header, before the options that need the recording.
   auto rec = Recording::open(in.input, {in.force});
   if (!rec) return cmd.fail(rec.error().message());
@@ -64,6 +65,9 @@ int run_script(int argc, char** argv) {
   so.demangle_params = in.demangle_params || in.verbose > 0;  // perf -v: parameter lists
   so.stop_bt = split_list(stop_bt);
   so.full_source_path = in.full_source_path;
+  so.symfs = in.symfs;
+  so.kallsyms = in.kallsyms;
+  so.vmlinux = in.vmlinux;
   const FilterTargets targets{&so.thread_filter, &so.cpus, &so.dsos, &so.symbols, &so.time};
   if (auto ok = filters.parse(targets); !ok) return cmd.fail(ok.error().message());
   if (max_stack >= 0) so.max_stack = static_cast<std::size_t>(max_stack);

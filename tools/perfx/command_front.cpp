@@ -1,5 +1,7 @@
 #include "command_front.hpp"
 
+#include <unistd.h>
+
 namespace perfx::cli {
 
 void CommandFront::say(std::string_view msg) const {
@@ -79,6 +81,18 @@ void add_reader_options(CLI::App& app, ReaderArgs& args, unsigned which) {
   for (const Flag& f : kFlags) {
     if ((which & f.option) != 0) app.add_flag(f.names, args.*f.value, f.help);
   }
+  if ((which & kSymbolFileOptions) != 0) {
+    app.add_option("--symfs", args.symfs, "look for files with symbols under this directory");
+    app.add_option("--kallsyms", args.kallsyms, "kernel symbols from this kallsyms file");
+    app.add_option("-k,--vmlinux", args.vmlinux, "kernel symbols from this vmlinux file");
+  }
+}
+
+std::optional<int> check_symbol_files(const CommandFront& cmd, const ReaderArgs& args) {
+  for (const auto* file : {&args.vmlinux, &args.kallsyms})
+    if (!file->empty() && ::access(file->c_str(), R_OK) != 0)
+      return cmd.fail(fmt::format("Invalid file: {}", *file));
+  return std::nullopt;
 }
 
 void add_switches(CLI::App& app, std::initializer_list<Switch> switches) {

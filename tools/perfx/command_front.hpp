@@ -67,6 +67,9 @@ struct ReaderArgs {
   bool full_source_path = false;    ///< --full-source-path: srcline with the whole path
   bool header = false;              ///< --header: the recording's header first
   bool header_only = false;         ///< --header-only: only the recording's header
+  std::string symfs;                ///< --symfs DIR: files with symbols read under DIR
+  std::string kallsyms;             ///< --kallsyms FILE: kernel symbols from FILE only
+  std::string vmlinux;              ///< -k/--vmlinux FILE: kernel symbols from FILE only
 };
 
 /// Which of ReaderArgs' options a command takes (or-ed).
@@ -79,16 +82,21 @@ enum ReaderOption : unsigned {
   kNoDemangleOption = 32,
   kDemangleParamsOption = 64,
   kFullSourcePathOption = 128,
-  kHeaderOptions = 256,  ///< --header and --header-only
+  kHeaderOptions = 256,      ///< --header and --header-only
+  kSymbolFileOptions = 512,  ///< --symfs, --kallsyms, -k/--vmlinux
   /// What every command that reads one perf.data into text takes.
   kReaderOptions = kInputOption | kForceOption | kVerboseOption | kOutputOption,
   /// What report and script take alike about symbols, sources and the header.
-  kListingOptions =
-      kNoDemangleOption | kDemangleParamsOption | kFullSourcePathOption | kHeaderOptions,
+  kListingOptions = kNoDemangleOption | kDemangleParamsOption | kFullSourcePathOption |
+                    kHeaderOptions | kSymbolFileOptions,
 };
 
 /// Adds the ReaderArgs options `which` names to `app`.
 void add_reader_options(CLI::App& app, ReaderArgs& args, unsigned which);
+
+/// perf's check before it opens the recording: a --kallsyms or --vmlinux file that cannot
+/// be read is "Invalid file: NAME" (the exit status to return), nothing otherwise.
+std::optional<int> check_symbol_files(const CommandFront& cmd, const ReaderArgs& args);
 
 /// One perf OPT_BOOLEAN: a flag under `names` that sets `*value`.
 struct Switch {
