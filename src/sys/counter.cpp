@@ -277,11 +277,11 @@ namespace {
 Result<sys::UniqueFd> open_one(raw::EventAttr& attr, pid_t pid, int cpu, int group_fd,
                                unsigned long flags) {
   if (!g_lost_format_ok.load(std::memory_order_relaxed)) attr.read_format &= ~kLostFormat;
-  auto fd = sys::perf_event_open(attr, pid, cpu, group_fd, flags);
+  auto fd = sys::perf_event_open_fallback(attr, pid, cpu, group_fd, flags);
   if (!fd && fd.error().sys_errno() == EINVAL && (attr.read_format & kLostFormat) != 0) {
     raw::EventAttr retry = attr;
     retry.read_format &= ~kLostFormat;
-    auto fd2 = sys::perf_event_open(retry, pid, cpu, group_fd, flags);
+    auto fd2 = sys::perf_event_open_fallback(retry, pid, cpu, group_fd, flags);
     if (fd2) {
       g_lost_format_ok.store(false, std::memory_order_relaxed);
       attr = retry;

@@ -148,7 +148,7 @@ Result<EventFd> EventFd::open(const raw::EventAttr& attr, const OpenTarget& targ
   raw::EventAttr a = attr;
   if (a.size == 0) a.size = raw::kAttrSizeVer8;
   const auto flags = static_cast<unsigned long>(target.flags);
-  auto fd = sys::perf_event_open(a, target.pid, target.cpu, target.group_fd, flags);
+  auto fd = sys::perf_event_open_fallback(a, target.pid, target.cpu, target.group_fd, flags);
   if (!fd) {
     const int err = fd.error().sys_errno();
     if (err == 0) return tl::unexpected(std::move(fd).error());

@@ -50,4 +50,18 @@ Result<UniqueFd> perf_event_open(raw::EventAttr attr, pid_t pid, int cpu, int gr
   return UniqueFd(static_cast<int>(fd));
 }
 
+Result<UniqueFd> perf_event_open_fallback(raw::EventAttr& attr, pid_t pid, int cpu, int group_fd,
+                                          unsigned long flags) {
+  auto fd = perf_event_open(attr, pid, cpu, group_fd, flags);
+  if (fd || fd.error().sys_errno() != EINVAL || (attr.exclude_guest == 0 && attr.exclude_host == 0))
+    return fd;
+  raw::EventAttr retry = attr;
+  retry.exclude_guest = 0;
+  retry.exclude_host = 0;
+  auto fd2 = perf_event_open(retry, pid, cpu, group_fd, flags);
+  if (!fd2) return fd;  // the first error: the exclude bits were not the problem
+  attr = retry;
+  return fd2;
+}
+
 }  // namespace perfx::sys

@@ -102,10 +102,10 @@ Result<Sampler> Sampler::open(SamplerOptions options) {
     for (pid_t pid : options.pids) {
       std::vector<int> fd_of_event(options.events.size(), -1);
       for (std::size_t i = 0; i < options.events.size(); ++i) {
-        const auto& ev = options.events[i];
+        auto& ev = options.events[i];
         const int group_fd =
             ev.group_leader >= 0 ? fd_of_event[static_cast<std::size_t>(ev.group_leader)] : -1;
-        auto fd = sys::perf_event_open(ev.attr, pid, cpu, group_fd, flags);
+        auto fd = sys::perf_event_open_fallback(ev.attr, pid, cpu, group_fd, flags);
         if (!fd) {
           const int err = fd.error().sys_errno();
           if (options.skip_offline_cpus && cpu >= 0 && options.cpus.size() > 1 &&
