@@ -195,7 +195,9 @@ struct PERFX_API OpenTarget {
 /// An owned perf event fd: closes on destruction. Move-only.
 class PERFX_API EventFd : public EventHandle {
  public:
-  /// Opens `attr` (size 0 becomes 136) on `target`. FD_CLOEXEC is always added. Errors
+  /// Opens `attr` (size 0 becomes 136) on `target`. FD_CLOEXEC is always added. A PMU
+  /// that refuses exclude bits (msr) gets the event without exclude_guest/exclude_host,
+  /// as perf retries it (parse_events() sets exclude_guest on plain events). Errors
   /// are explained and name the attr field at fault where one can be named ("attr.clockid
   /// 99 ..."): kInvalidArgument for EINVAL, kNotSupported for a missing PMU,
   /// kPermission naming perf_event_paranoid, ... `name` is used in the message.

@@ -37,7 +37,13 @@ prep plain.data -e cpu-clock -F 2000 -- $hot 100
 prep tp.data -e sched:sched_switch -e raw_syscalls:sys_enter -- sh -c "$hot 20; sleep 0.01"
 
 # perf report ends with a random "(Tip: ...)" between '#' lines: not part of the comparison.
-normalize() { drop_perf_tip <"$1" | sed -e 's/[[:space:]]\+/ /g' -e 's/ $//' -e '/^$/d' -e '/^#$/d'; }
+# -g fractal: perf 6.1 names the "[...]" rest branch from a symbol it never initialises, so
+# it reads "[...] (inlined)" now and then (docs/report.md's deliberate difference, pinned by
+# ReportCallGraph.FractalRestUnderTheThreshold): compared as "[...]".
+normalize() {
+  drop_perf_tip <"$1" | sed -e 's/[[:space:]]\+/ /g' -e 's/ $//' -e '/^$/d' -e '/^#$/d' \
+    -e 's/--\[\.\.\.\] (inlined)$/--[...]/'
+}
 parser_error='not supported by perfx yet|argument was not expected|unknown option|was not expected'
 
 # run TOOL TAG ARGS: runs the tool on ARGS with the placeholders filled; sets rc
