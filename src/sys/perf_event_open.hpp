@@ -18,7 +18,7 @@ Result<UniqueFd> perf_event_open(raw::EventAttr attr, pid_t pid, int cpu, int gr
                                  unsigned long flags = 0);
 
 /// perf_event_open() with perf's fallback for PMUs that take no exclude bits at all
-/// (PERF_PMU_CAP_NO_EXCLUDE: msr, uprobe, kprobe, ...): EINVAL with exclude_guest or
+/// (PERF_PMU_CAP_NO_EXCLUDE, such as msr): EINVAL with exclude_guest or
 /// exclude_host set (every event parsed without modifiers has exclude_guest, as in perf)
 /// is retried with both cleared ("switching off exclude_guest, exclude_host" in perf -vv).
 /// `attr` is left as the event was opened.
