@@ -828,11 +828,15 @@ std::vector<const HistEntry*> sorted_entries(const Hists& h, const HistOrder& or
     if (by_acc && h.callchains && a->max_depth != b->max_depth &&
         p.threads[a->thread].tid == p.threads[b->thread].tid)
       return h.callee_children ? a->max_depth < b->max_depth : a->max_depth > b->max_depth;
-    if (a->values.self != b->values.self) return a->values.self > b->values.self;
-    if (const int r = members_first(*a, *b); r != 0) return r < 0;
-    return tie_break(h, *a, *b) < 0;
+    return compare_by_self(h, *a, *b) < 0;
   });
   return rows;
+}
+
+int compare_by_self(const Hists& h, const HistEntry& a, const HistEntry& b) {
+  if (a.values.self != b.values.self) return a.values.self > b.values.self ? -1 : 1;
+  if (const int r = members_first(a, b); r != 0) return r;
+  return tie_break(h, a, b);
 }
 
 std::string chain_srcline(const Frame& f, bool show_addr) {

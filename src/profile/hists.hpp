@@ -227,6 +227,11 @@ struct HistOrder {
 [[nodiscard]] int compare_key(const Hists& hists, std::size_t k, const HistEntry& a,
                               const HistEntry& b);
 
+/// perf's hist_entry__sort() without the Children column: the higher self period first,
+/// then a group's members in order, then each key's sort function; < 0 when `a` comes
+/// first. --hierarchy orders the entries of each level so (`a`, `b` summed over a level).
+[[nodiscard]] int compare_by_self(const Hists& hists, const HistEntry& a, const HistEntry& b);
+
 /// The socket of a CPU from the recording's topology; -1 without a CPU field or topology.
 [[nodiscard]] int socket_of(const Hists& hists, std::uint32_t cpu);
 

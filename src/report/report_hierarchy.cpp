@@ -67,10 +67,12 @@ class HierarchyPrinter {
     }
   }
 
-  // Each level by overhead, descending; equal ones in the entries' order.
-  static void sort(Node& n) {
-    std::stable_sort(n.kids.begin(), n.kids.end(), [](const Node& a, const Node& b) {
-      return a.sum.values.self > b.sum.values.self;
+  // Each level by overhead, descending; equal ones by the keys (perf's
+  // hierarchy_insert_output_entry(): "rec_hot" before "swapper", "[kernel.kallsyms]"
+  // before "libc.so.6").
+  void sort(Node& n) const {
+    std::stable_sort(n.kids.begin(), n.kids.end(), [&](const Node& a, const Node& b) {
+      return profile::compare_by_self(in_.hists, a.sum, b.sum) < 0;
     });
     for (auto& k : n.kids) sort(k);
   }

@@ -585,6 +585,26 @@ TEST(ReportTable, HierarchyNestsLevelsBySortKey) {
   EXPECT_EQ(limited.find("[.] b"), std::string::npos) << limited;
 }
 
+// Levels of equal overhead go in the keys' order, not their first entries' (perf's
+// hierarchy_insert_output_entry()): app (a1 30%, a2 20%) before libz.so (z1 40%, z2 10%), though z1
+// is the highest entry.
+TEST(ReportTable, HierarchyTiesGoByKey) {
+  using profile::FrameKind;
+  profile::Profile p = app_profile(
+      {frame("z1", "libz.so", FrameKind::kUser), frame("z2", "libz.so", FrameKind::kUser),
+       frame("a1", "app", FrameKind::kUser), frame("a2", "app", FrameKind::kUser)},
+      {{0}, {1}, {2}, {3}}, 10);
+  for (const auto& [stack, n] : {std::pair{0U, 4}, {1U, 1}, {2U, 3}, {3U, 2}})
+    for (int i = 0; i < n; ++i) p.samples.push_back(sample(stack, 0, 100));
+  const std::string s = run(hierarchy_by({"dso", "sym"}), p);
+  const auto app = s.find("50.00%     app");
+  const auto libz = s.find("50.00%     libz.so");
+  ASSERT_NE(app, std::string::npos) << s;
+  ASSERT_NE(libz, std::string::npos) << s;
+  EXPECT_LT(app, libz) << s;
+  EXPECT_LT(s.find("[.] z1"), s.find("[.] z2")) << s;
+}
+
 // --socket-filter: perf's header line; entries of other sockets go only when a key
 // collapses entries (comm, tid), as perf 6.1 (the profile's CPUs have no topology: -1).
 TEST(ReportTable, SocketFilterHeaderAndCollapsingKeys) {
