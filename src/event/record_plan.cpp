@@ -63,7 +63,7 @@ void event_modifiers(raw::EventAttr& a, const PlannedEvent& e) {
 }
 
 // perf top: ip, tid, time, period (and the CPU system-wide); the side-band comes with the
-// first event; counters inherit only into the threads of -p/-t.
+// first event; counters inherit only into the threads of -p/-t (not with -i/--no-inherit).
 Result<void> top_events(RecordPlan& plan) {
   PERFX_TRY(cg, parse_call_graph(plan.options.call_graph));
   auto& evs = plan.events;
@@ -79,7 +79,7 @@ Result<void> top_events(RecordPlan& plan) {
     if (evs[i].kind == perfx::EventKind::kTracepoint) a.sample_type |= PERF_SAMPLE_RAW;
     a.read_format = PERF_FORMAT_ID;
     a.disabled = 1;
-    a.inherit = plan.task_target ? 1 : 0;
+    a.inherit = plan.task_target && plan.options.inherit ? 1 : 0;
     a.sample_id_all = 1;
     event_modifiers(a, evs[i]);  // perf top's cycles:P too ("cpu-clock:ppp" here)
     plan_period(a, evs[i], plan);

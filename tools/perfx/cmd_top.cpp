@@ -105,13 +105,14 @@ int run_top(int argc, char** argv) {
   app.add_option("-d,--delay", t.delay_s, "seconds between refreshes (default 2)");
   int entries = 0;
   app.add_option("-E,--entries", entries, "rows to show (default: the terminal's height)");
-  bool stdio = false, callchain_fp = false;
+  bool stdio = false, callchain_fp = false, no_inherit = false;
   int verbose = 0;
   add_switches(app, {{"-K,--hide_kernel_symbols", &t.hide_kernel, "leave kernel samples out"},
                      {"-U,--hide_user_symbols", &t.hide_user, "leave user samples out"},
                      {"-z,--zero", &t.zero, "each refresh shows only its own samples (no decay)"},
                      {"--stdio", &stdio, "text screens (the only mode)"},
                      {"-g", &callchain_fp, "callchains (frame pointers), shown as call graphs"},
+                     {"-i,--no-inherit", &no_inherit, "child tasks of -p/-t are not counted"},
                      {"--children,!--no-children", &t.children,
                       "with callchains: Children and Self columns (the default) or Self only"}});
   app.add_option("-s,--sort", t.sort, "sort keys: comm,pid,dso,sym (default dso,sym)");
@@ -121,6 +122,7 @@ int run_top(int argc, char** argv) {
   app.add_option("--call-graph", o.call_graph, "callchain mode: fp or dwarf[,size]");
   if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;
   if (callchain_fp && o.call_graph.empty()) o.call_graph = "fp";
+  o.inherit = !no_inherit;
   t.entries = entries > 0 ? static_cast<std::size_t>(entries) : 0;
 
   Terminal terminal(verbose);

@@ -310,6 +310,8 @@ TEST(RecordPlan, TopStyle) {
   EXPECT_EQ(p.events[0].attr.inherit, 1u);
   EXPECT_EQ(p.events[0].attr.sample_type, kBase | PERF_SAMPLE_PERIOD);
   EXPECT_FALSE(p.synthesis.all_processes);
+  o.inherit = false;  // perf top -i/--no-inherit
+  EXPECT_EQ(plan_of(o).events[0].attr.inherit, 0u);
 }
 
 TEST(RecordPlan, AddedEventsGetThePolicyAndTheDummyStaysLast) {
