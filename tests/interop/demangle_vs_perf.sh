@@ -2,7 +2,7 @@
 # Interop: C++ (and, when rustc is here, Rust v0) names in `perfx report` and
 # `perfx script` are demangled as perf 6.1 prints them: no parameter lists or clone
 # suffixes ("ns::Box<long>::spin"); `--demangle-params` gives what perf -v prints,
-# `--no-demangle` the mangled names, as perf's.
+# `--no-demangle` the mangled names, as perf's (the last of it and `--demangle` wins).
 set -u
 : "${PERFX:?}" "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
 command -v perf >/dev/null || { echo "perf not installed"; exit 77; }
@@ -47,6 +47,14 @@ check report_mangled "$pat" report -i "$tmp/cxx.data" --stdio --no-children -g n
 check script_mangled "$pat" script -i "$tmp/cxx.data" --no-demangle -- \
   script -i "$tmp/cxx.data" --no-demangle
 grep -q '_ZNK2ns3Box' "$tmp/perfx.report_mangled" || { echo "--no-demangle: no _ZNK2ns3Box row"; fail=1; }
+# The last of --demangle and --no-demangle wins, as in perf.
+pat='spin|outer|other'
+check report_remangled "$pat" report -i "$tmp/cxx.data" --stdio --no-children -g none \
+  --no-demangle --demangle -- report -i "$tmp/cxx.data" --stdio --no-children -g none \
+  --no-demangle --demangle
+check script_unmangled "$pat" script -i "$tmp/cxx.data" --demangle --no-demangle -- \
+  script -i "$tmp/cxx.data" --demangle --no-demangle
+grep -q '_ZNK2ns3Box' "$tmp/perfx.script_unmangled" || { echo "--demangle --no-demangle: no _ZNK2ns3Box"; fail=1; }
 
 rustc=$(command -v rustc || echo "$HOME/.cargo/bin/rustc")
 if [ -x "$rustc" ]; then

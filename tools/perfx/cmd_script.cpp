@@ -35,7 +35,7 @@ int run_script(int argc, char** argv) {
   add_filter_options(app, filters, {.dsos = "--dsos"});
   int max_stack = -1;
   app.add_option("--max-stack", max_stack, "show at most N callchain entries");
-  bool reltime = false, deltatime = false, per_event_dump = false, demangle = false, dk = false;
+  bool reltime = false, deltatime = false, per_event_dump = false, dk = false;
   add_switches(app,
                {{"--ns", &so.ns, "nanosecond timestamps"},
                 {"--inline,!--no-inline", &so.inline_frames,
@@ -52,7 +52,6 @@ int run_script(int argc, char** argv) {
                 {"--show-bpf-events", &so.show_bpf_events, "also KSYMBOL/BPF_EVENT records"},
                 {"--show-text-poke-events", &so.show_text_poke_events, "also TEXT_POKE records"},
                 {"--per-event-dump", &per_event_dump, "each event's samples in INPUT.EVENT.dump"},
-                {"--demangle", &demangle, "C++ names demangled (the default, as perf)"},
                 {"--demangle-kernel", &dk, "kernel names demangled (C: nothing to do)"},
                 {"-D,--dump-raw-trace", &so.dump_raw_trace, "each record's raw dump too"}});
   if (auto rc = CommandFront::parse(app, argc, argv)) return *rc;

@@ -62,7 +62,7 @@ struct ReaderArgs {
   int verbose = 0;                  ///< -v/--verbose, accepted for perf's habit
   std::string output;               ///< -o/--output FILE ("" and "-": stdout)
   bool stdio = false;               ///< --stdio, accepted: text is the only interface
-  bool no_demangle = false;         ///< --no-demangle: names as the binaries have them
+  bool no_demangle = false;         ///< --no-demangle (--demangle: false): mangled names
   bool demangle_params = false;     ///< --demangle-params: C++ names with parameter lists
   bool full_source_path = false;    ///< --full-source-path: srcline with the whole path
   bool header = false;              ///< --header: the recording's header first
