@@ -113,6 +113,20 @@ struct PERFX_API EventGroup {
 [[nodiscard]] PERFX_API std::vector<CounterGroupSpec> counter_groups(
     std::span<const EventGroup> groups);
 
+/// perf's --all-user and --all-kernel: every event counts in one privilege level,
+/// whatever its modifiers say (`cpu-clock:k` with --all-user counts user space).
+enum class PrivilegeScope : std::uint8_t {
+  kAsWritten,   ///< each event's own modifiers
+  kUserOnly,    ///< --all-user: exclude_kernel=1, exclude_user=0
+  kKernelOnly,  ///< --all-kernel: exclude_user=1, exclude_kernel=0
+};
+
+/// Applies `scope` to `attr` (exclude_hv and exclude_guest are left as they are, as perf).
+PERFX_API void restrict_privilege(raw::EventAttr& attr, PrivilegeScope scope) noexcept;
+
+/// Applies `scope` to every event of `groups`.
+PERFX_API void restrict_privilege(std::span<EventGroup> groups, PrivilegeScope scope) noexcept;
+
 // ------------------------------------------------------------------ builders
 
 /// PERF_TYPE_HARDWARE configs.

@@ -8,6 +8,7 @@
 #include "core/error_format.hpp"
 #include "core/x86_regs.hpp"
 #include "event/parse.hpp"
+#include "perfx/events.hpp"
 
 namespace perfx::event {
 namespace {
@@ -162,14 +163,9 @@ Result<void> record_events(RecordPlan& plan) {
     a.sample_regs_intr = intr_mask;
     a.sample_regs_user |= user_mask;
     if (plan.follows_workload_only && o.delay_ms == 0 && !o.start_disabled) a.enable_on_exec = 1;
-    if (o.all_kernel) {
-      a.exclude_kernel = 0;
-      a.exclude_user = 1;
-    }
-    if (o.all_user) {
-      a.exclude_kernel = 1;
-      a.exclude_user = 0;
-    }
+    restrict_privilege(a, o.all_user     ? PrivilegeScope::kUserOnly
+                          : o.all_kernel ? PrivilegeScope::kKernelOnly
+                                         : PrivilegeScope::kAsWritten);
     if (plan.clockid) {
       a.use_clockid = 1;
       a.clockid = *plan.clockid;

@@ -58,12 +58,13 @@ perf report --header-only -i "$tmp/x.data" 2>/dev/null | grep -q 'contains stat 
 same_report "$tmp/xi.data" "perfx's -I file"
 
 # The attrs perfx writes are perf's (perf evlist -v of both files): exclude_guest as the
-# event's modifiers say, inherit on CPU-wide counters too, the attr of an event the PMU
-# lacks as it was tried, and msr/tsc/ without the exclude bits its PMU refuses (perf's
-# "switching off exclude_guest, exclude_host").
+# event's modifiers say, --all-user/--all-kernel over the modifiers, inherit on CPU-wide
+# counters too, the attr of an event the PMU lacks as it was tried, and msr/tsc/ without
+# the exclude bits its PMU refuses (perf's "switching off exclude_guest, exclude_host").
 cases=("-e task-clock -- true" "-a -e task-clock -- sleep 0.01"
   "-e task-clock:u,page-faults:k -- true" "-C 0 -e {task-clock,page-faults} -- sleep 0.01"
-  "--no-inherit -e task-clock -- true" "-- true")
+  "--no-inherit -e task-clock -- true" "-- true"
+  "--all-user -e page-faults,cpu-clock:k -- true" "--all-kernel -e task-clock:u -- true")
 [ -e /sys/bus/event_source/devices/msr/events/tsc ] && cases+=("-e msr/tsc/,task-clock -- true")
 for args in "${cases[@]}"; do
   # shellcheck disable=SC2086  # the options are words

@@ -65,6 +65,7 @@ int run_stat(int argc, char** argv) {
   std::string output;
   int verbose = 0;
   bool null_run = false, quiet = false, append = false, big_num = true;
+  bool all_user = false, all_kernel = false;
   int detailed = 0;
   int interval_count = 0;
   unsigned timeout_ms = 0;
@@ -85,7 +86,9 @@ int run_stat(int argc, char** argv) {
   add_switches(app,
                {{"-i,--no-inherit", &no_inherit, "child tasks do not inherit counters"},
                 {"--per-thread", &per_thread, "one line per thread (with -p, -t or -a)"},
-                {"-j,--json", &json, "JSON lines output"},
+                {"-j,--json-output,--json", &json, "JSON lines output"},
+                {"--all-user", &all_user, "every event counts user space only"},
+                {"--all-kernel", &all_kernel, "every event counts the kernel only"},
                 {"-n,--null", &null_run, "no counters: only the elapsed time"},
                 {"--table", &table, "with -r: a table of each run's wall time"},
                 {"--summary", &summary, "with -I: the whole run's counts after the intervals"},
@@ -139,6 +142,8 @@ int run_stat(int argc, char** argv) {
   }
 
   if (json && !csv_sep.empty()) return cmd.fail("-x and -j cannot be used together");
+  if (all_user && all_kernel)
+    return cmd.fail("--all-kernel and --all-user cannot be used together");
   if (interval_count > 0 && interval_ms == 0) return cmd.fail("--interval-count needs -I");
   if (append && output.empty()) return cmd.fail("--append needs -o");
   if (recording && repeat != 1) return cmd.fail("Cannot use -r option with perf stat record.");
@@ -222,6 +227,9 @@ int run_stat(int argc, char** argv) {
   auto plan = plan_stat_events(null_run ? std::string("task-clock") : spec);
   if (!plan) return cmd.fail(plan.error().message());
   if (null_run) plan->groups.clear();  // perf's null run: no counters at all
+  restrict_privilege(plan->groups, all_user     ? PrivilegeScope::kUserOnly
+                                   : all_kernel ? PrivilegeScope::kKernelOnly
+                                                : PrivilegeScope::kAsWritten);
   cfg.groups = counter_groups(plan->groups);
   std::size_t kernel_events = 0;
   for (const auto& g : plan->groups) kernel_events += g.events.size();

@@ -100,6 +100,29 @@ TEST_F(FakeSystem, ParseErrorsNameTheToken) {
   EXPECT_EQ(tp.error().code(), Errc::kNotFound);
 }
 
+// perf's --all-user/--all-kernel over each event's modifiers (perf evlist -v of
+// `perf stat record --all-user -e page-faults,cpu-clock:k`): exclude_hv/guest stay.
+TEST_F(FakeSystem, PrivilegeScopeOverridesModifiers) {
+  auto groups = parse_events("page-faults,cpu-clock:k,{task-clock:u,page-faults}", paths_);
+  ASSERT_TRUE(groups);
+  restrict_privilege(*groups, PrivilegeScope::kUserOnly);
+  for (const auto& g : *groups)
+    for (const auto& e : g.events) {
+      EXPECT_EQ(e.attr.exclude_kernel, 1u) << e.name;
+      EXPECT_EQ(e.attr.exclude_user, 0u) << e.name;
+    }
+  EXPECT_EQ((*groups)[1].events[0].attr.exclude_hv, 1u);     // from :k
+  EXPECT_EQ((*groups)[0].events[0].attr.exclude_guest, 1u);  // no modifiers
+  restrict_privilege(*groups, PrivilegeScope::kKernelOnly);
+  EXPECT_EQ((*groups)[2].events[0].attr.exclude_kernel, 0u);
+  EXPECT_EQ((*groups)[2].events[0].attr.exclude_user, 1u);
+  raw::EventAttr a{};
+  a.exclude_user = 1;
+  restrict_privilege(a, PrivilegeScope::kAsWritten);
+  EXPECT_EQ(a.exclude_user, 1u);
+  EXPECT_EQ(a.exclude_kernel, 0u);
+}
+
 TEST(EventBuilders, SymbolicKinds) {
   const EventSpec hw = hardware_event(HardwareEvent::kInstructions);
   EXPECT_EQ(hw.kind, EventKind::kHardware);
