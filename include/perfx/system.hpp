@@ -60,4 +60,19 @@ struct PERFX_API PerfSettings {
 /// item.
 [[nodiscard]] PERFX_API Result<std::vector<pid_t>> parse_pid_list(std::string_view text);
 
+// ------------------------------------------------------------------ stop signals
+
+/// Keeps SIGINT and SIGTERM from killing the process between sessions, as perf's tools
+/// keep their handlers for the whole run. Each session (record, top, trace) stops on
+/// them while it runs and gives the previous handler back when it ends; after this call
+/// that handler only remembers the signal: one that comes before a session starts stops
+/// the session at once, and one that comes after it ended (while the tool still writes
+/// what it collected) is kept for take_stop_signal(). `timeout -s INT` sends its signal
+/// twice, to the command and to its process group: without the latch the second can
+/// kill a tool in the middle of writing its output.
+PERFX_API void latch_stop_signals();
+
+/// The stop signal latched and not taken by a session since the last call (0: none).
+[[nodiscard]] PERFX_API int take_stop_signal() noexcept;
+
 }  // namespace perfx

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <map>
@@ -18,6 +19,11 @@ std::map<int, struct sigaction>& saved() {
   static std::map<int, struct sigaction> m;
   return m;
 }
+
+// A stop signal that came while no SignalPipe handled it (latch_stop_signals()).
+std::atomic<int> g_latched{0};
+
+extern "C" void on_latched_signal(int signo) { g_latched.store(signo, std::memory_order_relaxed); }
 
 extern "C" void on_signal(int signo) {
   const int saved_errno = errno;
@@ -64,8 +70,30 @@ Result<SignalPipe> SignalPipe::install(std::initializer_list<int> signals) {
     sp.signals_.push_back(s);
   }
   sp.active_ = true;
+  // A signal latched before the handlers above: the session stops at once.
+  const int latched = g_latched.load();
+  if (latched != 0 &&
+      std::find(sp.signals_.begin(), sp.signals_.end(), latched) != sp.signals_.end()) {
+    g_latched.store(0);
+    on_signal(latched);
+  }
   return sp;
 }
+
+void latch_stop_signals() {
+  for (const int s : {SIGINT, SIGTERM}) {
+    struct sigaction sa {};
+    sa.sa_handler = on_latched_signal;
+    sigemptyset(&sa.sa_mask);
+    // While a SignalPipe handles `s`, the latch is what it restores when it goes.
+    if (auto it = saved().find(s); it != saved().end())
+      it->second = sa;
+    else
+      (void)::sigaction(s, &sa, nullptr);
+  }
+}
+
+int take_latched_signal() noexcept { return g_latched.exchange(0); }
 
 SignalPipe::SignalPipe(SignalPipe&& o) noexcept
     : read_(std::move(o.read_)),

@@ -18,9 +18,17 @@ namespace perfx::sys {
 /// si_code = POLL_IN (or POLL_HUP when a REFRESH count runs out).
 Result<void> route_overflow_signal(int fd, int signo, pid_t tid);
 
+/// From now on SIGINT and SIGTERM only set a latch while no SignalPipe handles them (see
+/// perfx::latch_stop_signals()); the next SignalPipe of that signal starts with it.
+void latch_stop_signals();
+
+/// The signal latched and not yet taken by a SignalPipe (0: none); clears it.
+int take_latched_signal() noexcept;
+
 /// Installs handlers (without SA_RESTART) for the given signals that write the signal
-/// number into a non-blocking pipe. Only one SignalPipe may exist at a time; the previous
-/// handlers are restored on destruction. Handlers reset to default in exec'd children.
+/// number into a non-blocking pipe (a signal latched before, first). Only one SignalPipe may exist
+/// at a time; the previous handlers are restored on destruction. Handlers reset to default in
+/// exec'd children.
 class SignalPipe {
  public:
   static Result<SignalPipe> install(std::initializer_list<int> signals);

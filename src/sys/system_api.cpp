@@ -6,6 +6,7 @@
 #include "perfx/system.hpp"
 #include "sys/cpu_list.hpp"
 #include "sys/process.hpp"
+#include "sys/signals.hpp"
 #include "sys/system_info.hpp"
 
 namespace perfx {
@@ -38,5 +39,9 @@ Result<std::vector<int>> online_cpus(const SystemPaths& paths) {
 Result<std::vector<pid_t>> parse_pid_list(std::string_view text) {
   return sys::parse_pid_list(text);
 }
+
+void latch_stop_signals() { sys::latch_stop_signals(); }
+
+int take_stop_signal() noexcept { return sys::take_latched_signal(); }
 
 }  // namespace perfx

@@ -57,9 +57,11 @@ grep -q "^openat ENOENT: $n\$" <(errnos "$tmp/perfx.txt") || fail "no 'ENOENT: $
 loop_pid=$!
 sleep 0.2
 # 5 s: a cold start (tracefs formats of every syscall not yet cached) once took most of
-# 1 s on an idle machine, and more than 2 s while a build shared its two CPUs.
+# 1 s on an idle machine, and more than 2 s while a build shared its two CPUs. timeout
+# sends SIGINT twice (the command, then its group): perfx trace must survive the second.
 timeout -s INT 5 "$PERFX" trace -s -p "$loop_pid" -o "$tmp/p.txt"
-grep -q "syscall_loop ($loop_pid)" "$tmp/p.txt" || fail "-p: no block for pid $loop_pid"
+grep -q "syscall_loop ($loop_pid)" "$tmp/p.txt" ||
+  fail "-p: no block for pid $loop_pid in $(wc -c <"$tmp/p.txt") bytes: $(head -3 "$tmp/p.txt")"
 read -r calls errors < <(rows "$tmp/p.txt" | awk '$1 == "openat" { print $2, $3 }')
 if [ -z "${calls:-}" ] || [ "$errors" -lt 20 ] || [ $((calls - 2 * errors)) -gt 1 ] ||
    [ $((calls - 2 * errors)) -lt -1 ]; then

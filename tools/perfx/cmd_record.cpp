@@ -11,6 +11,7 @@
 #include "command_front.hpp"
 #include "perfx/off_cpu.hpp"
 #include "perfx/record.hpp"
+#include "perfx/system.hpp"
 
 namespace perfx::cli {
 namespace {
@@ -325,6 +326,7 @@ int run_record(int argc, char** argv) {
   if (!plan) return cmd.fail(plan.error().message());
   if (!print_plan(*plan, f)) return 1;
   Printer printer(f);
+  latch_stop_signals();  // a second SIGINT (timeout's) must not cut the summary short
   auto result = run_record_session(std::move(*plan), printer);
   if (!result) return cmd.fail(result.error().message());
   if (result->exec_error) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "command_front.hpp"
+#include "perfx/system.hpp"
 #include "perfx/top.hpp"
 
 namespace perfx::cli {
@@ -125,6 +126,7 @@ int run_top(int argc, char** argv) {
   o.inherit = !no_inherit;
   t.entries = entries > 0 ? static_cast<std::size_t>(entries) : 0;
 
+  latch_stop_signals();  // the terminal is restored however many signals come
   Terminal terminal(verbose);
   if (auto r = perfx::run_top(t, terminal); !r)
     return CommandFront("top").fail(r.error().message());

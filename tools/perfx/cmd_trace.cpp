@@ -14,6 +14,7 @@
 
 #include "command_front.hpp"
 #include "perfx/output_file.hpp"
+#include "perfx/system.hpp"
 #include "perfx/trace.hpp"
 
 namespace perfx::cli {
@@ -164,6 +165,8 @@ int run_trace_cmd(int argc, char** argv) {
     return cmd.fail("give a command to trace, or -p, -t, -a or -C");
   }
 
+  // Ctrl-C from here on stops the trace, never cuts its output short (perf's handler).
+  latch_stop_signals();
   auto catalog = SyscallCatalog::load();
   if (!catalog) return cmd.fail(catalog.error().message());
   opt.catalog = &*catalog;
