@@ -141,6 +141,10 @@ struct PERFX_API SchedLatency {
 struct PERFX_API SchedTimehistOptions {
   bool wakeups = false;     ///< also lines for wakeup events (-w)
   bool migrations = false;  ///< also lines for migrations (-M)
+  /// -p/--pid, -t/--tid: only the switches of these processes / threads (both lists:
+  /// both must match; the idle task is process and thread 0). A filtered switch gives no
+  /// line and no statistics; a -w/-M line goes when both of its tasks are filtered.
+  std::vector<std::int32_t> pids, tids;
 };
 
 /// One line of the timehist: a switch-out (kind kSwitch), a wakeup or a migration.
@@ -175,6 +179,8 @@ struct PERFX_API SchedTimehist {
   std::vector<std::uint64_t> idle_count;        ///< per cpu: idle intervals measured
   std::uint64_t first_time = 0, last_time = 0;  ///< of the switch events
   std::uint32_t max_cpu = 0;                    ///< highest cpu seen
+  /// The pid/tid filter left events out: perf then prints no idle stats and no totals.
+  bool skipped = false;
 };
 
 /// One line per context switch with the switched-out task's wait time (off-cpu time since

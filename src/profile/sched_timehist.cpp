@@ -65,7 +65,7 @@ class TimehistModel {
           Runtime& r = runtime_[ev.task];
           ++r.totals.migrations;
           r.migrated = ev.time;
-          if (options_.migrations) {
+          if (options_.migrations && shown(ev.sample_tid, ev.task, out)) {
             SchedTimehistLine line = event_line(ev);
             line.orig_cpu = ev.orig_cpu;
             line.dest_cpu = ev.dest_cpu;
@@ -81,7 +81,7 @@ class TimehistModel {
           seen_comm(ev.task, ev.comm);
           Runtime& r = runtime_[ev.task];
           if (r.ready_to_run == 0) r.ready_to_run = ev.time;
-          if (options_.wakeups) {
+          if (options_.wakeups && shown(ev.sample_tid, ev.task, out)) {
             SchedTimehistLine line = event_line(ev);
             out.lines.push_back(std::move(line));
           }
@@ -97,6 +97,11 @@ class TimehistModel {
           out.last_time = ev.time;
           seen_comm(ev.task, ev.comm);
           seen_comm(ev.other, ev.other_comm);
+          if (filtered(ev.task)) {  // perf: no line, no statistics; the cpu's time moves on
+            out.skipped = true;
+            cpu_last[cpu] = ev.time;
+            break;
+          }
           const bool is_idle = ev.task == 0;
           Runtime& r = is_idle ? idle[cpu] : runtime_[ev.task];
           const std::uint64_t tprev = cpu_last[cpu];
@@ -139,6 +144,25 @@ class TimehistModel {
   }
 
  private:
+  // perf's thread__is_filtered() for -p/-t: the task's process (from COMM/FORK records;
+  // itself when unknown, 0 for the idle task) and thread.
+  [[nodiscard]] bool filtered(std::int32_t tid) const {
+    const auto& o = options_;
+    if (o.pids.empty() && o.tids.empty()) return false;
+    std::int32_t pid = tid;
+    if (auto it = threads_.find(tid); it != threads_.end() && it->second.pid >= 0)
+      pid = it->second.pid;
+    if (!o.pids.empty() && std::find(o.pids.begin(), o.pids.end(), pid) == o.pids.end())
+      return true;
+    return !o.tids.empty() && std::find(o.tids.begin(), o.tids.end(), tid) == o.tids.end();
+  }
+  // A -w/-M line: shown unless both the sample's task and the one it names are filtered.
+  bool shown(std::int32_t actor, std::int32_t target, SchedTimehist& out) const {
+    if (!filtered(actor)) return true;
+    out.skipped = true;
+    if (!filtered(target)) return true;
+    return false;
+  }
   void seen_comm(std::int32_t tid, const std::string& comm) {
     if (!comm.empty()) payload_comm_[tid] = comm;
   }

@@ -126,12 +126,13 @@ std::string format_sched_timehist(const SchedTimehist& th, bool with_summary, bo
     if (!t.exited) print_task(t);
   }
   if (tasks == 0) out += "<no still running tasks>\n";
-  if (std::any_of(th.tasks.begin(), th.tasks.end(), [](const auto& t) { return t.exited; })) {
-    out += "\nTerminated tasks:\n";
-    for (const auto& t : th.tasks) {
-      if (t.exited) print_task(t);
-    }
+  out += "\nTerminated tasks:\n";
+  const std::uint64_t running = tasks;
+  for (const auto& t : th.tasks) {
+    if (t.exited) print_task(t);
   }
+  if (tasks == running) out += "<no terminated tasks>\n";
+  if (th.skipped) return out;  // perf: "CPU idle stats not tracked when samples were skipped"
   const std::uint64_t span = th.last_time - th.first_time;
   out += "\nIdle stats:\n";
   for (std::size_t cpu = 0; cpu < th.idle_ns.size(); ++cpu) {

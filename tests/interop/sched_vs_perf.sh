@@ -10,6 +10,7 @@
 #   - latency: the same pp_* tasks with the same runtimes (sched_stat_runtime sums);
 #     Switches = the task's switch-ins in the records (next_pid), which perf 6.1
 #     undercounts (it ignores sched_waking and misreads prev_state 0x100).
+#   - timehist -p/-t: the workload's lines only, and a summary without idle stats.
 #   - map: the same picture as perf's (legends of the workload's tasks too).
 #   - perfx sched record: perf reads it, with the same pp_* runtimes as perfx.
 set -u
@@ -63,6 +64,36 @@ for what in "Total number of context switches" "Total run time" "Total schedulin
   [ "$(grep "$what" "$tmp/s.perfx")" = "$(grep "$what" "$tmp/s.perf")" ] ||
     fail "timehist -s: '$(grep "$what" "$tmp/s.perfx")' vs perf's '$(grep "$what" "$tmp/s.perf")'"
 done
+
+# --- timehist -p PID / -t TID: only the workload's switches (the same lines as perf's but
+# for the sch delay after a preemption), and its summary without idle stats or totals.
+# A dying task's last switch, which perf names ":-1" (see above) and filters by that
+# name, is not compared, nor the summary's counts that include it (its tasks and parents
+# are).
+wpid=$(grep -m1 -oE 'pp_pong\[[0-9]+/[0-9]+\]' "$tmp/th.perfx" | sed -E 's/.*\/([0-9]+)\]/\1/')
+wtid=$(grep -m1 -oE 'pp_pong\[[0-9]+' "$tmp/th.perfx" | sed 's/.*\[//')
+[ -n "$wpid" ] && [ -n "$wtid" ] || fail "timehist: no pp_pong[tid/pid] line"
+
+awk '$3 ~ /^:-1\[/ { print $1 " " }' "$tmp/th.perf" >"$tmp/dying"
+echo "no such line" >>"$tmp/dying"
+for filter in "-p $wpid" "-t $wtid" "-p $wpid,0"; do
+  # shellcheck disable=SC2086  # the option and its value
+  "$PERFX" sched timehist $filter -i "$data" | tail -n +4 | grep -vFf "$tmp/dying" |
+    awk '{ print $1, $2, $3, $4, $6 }' >"$tmp/f.perfx"
+  # shellcheck disable=SC2086
+  perf sched timehist $filter -i "$data" 2>/dev/null | tail -n +4 | grep -vFf "$tmp/dying" |
+    awk '{ print $1, $2, $3, $4, $6 }' >"$tmp/f.perf"
+  [ -s "$tmp/f.perf" ] && cmp -s "$tmp/f.perf" "$tmp/f.perfx" ||
+    { diff "$tmp/f.perf" "$tmp/f.perfx" | head -6; fail "timehist $filter: lines differ from perf's"; }
+  # shellcheck disable=SC2086
+  "$PERFX" sched timehist -s $filter -i "$data" >"$tmp/fs.perfx"
+  # shellcheck disable=SC2086
+  perf sched timehist -s $filter -i "$data" 2>/dev/null >"$tmp/fs.perf"
+  summary() { grep -vE ':-1\[|<no still running tasks>' "$1" | cut -c1-45; }
+  diff <(summary "$tmp/fs.perf") <(summary "$tmp/fs.perfx") >"$tmp/fs.diff" ||
+    { head -6 "$tmp/fs.diff"; fail "timehist -s $filter: summary differs from perf's"; }
+done
+grep -q "Idle stats" "$tmp/fs.perfx" && fail "timehist -s -p: idle stats after a filter (perf has none)"
 
 # --- latency: same tasks and runtimes; switches as the records say
 "$PERFX" sched latency -i "$data" >"$tmp/lat.perfx" || fail "perfx sched latency"

@@ -1,6 +1,7 @@
 // perfx sched: perf sched's record, latency, timehist and map (include/perfx/sched.hpp;
 // docs/sched.md says where the numbers differ from perf 6.1's and why).
 
+#include <charconv>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,24 @@ constexpr const char* kSchedEvents[] = {
     "sched:sched_wakeup_new",   "sched:sched_waking",       "sched:sched_migrate_task"};
 
 const CommandFront cmd{"sched"};
+
+// perf's intlist of -p/-t: comma-separated numbers, 0 (the idle task) included.
+Result<std::vector<std::int32_t>> id_list(std::string_view text) {
+  std::vector<std::int32_t> out;
+  for (std::size_t pos = 0; pos <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string_view word = text.substr(pos, comma - pos);
+    pos = comma + 1;
+    if (word.empty()) continue;  // "1,,2", as perf's strtok
+    std::int32_t id = -1;
+    const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), id);
+    if (ec != std::errc() || end != word.data() + word.size() || id < 0)
+      return fail(Errc::kInvalidArgument, fmt::format("'{}' is not a number", word));
+    out.push_back(id);
+  }
+  if (out.empty()) return fail(Errc::kInvalidArgument, "no number in it");
+  return out;
+}
 
 // `perfx record` with perf sched record's options in front of the user's.
 int sched_record(const std::string& /*input*/, int argc, char** argv) {
@@ -98,9 +117,24 @@ int sched_timehist_cmd(std::string input, int argc, char** argv) {
   app.add_flag("-S,--with-summary", with_summary, "show the summary after the lines");
   app.add_flag("-w,--wakeups", o.wakeups, "show wakeup events");
   app.add_flag("-M,--migrations", o.migrations, "show migration events");
-  return sched_report(app, argc, argv, input, [&](const SchedTrace& t) {
-    return format_sched_timehist(sched_timehist(t, o), with_summary, summary);
-  });
+  std::string pids, tids;
+  app.add_option("-p,--pid", pids, "only these processes (pid[,pid...])");
+  app.add_option("-t,--tid", tids, "only these threads (tid[,tid...])");
+  auto check = [&]() -> std::string {
+    for (auto [text, list] : {std::pair{&pids, &o.pids}, {&tids, &o.tids}}) {
+      if (text->empty()) continue;
+      auto ids = id_list(*text);  // 0 is the idle task here
+      if (!ids) return fmt::format("bad id list '{}': {}", *text, ids.error().message());
+      *list = std::move(*ids);
+    }
+    return {};
+  };
+  return sched_report(
+      app, argc, argv, input,
+      [&](const SchedTrace& t) {
+        return format_sched_timehist(sched_timehist(t, o), with_summary, summary);
+      },
+      check);
 }
 
 int sched_map_cmd(std::string input, int argc, char** argv) {

@@ -197,5 +197,38 @@ TEST(SchedTimehist, WakeupAndMigrationLines) {
   EXPECT_NE(text.find("migrated: t10[10] cpu 1 => 0"), std::string::npos);
 }
 
+// -t/-p (perf's thread__is_filtered()): only task 11's switches; its statistics are those
+// of its own switches (the cpu's time still moves on at the filtered ones); a wakeup line
+// goes only when both its tasks are filtered; the summary stops after the task lists.
+TEST(SchedTimehist, PidAndTidFilters) {
+  SchedTimehistOptions o;
+  o.tids = {11};
+  o.wakeups = true;
+  SchedTrace trace = sample_trace();
+  EXPECT_EQ(sched_timehist(trace, o).lines.size(), 2U);  // a wakeup of 10 by no task: hidden
+  trace.events[4].sample_tid = 11;                       // 11 wakes 10: shown
+  const SchedTimehist th = sched_timehist(trace, o);
+  ASSERT_EQ(th.lines.size(), 3U);
+  EXPECT_EQ(th.lines[0].tid, 11);
+  EXPECT_EQ(th.lines[0].run_ns, 1 * kMs);  // 2..3: the filtered switch at 2 ms counted time
+  EXPECT_EQ(th.lines[1].kind, SchedEventKind::kWaking);
+  EXPECT_EQ(th.lines[2].tid, 11);
+  EXPECT_EQ(th.lines[2].run_ns, 2 * kMs);
+  EXPECT_TRUE(th.skipped);
+  ASSERT_EQ(th.tasks.size(), 1U);
+  EXPECT_EQ(th.tasks[0].tid, 11);
+  const std::string text = format_sched_timehist(th, false, true);
+  EXPECT_NE(text.find("Terminated tasks:\n<no terminated tasks>\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Idle stats"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Total number"), std::string::npos) << text;
+
+  o = {};
+  o.pids = {0};  // the idle task only
+  const SchedTimehist idle = sched_timehist(sample_trace(), o);
+  ASSERT_EQ(idle.lines.size(), 2U);
+  EXPECT_EQ(idle.lines[0].task, "<idle>");
+  EXPECT_TRUE(idle.tasks.empty());
+}
+
 }  // namespace
 }  // namespace perfx
