@@ -145,6 +145,8 @@ struct PERFX_API SchedTimehistOptions {
   /// both must match; the idle task is process and thread 0). A filtered switch gives no
   /// line and no statistics; a -w/-M line goes when both of its tasks are filtered.
   std::vector<std::int32_t> pids, tids;
+  /// -C/--cpu: the switch lines of these cpus only (statistics count every cpu, as perf).
+  std::vector<int> cpus;
 };
 
 /// One line of the timehist: a switch-out (kind kSwitch), a wakeup or a migration.

@@ -111,7 +111,7 @@ class TimehistModel {
           line.tid = ev.task;
           line.task = is_idle ? "<idle>" : task_name(ev.task, ev.comm);
           update(r, ev.time, tprev, line);
-          out.lines.push_back(std::move(line));
+          if (shown_cpu(ev.cpu)) out.lines.push_back(std::move(line));
           r.last_time = ev.time;
           r.last_state = ev.state;
           r.ready_to_run = ev.state == 'R' ? ev.time : 0;  // preempted: runnable from now
@@ -162,6 +162,10 @@ class TimehistModel {
     out.skipped = true;
     if (!filtered(target)) return true;
     return false;
+  }
+  [[nodiscard]] bool shown_cpu(int cpu) const {
+    const auto& c = options_.cpus;
+    return c.empty() || std::find(c.begin(), c.end(), cpu) != c.end();
   }
   void seen_comm(std::int32_t tid, const std::string& comm) {
     if (!comm.empty()) payload_comm_[tid] = comm;

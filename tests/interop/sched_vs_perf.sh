@@ -10,7 +10,8 @@
 #   - latency: the same pp_* tasks with the same runtimes (sched_stat_runtime sums);
 #     Switches = the task's switch-ins in the records (next_pid), which perf 6.1
 #     undercounts (it ignores sched_waking and misreads prev_state 0x100).
-#   - timehist -p/-t: the workload's lines only, and a summary without idle stats.
+#   - timehist -p/-t: the workload's lines only, and a summary without idle stats; -C:
+#     one cpu's lines.
 #   - map: the same picture as perf's (legends of the workload's tasks too).
 #   - perfx sched record: perf reads it, with the same pp_* runtimes as perfx.
 set -u
@@ -94,6 +95,15 @@ for filter in "-p $wpid" "-t $wtid" "-p $wpid,0"; do
     { head -6 "$tmp/fs.diff"; fail "timehist -s $filter: summary differs from perf's"; }
 done
 grep -q "Idle stats" "$tmp/fs.perfx" && fail "timehist -s -p: idle stats after a filter (perf has none)"
+# -C: the switch lines of one cpu (statistics over all of them, as perf)
+"$PERFX" sched timehist -C 1 -i "$data" | tail -n +4 | grep -vFf "$tmp/dying" |
+  awk '{ print $1, $2, $3, $6 }' >"$tmp/c.perfx"
+perf sched timehist -C 1 -i "$data" 2>/dev/null | tail -n +4 | grep -vFf "$tmp/dying" |
+  awk '{ print $1, $2, $3, $6 }' >"$tmp/c.perf"
+[ -s "$tmp/c.perf" ] && cmp -s "$tmp/c.perf" "$tmp/c.perfx" && ! grep -qv ' \[0001\] ' "$tmp/c.perfx" ||
+  { diff "$tmp/c.perf" "$tmp/c.perfx" | head -6; fail "timehist -C 1: lines differ from perf's"; }
+"$PERFX" sched timehist -C 4096 -i "$data" >/dev/null 2>"$tmp/err" && fail "timehist -C 4096 accepted"
+grep -q "the recording has cpus" "$tmp/err" || fail "timehist -C 4096: $(cat "$tmp/err")"
 
 # --- latency: same tasks and runtimes; switches as the records say
 "$PERFX" sched latency -i "$data" >"$tmp/lat.perfx" || fail "perfx sched latency"

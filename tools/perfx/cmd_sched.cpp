@@ -9,6 +9,7 @@
 
 #include "command_front.hpp"
 #include "perfx/sched.hpp"
+#include "perfx/system.hpp"
 #include "subcommand_args.hpp"
 
 namespace perfx::cli {
@@ -76,13 +77,15 @@ Result<SchedTrace> load(const std::string& input) {
 // A report subcommand once its options are declared: parses them (`check` as
 // CommandFront::parse), loads INPUT and prints what `show` makes of it.
 int sched_report(CLI::App& app, int argc, char** argv, std::string& input,
-                 const std::function<std::string(const SchedTrace&)>& show,
+                 const std::function<Result<std::string>(const SchedTrace&)>& show,
                  const std::function<std::string()>& check = {}) {
   app.add_option("-i,--input", input, "input file name (default perf.data)");
   if (auto rc = CommandFront::parse(app, argc, argv, check)) return *rc;
   auto trace = load(input);
   if (!trace) return cmd.fail(trace.error().message());
-  fmt::print("{}", show(*trace));
+  auto text = show(*trace);
+  if (!text) return cmd.fail(text.error().message());
+  fmt::print("{}", *text);
   return 0;
 }
 
@@ -120,6 +123,8 @@ int sched_timehist_cmd(std::string input, int argc, char** argv) {
   std::string pids, tids;
   app.add_option("-p,--pid", pids, "only these processes (pid[,pid...])");
   app.add_option("-t,--tid", tids, "only these threads (tid[,tid...])");
+  std::string cpus;
+  app.add_option("-C,--cpu", cpus, "switch lines of these cpus only (0,2-3)");
   auto check = [&]() -> std::string {
     for (auto [text, list] : {std::pair{&pids, &o.pids}, {&tids, &o.tids}}) {
       if (text->empty()) continue;
@@ -127,11 +132,19 @@ int sched_timehist_cmd(std::string input, int argc, char** argv) {
       if (!ids) return fmt::format("bad id list '{}': {}", *text, ids.error().message());
       *list = std::move(*ids);
     }
+    if (cpus.empty()) return {};
+    auto list = parse_cpu_list(cpus);
+    if (!list) return list.error().message();
+    o.cpus = std::move(*list);
     return {};
   };
   return sched_report(
       app, argc, argv, input,
-      [&](const SchedTrace& t) {
+      [&](const SchedTrace& t) -> Result<std::string> {
+        for (const int cpu : o.cpus)  // perf's perf_session__cpu_bitmap() check
+          if (t.nr_cpus != 0 && static_cast<std::uint32_t>(cpu) >= t.nr_cpus)
+            return fail(Errc::kInvalidArgument,
+                        fmt::format("-C: the recording has cpus 0-{}, not {}", t.nr_cpus - 1, cpu));
         return format_sched_timehist(sched_timehist(t, o), with_summary, summary);
       },
       check);

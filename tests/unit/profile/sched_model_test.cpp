@@ -228,6 +228,13 @@ TEST(SchedTimehist, PidAndTidFilters) {
   ASSERT_EQ(idle.lines.size(), 2U);
   EXPECT_EQ(idle.lines[0].task, "<idle>");
   EXPECT_TRUE(idle.tasks.empty());
+
+  o = {};
+  o.cpus = {1};  // -C: lines of cpu 1 only; the statistics count cpu 0's switches
+  const SchedTimehist other_cpu = sched_timehist(sample_trace(), o);
+  EXPECT_TRUE(other_cpu.lines.empty());
+  EXPECT_EQ(other_cpu.tasks.size(), 2U);
+  EXPECT_FALSE(other_cpu.skipped);
 }
 
 }  // namespace
