@@ -135,6 +135,11 @@ struct PERFX_API ReportOptions {
   /// in the header; -1 = all. As in perf 6.1, entries are filtered only when a sort key
   /// merges entries after they are made (comm, tid) or with --hierarchy.
   int socket_filter = -1;
+  /// --symbol-filter: only entries whose symbol contains this text (perf 6.1: applied, like
+  /// --socket-filter, only when a sort key merges entries or with --hierarchy, and only
+  /// to the recording's first event); with --percentage relative the event count and
+  /// percentages are those of the entries kept. Empty: off.
+  std::string symbol_filter;
   /// --raw-trace: tracepoint fields as raw values, not through their print format (the
   /// trace sort key's text).
   bool raw_trace = false;

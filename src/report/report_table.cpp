@@ -1,6 +1,7 @@
 #include "report/report_table.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 
 #include "core/error_format.hpp"
@@ -91,12 +92,24 @@ class EventReport {
     for (std::uint32_t m = 0; m < h_.members; ++m)
       totals[m] = o_.relative_percentage ? h_.kept_period[m] : p_.events[h_.event + m].total_period;
     if (!o_.relative_percentage) totals[0] -= h_.hidden_period;
-    ReportColumns cols(h_, o_, totals);
-    const bool by_acc = cols.shows_children();
+    std::optional<ReportColumns> columns(std::in_place, h_, o_, totals);
+    const bool by_acc = columns->shows_children();
     profile::HistOrder order{by_acc, {}};
     if (o_.sort_keys_first) order.fields = sort_fields(o_);
     auto rows = profile::sorted_entries(h_, order);
     std::erase_if(rows, [&](const profile::HistEntry* e) { return !in_socket(*e); });
+    if (symbol_filtered()) {
+      std::erase_if(rows, [&](const profile::HistEntry* e) { return !in_symbol_filter(*e); });
+      // perf's total_non_filtered_period: what the entries left have (self).
+      if (o_.relative_percentage) {
+        for (std::uint32_t m = 0; m < h_.members; ++m) {
+          totals[m] = 0;
+          for (const auto* e : rows) totals[m] += e->member(m).self;
+        }
+        columns.emplace(h_, o_, totals);
+      }
+    }
+    ReportColumns& cols = *columns;
     // --percent-limit: an entry's shown share (children or self) below it.
     auto below_limit = [&](const profile::HistEntry* e) {
       return o_.percent_limit > 0 && cols.shown_percent(*e) < o_.percent_limit;
@@ -152,16 +165,29 @@ class EventReport {
   }
 
  private:
-  // perf 6.1 applies --socket-filter in hists__collapse_resort(), which runs only when a
-  // sort key merges entries after they are made (comm, tid) or with --hierarchy.
-  [[nodiscard]] bool in_socket(const profile::HistEntry& e) const {
-    if (o_.socket_filter < 0) return true;
+  // perf 6.1 applies --socket-filter and --symbol-filter in hists__collapse_resort(),
+  // which runs only when a sort key merges entries after they are made (comm, tid) or
+  // with --hierarchy.
+  [[nodiscard]] bool collapses() const {
     const auto& keys = h_.options.keys;
-    const bool collapses =
-        o_.hierarchy ||
-        std::find(keys.begin(), keys.end(), profile::SortKey::kComm) != keys.end() ||
-        std::find(keys.begin(), keys.end(), profile::SortKey::kTid) != keys.end();
-    return !collapses || profile::socket_of(h_, e.cpu) == o_.socket_filter;
+    return o_.hierarchy ||
+           std::find(keys.begin(), keys.end(), profile::SortKey::kComm) != keys.end() ||
+           std::find(keys.begin(), keys.end(), profile::SortKey::kTid) != keys.end();
+  }
+  [[nodiscard]] bool in_socket(const profile::HistEntry& e) const {
+    return o_.socket_filter < 0 || !collapses() ||
+           profile::socket_of(h_, e.cpu) == o_.socket_filter;
+  }
+  // perf sets the symbol filter on the recording's first event only.
+  [[nodiscard]] bool symbol_filtered() const {
+    return !o_.symbol_filter.empty() && h_.event == 0 && collapses();
+  }
+  // perf's hists__filter_entry_by_symbol(): the entry's symbol contains the text (an
+  // entry without a symbol never does).
+  [[nodiscard]] bool in_symbol_filter(const profile::HistEntry& e) const {
+    if (e.frame == profile::kNoFrame) return false;
+    const auto& f = p_.frames[e.frame];
+    return !profile::unresolved(f) && f.function.find(o_.symbol_filter) != std::string::npos;
   }
 
   // perf's evsel__group_desc(): "anon group { cpu-clock, task-clock }".

@@ -5,7 +5,8 @@
 # the selected CPUs only) and, on a file without PERF_SAMPLE_CPU, perf's -C error and
 # its "-001" for -s cpu; -g folded / flat callchains (merged by function, threshold),
 # compared as sorted lines (perf orders equal-overhead entries by its rbtree insertion);
-# -t, --show-total-period, and --hide-unresolved's totals with and without thread filters.
+# -t, --show-total-period, --symbol-filter, and --hide-unresolved's totals with and without
+# thread filters.
 set -u
 source "$(dirname "$0")/common.bash"
 perf record -q -e cpu-clock -F 4000 -g -o "$tmp/g.data" -- "$fixture" 100000000 >/dev/null 2>&1 ||
@@ -114,6 +115,13 @@ same opt_max_stack_caller --no-children -G --max-stack 2
 same opt_inverted -G --no-children
 same opt_relative -S sym_alpha --percentage relative -g none --no-children
 same opt_relative_children --dsos sym_pinned --percentage relative -g none
+# --symbol-filter: a substring of the entry's symbol, applied (as perf 6.1) only with a
+# comm/tid key, to the first event; relative percentages of the entries kept.
+same symfilt_default --symbol-filter=sym_ -g none
+same symfilt_self --symbol-filter=alpha --no-children
+same symfilt_sym_only --symbol-filter=alpha -s sym --no-children -g none
+same symfilt_relative --symbol-filter=sym_ --percentage relative -g none
+same symfilt_comm_relative --symbol-filter=sym_ -s comm,sym --percentage relative -n -g none
 "$PERFX" report -i "$tmp/g.data" --stdio -v -g none >/dev/null 2>&1 || { echo "-v rejected"; fail=1; }
 if "$PERFX" report -i "$tmp/g.data" --stdio -p 'a(b' >/dev/null 2>"$tmp/err"; then
   echo "-p 'a(b' accepted"; fail=1

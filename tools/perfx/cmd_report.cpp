@@ -81,6 +81,8 @@ int run_report(int argc, char** argv) {
   auto* limit_opt = app.add_option("--percent-limit", ro.percent_limit,
                                    "hide entries (and graph branches) below this percentage");
   app.add_option("--socket-filter", ro.socket_filter, "only entries of this processor socket");
+  app.add_option("--symbol-filter", ro.symbol_filter,
+                 "only entries whose symbol contains this text (as perf: with comm/tid keys)");
   int res_samples = 0;  // perf: samples kept per entry for its TUI browser; no text effect
   app.add_option("--samples", res_samples, "samples kept per entry for browsing (TUI only)");
   add_filter_options(app, filters);
