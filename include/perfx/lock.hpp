@@ -54,9 +54,11 @@ struct PERFX_API LockTrace {
   std::string damage;
 };
 
-/// Reads the lock:contention_begin/end events of `path`. Errors: the reader's, kNotFound
-/// when it has no contention events (or no tracing data to decode them).
-[[nodiscard]] PERFX_API Result<LockTrace> load_lock_events(const std::string& path);
+/// Reads the lock:contention_begin/end events of `path`, after perf's owner check (a file
+/// another user owns: kPermission unless `force`, perf's -f). Errors: the reader's,
+/// kNotFound when it has no contention events (or no tracing data to decode them).
+[[nodiscard]] PERFX_API Result<LockTrace> load_lock_events(const std::string& path,
+                                                           bool force = false);
 
 /// Kernel symbols for naming callers, and the text sections of the lock functions that a
 /// caller is looked for past (__sched_text_*, __lock_text_*: mutex/rwsem and spinlock code).

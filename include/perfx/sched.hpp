@@ -84,10 +84,12 @@ struct PERFX_API SchedTrace {
 /// set bit of S D T t X Z P I; 0 and TASK_REPORT_MAX (0x100, "R+": preempted) are 'R'.
 [[nodiscard]] PERFX_API char sched_state_letter(std::int64_t prev_state) noexcept;
 
-/// Reads the scheduler events of `path` (file or pipe mode, perf's or perfx's).
-/// Errors: kNotFound/kIo/kMalformedData from the reader; kNotFound when it has no
-/// sched:sched_switch events or no tracing data to decode them.
-[[nodiscard]] PERFX_API Result<SchedTrace> load_sched_trace(const std::string& path);
+/// Reads the scheduler events of `path` (file or pipe mode, perf's or perfx's), after
+/// perf's owner check: a file another user owns is refused (kPermission) unless `force`
+/// (perf's -f). Errors: kNotFound/kIo/kMalformedData from the reader; kNotFound when it
+/// has no sched:sched_switch events or no tracing data to decode them.
+[[nodiscard]] PERFX_API Result<SchedTrace> load_sched_trace(const std::string& path,
+                                                            bool force = false);
 
 // ------------------------------------------------------------------------ latency
 

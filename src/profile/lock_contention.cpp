@@ -68,12 +68,12 @@ Result<void> check_lock_sort_key(const std::string& key) {
               key);
 }
 
-Result<LockTrace> load_lock_events(const std::string& path) {
+Result<LockTrace> load_lock_events(const std::string& path, bool force) {
   LockTrace trace;
   std::unordered_map<std::int32_t, std::string> comms;
   bool any = false;
   auto walked = profile::walk_tracepoint_recording(
-      path, [&](const record::Record& rec, const event::TracepointFormat* format) {
+      path, force, [&](const record::Record& rec, const event::TracepointFormat* format) {
         if (const auto* c = rec.get<record::Comm>()) {
           comms[static_cast<std::int32_t>(c->tid)] = std::string(c->comm);
           return;

@@ -78,14 +78,14 @@ char sched_state_letter(std::int64_t prev_state) noexcept {
   return bit < 8 ? kLetters[bit] : 'R';  // TASK_REPORT_MAX (0x100): preempted, "R+"
 }
 
-Result<SchedTrace> load_sched_trace(const std::string& path) {
+Result<SchedTrace> load_sched_trace(const std::string& path, bool force) {
   SchedTrace trace;
   std::vector<std::optional<SchedFields>> cache;  // per format address, small
   std::vector<const TracepointFormat*> cache_keys;
   bool has_switch = false;
   std::int32_t max_cpu = -1;
   auto walked = profile::walk_tracepoint_recording(
-      path, [&](const record::Record& rec, const TracepointFormat* format) {
+      path, force, [&](const record::Record& rec, const TracepointFormat* format) {
         SchedEvent ev;
         ev.time = rec.sample_id.time;
         if (const auto* c = rec.get<record::Comm>()) {

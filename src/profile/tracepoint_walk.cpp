@@ -9,13 +9,15 @@
 #include <fmt/format.h>
 
 #include "core/error_format.hpp"
+#include "record/ownership_check.hpp"
 #include "record/perf_data_reader.hpp"
 
 namespace perfx::profile {
 
 Result<TracepointWalkStats> walk_tracepoint_recording(
-    const std::string& path,
+    const std::string& path, bool force,
     const std::function<void(const record::Record&, const event::TracepointFormat*)>& fn) {
+  PERFX_CHECK(record::check_input_owner(path, force));
   auto reader = record::PerfDataReader::open(path);
   if (!reader) return tl::unexpected(std::move(reader).error());
   TracepointWalkStats stats;

@@ -31,11 +31,12 @@ struct TracepointWalkStats {
 
 /// Calls `fn(record, format)` for every record of `path` in file order; `format` is the
 /// tracepoint format of a SAMPLE's attr (nullptr for other records and non-tracepoint
-/// attrs). Errors: the reader's (kNotFound, kIo, kMalformedData) when nothing could be
+/// attrs). A file another user owns is refused unless `force` (perf's owner check).
+/// Errors: the reader's (kNotFound, kIo, kMalformedData) when nothing could be
 /// read (damage after some samples is reported in TracepointWalkStats::damage), kNotFound
 /// when the recording has tracepoint samples but no tracing data to decode them.
 [[nodiscard]] Result<TracepointWalkStats> walk_tracepoint_recording(
-    const std::string& path,
+    const std::string& path, bool force,
     const std::function<void(const record::Record&, const event::TracepointFormat*)>& fn);
 
 }  // namespace perfx::profile

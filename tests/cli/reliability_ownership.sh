@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Files from other users (docs/reliability.md): `perfx report`, `perfx script` and `perfx diff` refuse a
-# perf.data not owned by the caller or root unless --force (perf's rule), and `perfx
-# record` never follows a symlink when it replaces perf.data.old.
+# Files from other users (docs/reliability.md): `perfx report`, `script`, `diff`, `sched`
+# and `lock` refuse a perf.data not owned by the caller or root unless --force (perf's
+# rule), and `perfx record` never follows a symlink when it replaces perf.data.old.
 #   - as nobody (setpriv) on a root-owned file: allowed;
 #   - as root on a file owned by nobody: refused with a reason naming --force; allowed
 #     with --force;
@@ -59,6 +59,26 @@ else echo "ok: diff refuses nobody's file"; fi
 if ! "$bin" diff -f "$work/root.data" "$work/nobody.data" >/dev/null 2>"$work/err"; then
   fail "diff -f still refused nobody's file: $(head -2 "$work/err")"
 else echo "ok: diff -f reads nobody's file"; fi
+
+# sched and lock read through the same check; -f goes before or after the subcommand,
+# as perf's OPT_PARENT options.
+if command -v perf >/dev/null && perf sched record -o "$work/sched.data" -- true >/dev/null 2>&1; then
+  chown 65534:65534 "$work/sched.data"
+  for sub in "sched latency" "sched timehist" "sched map" "lock contention"; do
+    # shellcheck disable=SC2086  # the command and its subcommand
+    if "$bin" $sub -i "$work/sched.data" >/dev/null 2>"$work/err"; then
+      fail "$sub read a file owned by nobody without -f"
+    elif ! grep -q -- '--force' "$work/err"; then
+      fail "$sub refused nobody's file without naming --force: $(cat "$work/err")"
+    else echo "ok: $sub refuses nobody's file"; fi
+  done
+  "$bin" sched -f latency -i "$work/sched.data" >/dev/null 2>"$work/err" ||
+    fail "sched -f latency refused nobody's file: $(head -2 "$work/err")"
+  "$bin" sched timehist -f -i "$work/sched.data" >/dev/null 2>"$work/err" ||
+    fail "sched timehist -f refused nobody's file: $(head -2 "$work/err")"
+  "$bin" lock -f contention -i "$work/sched.data" >/dev/null 2>"$work/err"
+  grep -q "no lock:contention" "$work/err" || fail "lock -f contention: $(head -2 "$work/err")"
+fi
 
 # perf.data.old symlink: rotation must replace the link, never write through it.
 if "$PERFX" record --help >/dev/null 2>&1; then

@@ -13,7 +13,7 @@ namespace perfx::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: perfx lock [-i FILE] {record|contention|script} [<options>]\n\n"
+    "usage: perfx lock [-i FILE] [-f] {record|contention|script} [<options>]\n\n"
     "   record       record lock:contention_begin/end with call chains (perfx record)\n"
     "   contention   contended locks per caller (-l per address, -t per thread)\n"
     "   script       the recording's events (perfx script)\n";
@@ -21,19 +21,20 @@ constexpr std::string_view kUsage =
 const CommandFront cmd{"lock"};
 
 // perf lock record's options for the contention events, then the user's.
-int lock_record(const std::string& /*input*/, int argc, char** argv) {
+int lock_record(const LeadingArgs& /*lead*/, int argc, char** argv) {
   return run_record_with("lock",
                          {"perfx record", "-R", "-P", "-m", "1024", "-c", "1", "-g", "-e",
                           "lock:contention_begin", "-e", "lock:contention_end"},
                          argc, argv);
 }
 
-int lock_contention_cmd(std::string input, int argc, char** argv) {
+int lock_contention_cmd(LeadingArgs lead, int argc, char** argv) {
   CLI::App app{"Contended kernel locks (like perf lock contention)", "perfx lock contention"};
   LockContentionOptions o;
   bool by_addr = false, by_thread = false, verbose = false;
   std::string kallsyms = "/proc/kallsyms";
-  app.add_option("-i,--input", input, "input file name (default perf.data)");
+  app.add_option("-i,--input", lead.input, "input file name (default perf.data)");
+  app.add_flag("-f,--force", lead.force, "read a file another user owns");
   app.add_option("-k,--key", o.sort,
                  "sort key: contended, wait_total (default), wait_max, wait_min, avg_wait");
   app.add_option("-E,--entries", o.entries, "display this many rows");
@@ -52,14 +53,14 @@ int lock_contention_cmd(std::string input, int argc, char** argv) {
   o.by = by_addr     ? LockAggregation::kAddress
          : by_thread ? LockAggregation::kThread
                      : LockAggregation::kCaller;
-  auto trace = load_lock_events(input);
+  auto trace = load_lock_events(lead.input, lead.force);
   if (!trace) return cmd.fail(trace.error().message());
   if (!trace->damage.empty()) {
     cmd.warn(fmt::format("{}; analysing the events that could be read", trace->damage));
   }
   if (trace->malformed != 0) {
-    cmd.say(
-        fmt::format("{} records of {} did not decode and were skipped", trace->malformed, input));
+    cmd.say(fmt::format("{} records of {} did not decode and were skipped", trace->malformed,
+                        lead.input));
   }
   auto symbols = LockSymbols::from_kallsyms(kallsyms);
   if (!symbols) {

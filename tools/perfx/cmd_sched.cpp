@@ -16,7 +16,7 @@ namespace perfx::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: perfx sched [-i FILE] {record|latency|timehist|map|script} [<options>]\n\n"
+    "usage: perfx sched [-i FILE] [-f] {record|latency|timehist|map|script} [<options>]\n\n"
     "   record     record scheduler events (perfx record -a with the sched tracepoints)\n"
     "   latency    per-task runtime, switches and wakeup-to-run delays\n"
     "   timehist   one line per context switch: wait time, scheduling delay, run time\n"
@@ -51,7 +51,7 @@ Result<std::vector<std::int32_t>> id_list(std::string_view text) {
 }
 
 // `perfx record` with perf sched record's options in front of the user's.
-int sched_record(const std::string& /*input*/, int argc, char** argv) {
+int sched_record(const LeadingArgs& /*lead*/, int argc, char** argv) {
   // -P: with the period in the samples the kernel writes one sample per sched_stat_runtime
   // (its count is the runtime in ns), not one per nanosecond up to the throttle.
   std::vector<std::string> front = {"perfx record", "-a", "-R", "-P", "-m", "1024", "-c", "1"};
@@ -62,8 +62,8 @@ int sched_record(const std::string& /*input*/, int argc, char** argv) {
   return run_record_with("sched", front, argc, argv);
 }
 
-Result<SchedTrace> load(const std::string& input) {
-  auto trace = load_sched_trace(input);
+Result<SchedTrace> load(const std::string& input, bool force) {
+  auto trace = load_sched_trace(input, force);
   if (trace && !trace->damage.empty()) {
     cmd.warn(fmt::format("{}; analysing the events that could be read", trace->damage));
   }
@@ -76,12 +76,13 @@ Result<SchedTrace> load(const std::string& input) {
 
 // A report subcommand once its options are declared: parses them (`check` as
 // CommandFront::parse), loads INPUT and prints what `show` makes of it.
-int sched_report(CLI::App& app, int argc, char** argv, std::string& input,
+int sched_report(CLI::App& app, int argc, char** argv, LeadingArgs lead,
                  const std::function<Result<std::string>(const SchedTrace&)>& show,
                  const std::function<std::string()>& check = {}) {
-  app.add_option("-i,--input", input, "input file name (default perf.data)");
+  app.add_option("-i,--input", lead.input, "input file name (default perf.data)");
+  app.add_flag("-f,--force", lead.force, "read a file another user owns");
   if (auto rc = CommandFront::parse(app, argc, argv, check)) return *rc;
-  auto trace = load(input);
+  auto trace = load(lead.input, lead.force);
   if (!trace) return cmd.fail(trace.error().message());
   auto text = show(*trace);
   if (!text) return cmd.fail(text.error().message());
@@ -89,7 +90,7 @@ int sched_report(CLI::App& app, int argc, char** argv, std::string& input,
   return 0;
 }
 
-int sched_latency_cmd(std::string input, int argc, char** argv) {
+int sched_latency_cmd(const LeadingArgs& lead, int argc, char** argv) {
   CLI::App app{"Per-task scheduling latency (like perf sched latency)", "perfx sched latency"};
   std::string sort = "avg, max, switch, runtime";
   SchedLatencyOptions o;
@@ -109,10 +110,10 @@ int sched_latency_cmd(std::string input, int argc, char** argv) {
     return ok ? "" : ok.error().message();
   };
   auto show = [&](const SchedTrace& t) { return format_sched_latency(sched_latency(t, o)); };
-  return sched_report(app, argc, argv, input, show, check);
+  return sched_report(app, argc, argv, lead, show, check);
 }
 
-int sched_timehist_cmd(std::string input, int argc, char** argv) {
+int sched_timehist_cmd(const LeadingArgs& lead, int argc, char** argv) {
   CLI::App app{"Per-switch scheduling times (like perf sched timehist)", "perfx sched timehist"};
   SchedTimehistOptions o;
   bool summary = false, with_summary = false;
@@ -139,7 +140,7 @@ int sched_timehist_cmd(std::string input, int argc, char** argv) {
     return {};
   };
   return sched_report(
-      app, argc, argv, input,
+      app, argc, argv, lead,
       [&](const SchedTrace& t) -> Result<std::string> {
         for (const int cpu : o.cpus)  // perf's perf_session__cpu_bitmap() check
           if (t.nr_cpus != 0 && static_cast<std::uint32_t>(cpu) >= t.nr_cpus)
@@ -150,9 +151,11 @@ int sched_timehist_cmd(std::string input, int argc, char** argv) {
       check);
 }
 
-int sched_map_cmd(std::string input, int argc, char** argv) {
+int sched_map_cmd(const LeadingArgs& lead, int argc, char** argv) {
   CLI::App app{"The task on each cpu at every switch (like perf sched map)", "perfx sched map"};
-  return sched_report(app, argc, argv, input, &format_sched_map);
+  return sched_report(app, argc, argv, lead, [](const SchedTrace& t) -> Result<std::string> {
+    return format_sched_map(t);
+  });
 }
 
 int run_sched(int argc, char** argv) {

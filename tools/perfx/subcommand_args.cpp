@@ -26,6 +26,8 @@ LeadingArgs parse_leading_args(int argc, char** argv, std::string_view command,
       r.input = std::string(a.substr(8));
     } else if (a.starts_with("-i") && a.size() > 2) {
       r.input = std::string(a.substr(2));
+    } else if (a == "-f" || a == "--force") {
+      r.force = true;
     } else if (const std::string msg = perf_not_yet(command, a); !msg.empty()) {
       fmt::print(stderr, "perfx {}: {}\n", command, msg);
       r.exit = kUsageExit;
@@ -65,7 +67,7 @@ int run_subcommand(int argc, char** argv, std::string_view command, std::string_
     std::string prog = fmt::format("perfx {} {}", command, sub);
     argv[i] = prog.data();
     if (s.records && parse_only) return 0;
-    return s.run(lead.input, argc - i, argv + i);
+    return s.run(lead, argc - i, argv + i);
   }
   return unknown_subcommand(command, sub, names, usage);
 }
@@ -93,9 +95,10 @@ int run_record_with(std::string_view command, std::vector<std::string> front, in
   return run_registered(command, "record", std::move(front));
 }
 
-int run_script_alias(const std::string& input, int argc, char** argv) {
+int run_script_alias(const LeadingArgs& lead, int argc, char** argv) {
   std::vector<std::string> args{"perfx script"};
-  if (input != LeadingArgs{}.input) args.insert(args.end(), {"-i", input});
+  if (lead.input != LeadingArgs{}.input) args.insert(args.end(), {"-i", lead.input});
+  if (lead.force) args.emplace_back("-f");
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
   return run_registered(argv[0], "script", std::move(args));
 }

@@ -11,6 +11,7 @@ namespace perfx::cli {
 
 struct LeadingArgs {
   std::string input = "perf.data";  ///< -i FILE, --input=FILE, -iFILE
+  bool force = false;               ///< -f/--force: read a file another user owns
   int sub = 0;                      ///< argv index of the subcommand word
   std::optional<int> exit;          ///< set: stop with this status (-h, usage error)
 };
@@ -26,8 +27,8 @@ int unknown_subcommand(std::string_view command, std::string_view sub,
 /// One subcommand of sched or lock.
 struct Subcommand {
   std::vector<std::string_view> names;  ///< its name, then the abbreviations perf takes
-  /// Runs it with the leading -i FILE and its own argv (argv[0] = "perfx CMD SUB").
-  std::function<int(const std::string& input, int argc, char** argv)> run;
+  /// Runs it with the leading options and its own argv (argv[0] = "perfx CMD SUB").
+  std::function<int(const LeadingArgs& lead, int argc, char** argv)> run;
   bool records = false;  ///< runs `perfx record`: the CLI fuzz target stops before it
 };
 
@@ -41,7 +42,7 @@ int run_record_with(std::string_view command, std::vector<std::string> front, in
                     char** argv);
 
 /// `perfx CMD script [ARGS...]` as perf's sched and lock alias it: `perfx script ARGS`,
-/// reading the leading -i FILE when one was given (perf reads perf.data then).
-int run_script_alias(const std::string& input, int argc, char** argv);
+/// reading the leading -i FILE when one was given (perf reads perf.data then), with -f.
+int run_script_alias(const LeadingArgs& lead, int argc, char** argv);
 
 }  // namespace perfx::cli
