@@ -15,8 +15,7 @@ command -v g++ >/dev/null || { echo "no g++"; exit 77; }
 # (g++ whatever the build's compiler: the comparison depends on gcc's inlining.)
 g++ -O2 -g -o "$tmp/inline_hot" "$SOURCE_DIR/tests/fixtures/inline_hot.cpp" || exit 77
 perf_record_unwound "$tmp/inl.data" -e cpu-clock -F 2000 --call-graph dwarf -- "$tmp/inline_hot" 300
-perf record -q -e cpu-clock -F 2000 -g -o "$tmp/inlfp.data" -- "$tmp/inline_hot" 200 \
-  >/dev/null 2>&1 || { echo "perf record -g failed"; exit 77; }
+perf_record_unwound "$tmp/inlfp.data" -e cpu-clock -F 2000 -g -- "$tmp/inline_hot" 200
 record_dwarf dw.data 300  # rec_hot built by gcc (common.bash: gcc_fixture says why)
 cc -O1 -fno-omit-frame-pointer -o "$tmp/stripped" "$SOURCE_DIR/tests/fixtures/rec_hot.c" &&
   strip "$tmp/stripped" || exit 77
