@@ -160,8 +160,7 @@ class TimehistModel {
   bool shown(std::int32_t actor, std::int32_t target, SchedTimehist& out) const {
     if (!filtered(actor)) return true;
     out.skipped = true;
-    if (!filtered(target)) return true;
-    return false;
+    return !filtered(target);
   }
   [[nodiscard]] bool shown_cpu(int cpu) const {
     const auto& c = options_.cpus;
